@@ -44,8 +44,8 @@ func TestBackoff(t *testing.T) {
 		{100 * ms, 10 * time.Second, math.MaxInt, 10 * time.Second},
 		{1, math.MaxInt64, 62, 1 << 62},
 		{1, math.MaxInt64, 63, math.MaxInt64},
-		{1, 0, 10, 1024},                   // no cap
-		{1, -1, 70, math.MaxInt64},         // no cap, saturates
+		{1, 0, 10, 1024},                                     // no cap
+		{1, -1, 70, math.MaxInt64},                           // no cap, saturates
 		{time.Second, time.Millisecond, 0, time.Millisecond}, // base above cap
 		{0, time.Second, 3, 0},
 		{-time.Second, time.Second, 3, 0},
@@ -113,7 +113,7 @@ func TestDelayDeterministic(t *testing.T) {
 	p.Jitter = JitterNone
 	assert.Equal(t, 400*time.Millisecond, p.delay(2, 0))
 	p.Jitter = JitterDecorrelated
-	assert.Equal(t, 200*time.Millisecond, p.delay(0, 0))                   // [100ms, 300ms], half way
+	assert.Equal(t, 200*time.Millisecond, p.delay(0, 0))                    // [100ms, 300ms], half way
 	assert.Equal(t, 550*time.Millisecond, p.delay(1, 400*time.Millisecond)) // [100ms, 1s (1.2s capped)], half way
 	assert.Equal(t, 100*time.Millisecond, (&Policy{Jitter: JitterDecorrelated, Rand: fixedSource(0)}).delay(9, time.Hour))
 
