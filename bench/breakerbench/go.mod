@@ -1,0 +1,16 @@
+// Module breakerbench measures resilint's runtime/breaker and runtime/bulkhead
+// side by side with their peers. It is a module of its own so that the peers
+// never enter the runtime's dependencies.
+module github.com/resilint/resilint/bench/breakerbench
+
+go 1.26.0
+
+replace github.com/resilint/resilint => ../..
+
+require (
+	github.com/failsafe-go/failsafe-go v0.9.8
+	github.com/resilint/resilint v0.0.0-00010101000000-000000000000
+	github.com/sony/gobreaker/v2 v2.4.0
+)
+
+require github.com/bits-and-blooms/bitset v1.24.4 // indirect
