@@ -1,0 +1,5 @@
+//go:build race
+
+package bulkhead
+
+const raceEnabled = true
