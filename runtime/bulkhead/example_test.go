@@ -31,7 +31,7 @@ func ExampleBulkhead_Do() {
 }
 
 func ExampleBulkhead_Acquire() {
-	b, err := bulkhead.New(bulkhead.Config{MaxConcurrent: 1, MaxWait: 50 * time.Millisecond})
+	b, err := bulkhead.New(bulkhead.Config{MaxConcurrent: 1, MaxWait: time.Second})
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +43,7 @@ func ExampleBulkhead_Acquire() {
 		time.Sleep(10 * time.Millisecond) // a call finishing
 		b.Release()
 	}()
-	// All slots are taken: this waits (at most 50ms) for the one released above.
+	// All slots are taken: this waits (at most a second) for the one released above.
 	if err := b.Acquire(ctx); err != nil {
 		fmt.Println(err)
 		return
