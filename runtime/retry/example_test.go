@@ -178,11 +178,11 @@ func ExampleNewBudget() {
 }
 
 func ExamplePolicy_Validate() {
-	p := &retry.Policy{MaxAttempts: -1, BaseDelay: time.Minute}
+	p := &retry.Policy{MaxAttempts: -1, BaseDelay: time.Minute, MaxDelay: time.Second}
 	fmt.Println(p.Validate())
 	// Output:
 	// retry: invalid policy: MaxAttempts is -1; want at least 1 (or 0 for the default, 3)
-	// retry: invalid policy: BaseDelay 1m0s is above MaxDelay 10s
+	// retry: invalid policy: BaseDelay 1m0s is above MaxDelay 1s
 }
 
 func ExamplePolicy_ValidateFor() {

@@ -29,12 +29,14 @@ type Policy struct {
 	MaxAttempts int
 
 	// BaseDelay is the delay cap before the first retry; the cap doubles with
-	// each retry up to MaxDelay. Zero means 100ms. Negative is invalid, as is
-	// a BaseDelay above MaxDelay.
+	// each retry up to MaxDelay. Zero means 100ms, or MaxDelay if that is
+	// set and smaller. Negative is invalid, as is a BaseDelay above a
+	// MaxDelay that is set.
 	BaseDelay time.Duration
 
-	// MaxDelay caps every delay, including one requested by Retry-After.
-	// Zero means 10s. Negative is invalid.
+	// MaxDelay caps every delay, including one requested by Retry-After
+	// (a longer Retry-After stops Do; see ErrRetryAfterTooLong). Zero means
+	// 10s, or BaseDelay if that is larger. Negative is invalid.
 	MaxDelay time.Duration
 
 	// Jitter says how a delay is drawn below its cap. The zero value is
@@ -144,6 +146,9 @@ func (p *Policy) maxAttempts() int {
 
 func (p *Policy) baseDelay() time.Duration {
 	if p.BaseDelay == 0 {
+		if p.MaxDelay > 0 {
+			return min(DefaultBaseDelay, p.MaxDelay)
+		}
 		return DefaultBaseDelay
 	}
 	return p.BaseDelay
@@ -151,7 +156,7 @@ func (p *Policy) baseDelay() time.Duration {
 
 func (p *Policy) maxDelay() time.Duration {
 	if p.MaxDelay == 0 {
-		return DefaultMaxDelay
+		return max(DefaultMaxDelay, p.BaseDelay)
 	}
 	return p.MaxDelay
 }

@@ -379,8 +379,9 @@ func TestValidate(t *testing.T) {
 		{Policy{MaxAttempts: -1}, "MaxAttempts is -1"},
 		{Policy{BaseDelay: -time.Second}, "BaseDelay is -1s"},
 		{Policy{MaxDelay: -1}, "MaxDelay is -1ns"},
-		{Policy{BaseDelay: time.Minute}, "BaseDelay 1m0s is above MaxDelay 10s"},
-		{Policy{MaxDelay: time.Millisecond}, "BaseDelay 100ms is above MaxDelay 1ms"},
+		{Policy{BaseDelay: time.Minute}, ""},     // MaxDelay follows
+		{Policy{MaxDelay: time.Millisecond}, ""}, // BaseDelay follows
+		{Policy{BaseDelay: time.Minute, MaxDelay: time.Second}, "BaseDelay 1m0s is above MaxDelay 1s"},
 		{Policy{Jitter: 7}, "unknown Jitter 7"},
 		{Policy{Jitter: -1}, "unknown Jitter -1"},
 		{Policy{PerAttemptTimeout: -1}, "PerAttemptTimeout is -1ns"},
@@ -427,6 +428,20 @@ func TestValidateFor(t *testing.T) {
 
 		assert.ErrorIs(t, (&Policy{MaxAttempts: -1, PerAttemptTimeout: time.Hour}).ValidateFor(ctx), ErrInvalidPolicy)
 	})
+}
+
+func TestDefaultsFollowEachOther(t *testing.T) {
+	p := &Policy{MaxDelay: time.Millisecond}
+	assert.Equal(t, time.Millisecond, p.baseDelay())
+	p = &Policy{MaxDelay: time.Hour}
+	assert.Equal(t, DefaultBaseDelay, p.baseDelay())
+	p = &Policy{BaseDelay: time.Minute}
+	assert.Equal(t, time.Minute, p.maxDelay())
+	p = &Policy{BaseDelay: time.Millisecond}
+	assert.Equal(t, DefaultMaxDelay, p.maxDelay())
+	p = &Policy{}
+	assert.Equal(t, DefaultBaseDelay, p.baseDelay())
+	assert.Equal(t, DefaultMaxDelay, p.maxDelay())
 }
 
 func TestErrorMessage(t *testing.T) {
