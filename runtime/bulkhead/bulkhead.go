@@ -86,15 +86,20 @@ type Bulkhead struct {
 	maxWaiting uint64
 	rejected   atomic.Uint64
 
-	mu         sync.Mutex // guards the queue
+	mu         sync.Mutex // guards the fields below
 	head, tail *waiter
 	pool       sync.Pool // of *waiter; per Bulkhead, so that waiters never cross synctest bubbles
+	// Every waiter waits the same MaxWait, so deadlines come in queue order
+	// and one timer, armed for the first waiter's deadline, serves them all.
+	timer *time.Timer
+	armed bool
+	epoch time.Time
 }
 
 // waiter is a caller waiting for a slot.
 type waiter struct {
-	ready      chan struct{} // receives the slot; buffered
-	timer      *time.Timer
+	ready      chan bool // receives true with a slot, false when MaxWait is up; buffered
+	deadline   time.Duration
 	next, prev *waiter
 	queued     bool
 }
@@ -118,7 +123,7 @@ func New(c Config) (*Bulkhead, error) {
 	if size == 0 {
 		size = DefaultMaxConcurrent
 	}
-	b := &Bulkhead{size: uint64(size), maxWait: c.MaxWait, maxWaiting: uint64(c.MaxWaiting)}
+	b := &Bulkhead{size: uint64(size), maxWait: c.MaxWait, maxWaiting: uint64(c.MaxWaiting), epoch: time.Now()}
 	if b.maxWaiting == 0 {
 		b.maxWaiting = math.MaxInt32
 	}
@@ -188,43 +193,76 @@ func (b *Bulkhead) wait(ctx context.Context) error {
 	}
 	w, _ := b.pool.Get().(*waiter)
 	if w == nil {
-		w = &waiter{ready: make(chan struct{}, 1), timer: time.NewTimer(b.maxWait)}
-	} else {
-		w.timer.Reset(b.maxWait)
+		w = &waiter{ready: make(chan bool, 1)}
 	}
+	w.deadline = time.Since(b.epoch) + b.maxWait
 	b.push(w)
+	if !b.armed {
+		b.arm(b.maxWait)
+	}
 	b.mu.Unlock()
 
-	select {
-	case <-w.ready:
-		w.timer.Stop()
-		b.pool.Put(w)
-		if err := ctx.Err(); err != nil {
-			b.Release()
-			return err
+	done := ctx.Done()
+	var got bool
+	if done == nil {
+		got = <-w.ready
+	} else {
+		select {
+		case got = <-w.ready:
+		case <-done:
+			return b.abandon(w, ctx.Err())
 		}
-		return nil
-	case <-ctx.Done():
-		return b.abandon(w, ctx.Err())
-	case <-w.timer.C:
+	}
+	b.pool.Put(w)
+	if !got {
 		b.rejected.Add(1)
-		return b.abandon(w, ErrFull)
+		return ErrFull
+	}
+	if err := ctx.Err(); err != nil {
+		b.Release()
+		return err
+	}
+	return nil
+}
+
+// arm sets the timer to go off after d. Called with mu held.
+func (b *Bulkhead) arm(d time.Duration) {
+	if b.timer == nil {
+		b.timer = time.AfterFunc(d, b.expire)
+	} else {
+		b.timer.Reset(d)
+	}
+	b.armed = true
+}
+
+// expire turns away the waiters whose MaxWait is up and re-arms the timer for
+// the next one.
+func (b *Bulkhead) expire() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Since(b.epoch)
+	for w := b.head; w != nil && w.deadline <= now; w = b.head {
+		b.remove(w)
+		b.state.Add(minusOneWaiter)
+		w.ready <- false
+	}
+	b.armed = false
+	if b.head != nil {
+		b.arm(b.head.deadline - now)
 	}
 }
 
-// abandon takes w out of the queue after its wait ended without a slot. If a
+// abandon takes w out of the queue after its context ended the wait. If a
 // slot was handed to it in the meantime, the slot is given back.
 func (b *Bulkhead) abandon(w *waiter, err error) error {
 	b.mu.Lock()
-	handed := !w.queued
-	if !handed {
+	answered := !w.queued
+	if !answered {
 		b.remove(w)
 		b.state.Add(minusOneWaiter)
 	}
 	b.mu.Unlock()
-	w.timer.Stop()
-	if handed {
-		<-w.ready // sent under mu before the waiter was dequeued
+	if answered && <-w.ready { // sent under mu before the waiter was dequeued
 		b.Release()
 	}
 	b.pool.Put(w)
@@ -264,7 +302,7 @@ func (b *Bulkhead) handOff() {
 	}
 	b.remove(w)
 	b.state.Add(minusOneWaiter) // the slot stays in use, now by w
-	w.ready <- struct{}{}
+	w.ready <- true
 	b.mu.Unlock()
 }
 
