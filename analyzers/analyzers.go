@@ -1,0 +1,15 @@
+// Package analyzers is the resilint suite.
+package analyzers
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/retrynesting"
+)
+
+// All returns the suite's reporting analyzers, in documentation order.
+func All() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		retrynesting.Analyzer,
+	}
+}

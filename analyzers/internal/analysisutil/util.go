@@ -1,0 +1,175 @@
+// Package analysisutil holds small helpers shared by resilint's passes:
+// recognising functions by package path and name (never by spelling),
+// extracting an analyzer's documentation from its doc.go, and formatting
+// positions for facts that cross process boundaries.
+package analysisutil
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// PkgPath returns the import path of obj's package with any vendor
+// prefix removed, or "" for universe objects.
+func PkgPath(obj types.Object) string {
+	if obj == nil || obj.Pkg() == nil {
+		return ""
+	}
+	return TrimVendor(obj.Pkg().Path())
+}
+
+// TrimVendor removes a leading ".../vendor/" from an import path.
+func TrimVendor(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		return path[i+len("/vendor/"):]
+	}
+	return strings.TrimPrefix(path, "vendor/")
+}
+
+// Callee returns the function or method called by call, resolved through
+// generic instantiation to its origin, or nil for calls of function values,
+// builtins and conversions.
+func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// RecvTypeName returns the name of the named type that declares method fn
+// (looking through pointers), or "" if fn is not a method. For interface
+// methods it is the interface's name.
+func RecvTypeName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		return t.Origin().Obj().Name()
+	case *types.Interface:
+		// A method of an interface literal or an embedded interface: look for
+		// the named type through the method's position is not possible here.
+		return ""
+	}
+	return ""
+}
+
+// IsFunc reports whether fn is the package-level function path.name.
+func IsFunc(fn *types.Func, path, name string) bool {
+	return fn != nil && fn.Name() == name && PkgPath(fn) == path && RecvTypeName(fn) == "" && !isMethod(fn)
+}
+
+// IsMethod reports whether fn is the method recv.name declared in package path
+// (recv is the receiver's type name, pointer or not).
+func IsMethod(fn *types.Func, path, recv, name string) bool {
+	return fn != nil && fn.Name() == name && PkgPath(fn) == path && isMethod(fn) && RecvTypeName(fn) == recv
+}
+
+func isMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil
+}
+
+// IsNamedType reports whether t (looking through pointers and aliases) is
+// the named type path.name.
+func IsNamedType(t types.Type, path, name string) bool {
+	if t == nil {
+		return false
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Origin().Obj()
+	return obj.Name() == name && PkgPath(obj) == path
+}
+
+// Imports reports whether pkg imports path, directly.
+func Imports(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if TrimVendor(imp.Path()) == path {
+			return true
+		}
+	}
+	return false
+}
+
+// ImportsAny reports whether pkg (directly) imports any of paths.
+func ImportsAny(pkg *types.Package, paths ...string) bool {
+	for _, p := range paths {
+		if Imports(pkg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unparen strips parentheses.
+func Unparen(e ast.Expr) ast.Expr { return astutil.Unparen(e) }
+
+// ShortPos formats pos as "file.go:line" (base name only), the form facts
+// carry across processes.
+func ShortPos(fset *token.FileSet, pos token.Pos) string {
+	if !pos.IsValid() {
+		return "?"
+	}
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// FuncName returns a short, readable name for fn: "pkg.F" or "pkg.(*T).M",
+// with the package's last path element. If from is fn's own package the
+// package qualifier is dropped.
+func FuncName(fn *types.Func, from *types.Package) string {
+	qual := func(p *types.Package) string {
+		if p == from {
+			return ""
+		}
+		return p.Name()
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		recv := sig.Recv().Type()
+		ptr := ""
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+			ptr = "*"
+		}
+		name := types.TypeString(recv, qual)
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i]
+		}
+		if ptr != "" {
+			return "(" + ptr + name + ")." + fn.Name()
+		}
+		return name + "." + fn.Name()
+	}
+	if fn.Pkg() == nil || fn.Pkg() == from {
+		return fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// ErrorType is the universe error type.
+var ErrorType = types.Universe.Lookup("error").Type()
+
+// IsErrorType reports whether t is the error interface.
+func IsErrorType(t types.Type) bool {
+	return t != nil && types.Identical(t, ErrorType)
+}

@@ -1,0 +1,236 @@
+// Package catalog is resilint's knowledge of library APIs, as data.
+//
+// Each Row names one function, method, type field or package variable of a
+// library by import path and name and says what role it plays: a call that
+// retries an operation, a client method that retries by itself, an option
+// that sets the attempt bound, a wrapper that passes a bound through. The
+// shared model (analyzers/internal/model) interprets the rows; adding a
+// library is adding rows here, a stub under testdata/src at the library's
+// import path, and fixtures. TestRowsResolve fails when a row does not
+// resolve against its stub, so a misspelt row cannot be silently ignored.
+package catalog
+
+// Role is what a catalogued API does.
+type Role int
+
+const (
+	// Retry: calling it runs the operation argument OpArg until it succeeds or
+	// the bound found from BoundArg (or the receiver) is used up.
+	Retry Role = iota + 1
+	// RetrySend: a client method that sends a request and retries it by
+	// itself (go-retryablehttp). Its bound comes from the receiver.
+	RetrySend
+	// RetryingClient: returns a client whose sends retry (retryablehttp's
+	// StandardClient). The bound comes from the receiver.
+	RetryingClient
+	// Send: a plain client send (net/http). It retries only if its
+	// receiver was made by a RetryingClient row.
+	Send
+	// Executor: builds an executor from policies (failsafe-go's With); the
+	// policies are the arguments from BoundArg on.
+	Executor
+	// ExecutorWrapper: returns the executor it is called on, configured
+	// (WithContext, Compose, OnDone, ...); policies given as arguments are
+	// added.
+	ExecutorWrapper
+	// AttemptOption: an option or builder step that sets the number of
+	// attempts to the constant argument ValueArg plus Plus. With Inner >= 0 (or
+	// InnerRecv) the configured value it wraps is at that argument.
+	AttemptOption
+	// Unbounded: an option or constructor that removes any attempt bound.
+	Unbounded
+	// Wrapper: returns the backoff or policy at argument Inner (or its
+	// receiver, InnerRecv) with some other setting changed; the bound passes
+	// through.
+	Wrapper
+	// Constructor: returns a backoff, client or policy with Default attempts
+	// (0: no attempt bound, only time).
+	Constructor
+	// AttemptField: a struct field whose value plus Plus is the number of
+	// attempts; a literal without it has Default attempts.
+	AttemptField
+	// KnownVar: a package variable whose value has Default attempts.
+	KnownVar
+	// RetryPolicyType: values of this named type are retry policies (for
+	// Executor rows).
+	RetryPolicyType
+)
+
+// Row is one catalogued API.
+type Row struct {
+	Path string // import path
+	Recv string // receiver type name for methods, struct type for fields, "" otherwise
+	Name string // function, method, field, variable or type name
+	Role Role
+	Lib  string // display name, e.g. "cenkalti/backoff"
+
+	OpArg    int  // Retry: index of the operation argument
+	BoundArg int  // Retry: index of the argument carrying the bound (-1: receiver)
+	Variadic bool // Retry: BoundArg starts a variadic list of options
+
+	ValueArg  int   // AttemptOption: index of the constant argument
+	Plus      int64 // AttemptOption, AttemptField: attempts = value + Plus
+	ZeroMeans int64 // AttemptOption, AttemptField: attempts when the value is 0 (-1: unbounded)
+	Inner     int   // Wrapper, AttemptOption: argument that is wrapped (-1: none)
+	InnerRecv bool  // Wrapper, AttemptOption: the receiver is wrapped
+
+	Default int64 // attempts when nothing sets a bound (0: unknown/unbounded)
+
+	// Disable says how to switch this library's retrying off, for messages.
+	Disable string
+}
+
+// Library import paths.
+const (
+	CenkaltiV4    = "github.com/cenkalti/backoff/v4"
+	CenkaltiV5    = "github.com/cenkalti/backoff/v5"
+	RetryGo       = "github.com/avast/retry-go/v4"
+	SethRetry     = "github.com/sethvargo/go-retry"
+	RetryableHTTP = "github.com/hashicorp/go-retryablehttp"
+	K8sRetry      = "k8s.io/client-go/util/retry"
+	K8sWait       = "k8s.io/apimachinery/pkg/util/wait"
+	Failsafe      = "github.com/failsafe-go/failsafe-go"
+	FailsafeRP    = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	ResilintRetry = "github.com/resilint/resilint/runtime/retry"
+	NetHTTP       = "net/http"
+)
+
+// DefaultResilintAttempts is runtime/retry's attempt count when
+// Policy.MaxAttempts is zero.
+const DefaultResilintAttempts = 3
+
+// Rows is the catalog.
+var Rows = []Row{
+	// cenkalti/backoff v4: Retry*(operation, b BackOff, ...). Without
+	// WithMaxRetries the bound is MaxElapsedTime (15 minutes by default).
+	{Path: CenkaltiV4, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "RetryNotify", Role: Retry, Lib: "backoff.RetryNotify", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "RetryWithData", Role: Retry, Lib: "backoff.RetryWithData", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "RetryNotifyWithData", Role: Retry, Lib: "backoff.RetryNotifyWithData", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "RetryNotifyWithTimer", Role: Retry, Lib: "backoff.RetryNotifyWithTimer", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "RetryNotifyWithTimerAndData", Role: Retry, Lib: "backoff.RetryNotifyWithTimerAndData", OpArg: 0, BoundArg: 1},
+	{Path: CenkaltiV4, Name: "WithMaxRetries", Role: AttemptOption, ValueArg: 1, Plus: 1, Inner: -1},
+	{Path: CenkaltiV4, Name: "WithContext", Role: Wrapper, Inner: 0},
+	{Path: CenkaltiV4, Name: "NewExponentialBackOff", Role: Constructor},
+	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor},
+
+	// cenkalti/backoff v5: Retry(ctx, operation, opts...).
+	{Path: CenkaltiV5, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 1, BoundArg: 2, Variadic: true},
+	{Path: CenkaltiV5, Name: "WithMaxTries", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
+
+	// avast/retry-go v4: Do(fn, opts...), 10 attempts by default,
+	// Attempts(0) retries until success.
+	{Path: RetryGo, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 0, BoundArg: 1, Variadic: true, Default: 10},
+	{Path: RetryGo, Name: "DoWithData", Role: Retry, Lib: "retry.DoWithData", OpArg: 0, BoundArg: 1, Variadic: true, Default: 10},
+	{Path: RetryGo, Name: "Attempts", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
+	{Path: RetryGo, Name: "UntilSucceeded", Role: Unbounded},
+
+	// sethvargo/go-retry: Do(ctx, backoff, f); only errors marked
+	// RetryableError are retried.
+	{Path: SethRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1},
+	{Path: SethRetry, Name: "DoValue", Role: Retry, Lib: "retry.DoValue", OpArg: 2, BoundArg: 1},
+	{Path: SethRetry, Name: "Constant", Role: Retry, Lib: "retry.Constant", OpArg: 2, BoundArg: -2},
+	{Path: SethRetry, Name: "Exponential", Role: Retry, Lib: "retry.Exponential", OpArg: 2, BoundArg: -2},
+	{Path: SethRetry, Name: "Fibonacci", Role: Retry, Lib: "retry.Fibonacci", OpArg: 2, BoundArg: -2},
+	{Path: SethRetry, Name: "WithMaxRetries", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: 1},
+	{Path: SethRetry, Name: "WithJitter", Role: Wrapper, Inner: 1},
+	{Path: SethRetry, Name: "WithJitterPercent", Role: Wrapper, Inner: 1},
+	{Path: SethRetry, Name: "WithFullJitter", Role: Wrapper, Inner: 0},
+	{Path: SethRetry, Name: "WithCappedDuration", Role: Wrapper, Inner: 1},
+	{Path: SethRetry, Name: "WithMaxDuration", Role: Wrapper, Inner: 1},
+	{Path: SethRetry, Name: "NewConstant", Role: Constructor},
+	{Path: SethRetry, Name: "NewExponential", Role: Constructor},
+	{Path: SethRetry, Name: "NewFibonacci", Role: Constructor},
+
+	// hashicorp/go-retryablehttp: every send of *Client retries up to
+	// RetryMax times (4 from NewClient; 0 in a zero Client).
+	{Path: RetryableHTTP, Recv: "Client", Name: "Do", Role: RetrySend, Lib: "retryablehttp.Client.Do", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Get", Role: RetrySend, Lib: "retryablehttp.Client.Get", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Head", Role: RetrySend, Lib: "retryablehttp.Client.Head", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Post", Role: RetrySend, Lib: "retryablehttp.Client.Post", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.Client.PostForm", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Name: "Get", Role: RetrySend, Lib: "retryablehttp.Get", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "Head", Role: RetrySend, Lib: "retryablehttp.Head", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "Post", Role: RetrySend, Lib: "retryablehttp.Post", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.PostForm", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "StandardClient", Role: RetryingClient, Lib: "retryablehttp.Client.StandardClient", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client behind StandardClient"},
+	{Path: RetryableHTTP, Name: "NewClient", Role: Constructor, Default: 5},
+	{Path: RetryableHTTP, Recv: "Client", Name: "RetryMax", Role: AttemptField, Plus: 1, Default: 1},
+
+	// net/http sends: retries only through a StandardClient.
+	{Path: NetHTTP, Recv: "Client", Name: "Do", Role: Send, Lib: "http.Client.Do", BoundArg: -1},
+	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: Send, Lib: "http.Client.Get", BoundArg: -1},
+	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: Send, Lib: "http.Client.Head", BoundArg: -1},
+	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: Send, Lib: "http.Client.Post", BoundArg: -1},
+	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: Send, Lib: "http.Client.PostForm", BoundArg: -1},
+
+	// k8s.io/client-go/util/retry: attempts are the wait.Backoff's Steps.
+	{Path: K8sRetry, Name: "RetryOnConflict", Role: Retry, Lib: "retry.RetryOnConflict", OpArg: 1, BoundArg: 0},
+	{Path: K8sRetry, Name: "OnError", Role: Retry, Lib: "retry.OnError", OpArg: 2, BoundArg: 0},
+	{Path: K8sRetry, Name: "DefaultRetry", Role: KnownVar, Default: 5},
+	{Path: K8sRetry, Name: "DefaultBackoff", Role: KnownVar, Default: 4},
+	{Path: K8sWait, Recv: "Backoff", Name: "Steps", Role: AttemptField, ZeroMeans: 1, Default: 1},
+
+	// failsafe-go: With(policies...).Run/Get(fn); a retry policy makes
+	// 3 attempts unless WithMaxRetries/WithMaxAttempts say otherwise.
+	{Path: Failsafe, Name: "With", Role: Executor, BoundArg: 0},
+	{Path: Failsafe, Recv: "Executor", Name: "Compose", Role: ExecutorWrapper, BoundArg: 0},
+	{Path: Failsafe, Recv: "Executor", Name: "WithContext", Role: ExecutorWrapper, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "OnDone", Role: ExecutorWrapper, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "OnSuccess", Role: ExecutorWrapper, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "OnFailure", Role: ExecutorWrapper, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "Run", Role: Retry, Lib: "failsafe Executor.Run", OpArg: 0, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "RunWithExecution", Role: Retry, Lib: "failsafe Executor.RunWithExecution", OpArg: 0, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "Get", Role: Retry, Lib: "failsafe Executor.Get", OpArg: 0, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "GetWithExecution", Role: Retry, Lib: "failsafe Executor.GetWithExecution", OpArg: 0, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "RunAsync", Role: Retry, Lib: "failsafe Executor.RunAsync", OpArg: 0, BoundArg: -1},
+	{Path: Failsafe, Recv: "Executor", Name: "GetAsync", Role: Retry, Lib: "failsafe Executor.GetAsync", OpArg: 0, BoundArg: -1},
+	{Path: FailsafeRP, Name: "RetryPolicy", Role: RetryPolicyType},
+	{Path: FailsafeRP, Name: "NewWithDefaults", Role: Constructor, Default: 3},
+	{Path: FailsafeRP, Name: "NewBuilder", Role: Constructor, Default: 3},
+	{Path: FailsafeRP, Recv: "Builder", Name: "Build", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxRetries", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxAttempts", Role: AttemptOption, ValueArg: 0, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithBackoff", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithDelay", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithJitter", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleErrors", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleIf", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxDuration", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "OnRetry", Role: Wrapper, Inner: -1, InnerRecv: true},
+
+	// resilint's runtime/retry: Do(ctx, policy, op), DoValue(ctx, policy, op).
+	{Path: ResilintRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
+	{Path: ResilintRetry, Name: "DoValue", Role: Retry, Lib: "retry.DoValue", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
+	{Path: ResilintRetry, Recv: "Policy", Name: "MaxAttempts", Role: AttemptField, ZeroMeans: DefaultResilintAttempts, Default: DefaultResilintAttempts},
+}
+
+// Paths returns the distinct import paths of the catalog, for cheap
+// "does this package import any of them" checks.
+func Paths() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range Rows {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+type key struct{ path, recv, name string }
+
+var index = func() map[key]*Row {
+	m := make(map[key]*Row, len(Rows))
+	for i := range Rows {
+		r := &Rows[i]
+		m[key{r.Path, r.Recv, r.Name}] = r
+	}
+	return m
+}()
+
+// Lookup returns the row for path.recv.name, or nil.
+func Lookup(path, recv, name string) *Row {
+	return index[key{path, recv, name}]
+}

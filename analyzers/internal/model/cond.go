@@ -1,0 +1,458 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// cond splits state s by the condition e into the states where e holds
+// and those where it does not, refining what the path knows. Infeasible
+// branches (an error known nil tested non-nil) are dropped.
+func (in *interp) cond(e ast.Expr, s *state) (ts, fs []*state) {
+	if !in.step() {
+		return nil, nil
+	}
+	e = analysisutil.Unparen(e)
+	if v, ok := in.eval(e, s); ok && v.Kind() == constant.Bool {
+		if constant.BoolVal(v) {
+			return []*state{s}, nil
+		}
+		return nil, []*state{s}
+	}
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			t, f := in.cond(e.X, s)
+			return f, t
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			xt, xf := in.cond(e.X, s)
+			for _, x := range xt {
+				yt, yf := in.cond(e.Y, x)
+				ts = append(ts, yt...)
+				fs = append(fs, yf...)
+			}
+			return in.limit(ts), in.limit(append(fs, xf...))
+		case token.LOR:
+			xt, xf := in.cond(e.X, s)
+			for _, x := range xf {
+				yt, yf := in.cond(e.Y, x)
+				ts = append(ts, yt...)
+				fs = append(fs, yf...)
+			}
+			return in.limit(append(xt, ts...)), in.limit(fs)
+		case token.EQL, token.NEQ:
+			if t, f, ok := in.nilCompare(e, s); ok {
+				return t, f
+			}
+			if t, f, ok := in.statusCompare(e, s); ok {
+				return t, f
+			}
+			if t, f, ok := in.sentinelCompare(e, s); ok {
+				return t, f
+			}
+		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			if t, f, ok := in.statusCompare(e, s); ok {
+				return t, f
+			}
+		}
+	case *ast.Ident:
+		if obj := in.objOf(e); obj != nil {
+			if def, ok := s.boolDef(obj); ok {
+				return in.cond(def.(ast.Expr), s)
+			}
+		}
+	case *ast.CallExpr:
+		return in.predicate(e, s)
+	}
+	return []*state{s}, []*state{s}
+}
+
+// refine returns s with the slot at key set to st, or nil if that
+// contradicts what s knows.
+func refine(s *state, key any, st status) *state {
+	sl, ok := s.slot(key)
+	if !ok {
+		sl = slot{key: key}
+	}
+	switch {
+	case sl.st == stOK && st == stFailed, sl.st == stFailed && st == stOK:
+		return nil
+	case st == stChecked && (sl.st == stOK || sl.st == stFailed):
+		return s // a predicate adds nothing to a known outcome
+	}
+	c := s.clone()
+	sl.st = st
+	c.setSlot(sl)
+	return c
+}
+
+func nonNil(ss ...*state) []*state {
+	var out []*state
+	for _, s := range ss {
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (in *interp) isNil(e ast.Expr) bool {
+	tv, ok := in.info.Types[analysisutil.Unparen(e)]
+	return ok && tv.IsNil()
+}
+
+// errKey returns the slot key of an error expression compared with nil:
+// a variable holding an operation's error, or an operation call itself.
+func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
+	e = analysisutil.Unparen(e)
+	switch x := e.(type) {
+	case *ast.Ident:
+		obj := in.objOf(x)
+		if obj == nil {
+			return nil, s, false
+		}
+		if sl, ok := s.slot(obj); ok && !sl.isResp {
+			return obj, s, true
+		}
+		if in.opVars[obj] {
+			return obj, s, true
+		}
+	case *ast.CallExpr:
+		if in.isOp(x) && len(in.results(x)) == 1 {
+			c := s.clone()
+			c.opIter = true
+			c.overwrite(x)
+			c.setSlot(slot{key: x})
+			return x, c, true
+		}
+	}
+	return nil, s, false
+}
+
+func (in *interp) nilCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	var other ast.Expr
+	switch {
+	case in.isNil(e.Y):
+		other = e.X
+	case in.isNil(e.X):
+		other = e.Y
+	default:
+		return nil, nil, false
+	}
+	key, s, ok := in.errKey(other, s)
+	if !ok {
+		return nil, nil, false
+	}
+	failed := nonNil(refine(s, key, stFailed))
+	okay := nonNil(refine(s, key, stOK))
+	if e.Op == token.NEQ {
+		return failed, okay, true
+	}
+	return okay, failed, true
+}
+
+// sentinelCompare handles err == ErrSomething: true means the operation
+// failed; false says nothing definite.
+func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		tv, isErr := in.info.Types[analysisutil.Unparen(pair[1])]
+		if !isErr || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
+			continue
+		}
+		key, s2, ok := in.errKey(pair[0], s)
+		if !ok {
+			continue
+		}
+		failed := nonNil(refine(s2, key, stFailed))
+		checked := nonNil(refine(s2, key, stChecked))
+		if e.Op == token.EQL {
+			return failed, checked, true
+		}
+		return checked, failed, true
+	}
+	return nil, nil, false
+}
+
+var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
+
+// statusExpr reports whether e reads resp.StatusCode of a tracked
+// response, and returns the response's key.
+func (in *interp) statusKey(e ast.Node, s *state) (key any, ok bool) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if key != nil {
+			return false
+		}
+		sel, isSel := n.(*ast.SelectorExpr)
+		if !isSel || sel.Sel.Name != "StatusCode" {
+			return true
+		}
+		if obj := in.objOf(sel.X); obj != nil {
+			if sl, ok := s.slot(obj); ok && sl.isResp {
+				key = obj
+			} else if tv, ok := in.info.Types[sel.X]; ok && isHTTPResponse(tv.Type) {
+				key = obj
+			}
+		}
+		return false
+	})
+	return key, key != nil
+}
+
+// statusCompare evaluates a comparison involving resp.StatusCode at every
+// sample status and narrows the response's possible statuses.
+func (in *interp) statusCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	key, ok := in.statusKey(e, s)
+	if !ok {
+		return nil, nil, false
+	}
+	var tmask uint32
+	for i, code := range httpSamples {
+		v, ok := in.evalWith(e, s, key, code)
+		if !ok || v.Kind() != constant.Bool {
+			return nil, nil, false
+		}
+		if constant.BoolVal(v) {
+			tmask |= 1 << i
+		}
+	}
+	sl, found := s.slot(key)
+	if !found {
+		sl = slot{key: key, isResp: true, mask: fullMask}
+	}
+	mk := func(m uint32) []*state {
+		m &= sl.mask
+		if m == 0 {
+			return nil
+		}
+		c := s.clone()
+		n := sl
+		n.mask = m
+		c.setSlot(n)
+		return []*state{c}
+	}
+	return mk(tmask), mk(fullMask &^ tmask), true
+}
+
+// predicate handles a boolean call in a condition: errors.Is/As on an
+// operation's error (true means it failed), or any predicate over an
+// operation's result (judged, direction unknown).
+func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
+	fn := analysisutil.Callee(in.info, call)
+	var keys []any
+	for _, a := range call.Args {
+		if k, _, ok := in.errKey(a, s); ok {
+			if _, isCall := k.(*ast.CallExpr); !isCall {
+				keys = append(keys, k)
+				continue
+			}
+		}
+		if k, ok := in.statusKey(a, s); ok {
+			keys = append(keys, k)
+			continue
+		}
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if obj := in.objOf(id); obj != nil {
+				if _, ok := s.slot(obj); ok {
+					keys = append(keys, obj)
+				}
+			}
+		}
+	}
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		// resp.IsSuccess(), err.Temporary()...
+		if obj := in.objOf(sel.X); obj != nil {
+			if _, ok := s.slot(obj); ok {
+				keys = append(keys, obj)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return []*state{s}, []*state{s}
+	}
+	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
+	t, f := s, s
+	for _, k := range keys {
+		if sl, ok := s.slot(k); ok && sl.isResp {
+			mark := func(x *state) *state {
+				c := x.clone()
+				n, _ := c.slot(k)
+				n.checked = true
+				c.setSlot(n)
+				return c
+			}
+			t, f = mark(t), mark(f)
+			continue
+		}
+		if isErrorsIs {
+			if t != nil {
+				t = refine(t, k, stFailed)
+			}
+		} else if t != nil {
+			t = refine(t, k, stChecked)
+		}
+		if f != nil {
+			f = refine(f, k, stChecked)
+		}
+	}
+	return nonNil(t), nonNil(f)
+}
+
+// eval evaluates e to a constant using the path's known counters and
+// flags, the package's constant-valued variables and Go constants.
+func (in *interp) eval(e ast.Expr, s *state) (constant.Value, bool) {
+	return in.evalWith(e, s, nil, 0)
+}
+
+// evalWith is eval with resp.StatusCode of the response at statusKey
+// taken to be code.
+func (in *interp) evalWith(e ast.Expr, s *state, statusKey any, code int64) (constant.Value, bool) {
+	e = analysisutil.Unparen(e)
+	if tv, ok := in.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value, true
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		obj := in.objOf(x)
+		if obj == nil {
+			return nil, false
+		}
+		if s != nil {
+			if v, ok := s.val(obj); ok {
+				return v, true
+			}
+		}
+		if v, ok := obj.(*types.Var); ok && in.pkgVals != nil {
+			return in.pkgVals(v)
+		}
+	case *ast.SelectorExpr:
+		if statusKey != nil && x.Sel.Name == "StatusCode" && in.objOf(x.X) == statusKey {
+			return constant.MakeInt64(code), true
+		}
+		if obj, ok := in.info.Uses[x.Sel].(*types.Var); ok && in.pkgVals != nil && !obj.IsField() {
+			return in.pkgVals(obj)
+		}
+	case *ast.UnaryExpr:
+		v, ok := in.evalWith(x.X, s, statusKey, code)
+		if !ok {
+			return nil, false
+		}
+		switch x.Op {
+		case token.SUB, token.ADD, token.XOR:
+			if v.Kind() == constant.Int {
+				return constant.UnaryOp(x.Op, v, 0), true
+			}
+		case token.NOT:
+			if v.Kind() == constant.Bool {
+				return constant.UnaryOp(x.Op, v, 0), true
+			}
+		}
+	case *ast.BinaryExpr:
+		l, ok := in.evalWith(x.X, s, statusKey, code)
+		if !ok {
+			// false && _, true || _
+			if x.Op == token.LAND || x.Op == token.LOR {
+				return nil, false
+			}
+			return nil, false
+		}
+		if x.Op == token.LAND && l.Kind() == constant.Bool && !constant.BoolVal(l) {
+			return l, true
+		}
+		if x.Op == token.LOR && l.Kind() == constant.Bool && constant.BoolVal(l) {
+			return l, true
+		}
+		r, ok := in.evalWith(x.Y, s, statusKey, code)
+		if !ok {
+			return nil, false
+		}
+		return binaryOp(l, x.Op, r)
+	case *ast.CallExpr:
+		// Conversions: int(x), time.Duration(x).
+		if tv, ok := in.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			return in.evalWith(x.Args[0], s, statusKey, code)
+		}
+		if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+			if b, ok := in.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") && len(x.Args) > 0 {
+				var best constant.Value
+				for _, a := range x.Args {
+					v, ok := in.evalWith(a, s, statusKey, code)
+					if !ok || v.Kind() != constant.Int && v.Kind() != constant.Float {
+						return nil, false
+					}
+					if best == nil || (b.Name() == "min") == constant.Compare(v, token.LSS, best) {
+						best = v
+					}
+				}
+				return best, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// binaryOp applies op without panicking on mismatched kinds, division by
+// zero or huge shifts.
+func binaryOp(l constant.Value, op token.Token, r constant.Value) (constant.Value, bool) {
+	if l == nil || r == nil || l.Kind() == constant.Unknown || r.Kind() == constant.Unknown {
+		return nil, false
+	}
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		if !comparableKinds(l, r) {
+			return nil, false
+		}
+		return constant.MakeBool(constant.Compare(l, op, r)), true
+	case token.LAND, token.LOR:
+		if l.Kind() != constant.Bool || r.Kind() != constant.Bool {
+			return nil, false
+		}
+		return constant.BinaryOp(l, op, r), true
+	case token.SHL, token.SHR:
+		if l.Kind() != constant.Int || r.Kind() != constant.Int {
+			return nil, false
+		}
+		n, exact := constant.Uint64Val(r)
+		if !exact || n > 512 {
+			return nil, false
+		}
+		return constant.Shift(l, op, uint(n)), true
+	case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.AND, token.OR, token.XOR, token.AND_NOT:
+		if !numeric(l) || !numeric(r) {
+			if op == token.ADD && l.Kind() == constant.String && r.Kind() == constant.String {
+				return constant.BinaryOp(l, op, r), true
+			}
+			return nil, false
+		}
+		if (op == token.QUO || op == token.REM) && constant.Sign(r) == 0 {
+			return nil, false
+		}
+		if op == token.QUO && l.Kind() == constant.Int && r.Kind() == constant.Int {
+			op = token.QUO_ASSIGN // integer division
+		}
+		if op == token.REM || op == token.AND || op == token.OR || op == token.XOR || op == token.AND_NOT {
+			if l.Kind() != constant.Int || r.Kind() != constant.Int {
+				return nil, false
+			}
+		}
+		return constant.BinaryOp(l, op, r), true
+	}
+	return nil, false
+}
+
+func numeric(v constant.Value) bool {
+	return v.Kind() == constant.Int || v.Kind() == constant.Float
+}
+
+func comparableKinds(l, r constant.Value) bool {
+	if numeric(l) && numeric(r) {
+		return true
+	}
+	return l.Kind() == r.Kind() && l.Kind() != constant.Complex
+}

@@ -1,0 +1,810 @@
+// Package model is resilint's shared resilience model: one analysis pass
+// that recognizes, once, the retries of a package (hand-written loops and
+// library calls from the catalog), how many attempts each makes, and what
+// each attempt reaches, and that exports a RetryFact for every function
+// that retries so callers in other packages know it too.
+//
+// By itself it reports nothing; the reporting analyzers (retrynesting, ...)
+// list it in Requires and word diagnostics from its Result.
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// Analyzer is the model pass.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resilmodel",
+	Doc:        "recognize retries, their attempt bounds and what they reach (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil)},
+}
+
+// RetryKind says how a retry is written.
+type RetryKind int
+
+const (
+	LoopRetry    RetryKind = iota + 1 // a hand-written for or range loop
+	GotoRetry                         // a hand-written loop made of a label and goto
+	LibraryRetry                      // a retry library call running an operation
+	ClientRetry                       // a client send that retries by itself
+)
+
+// Retry is one retry site of the package.
+type Retry struct {
+	Kind     RetryKind
+	Node     ast.Node     // *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt or *ast.CallExpr
+	Pos, End token.Pos    // the range to report: the loop keyword, the label, or the called function
+	Row      *catalog.Row // the catalog row, for library and client retries
+	// Attempts is the worst-case number of attempts this retry makes by
+	// itself; 0 when it has no constant bound.
+	Attempts int64
+	// Ops are the syntax of one attempt: the loop body, the closure given
+	// to the library. OpFuncs are operations given as named functions or
+	// method values.
+	Ops     []ast.Node
+	OpFuncs []*types.Func
+	// Inner lists what one attempt reaches that retries again, at the top
+	// level (a reach's own nesting is inside it).
+	Inner []*Reach
+	// Amp is the worst-case number of downstream calls one execution of
+	// this retry makes: Attempts × the calls one attempt makes (at least
+	// one). 0 when unknown.
+	Amp int64
+	// Through, for a net/http send, is the StandardClient call that made
+	// the retrying client.
+	Through string
+
+	ampState uint8 // 0 new, 1 computing, 2 done
+}
+
+// Describe names the retry for messages: "retry loop", "backoff.Retry".
+func (r *Retry) Describe() string {
+	switch r.Kind {
+	case LoopRetry:
+		return "retry loop"
+	case GotoRetry:
+		return "goto retry loop"
+	}
+	if r.Through != "" {
+		return r.Row.Lib + " of a retryablehttp StandardClient"
+	}
+	return r.Row.Lib
+}
+
+// Disable says how to switch the retry off when it is a library's.
+func (r *Retry) Disable() string {
+	if r.Row != nil {
+		return r.Row.Disable
+	}
+	return ""
+}
+
+// Reach is something one attempt of a retry (or a function body) reaches
+// that retries: an inner retry written in this package, or a call of a
+// function that retries.
+type Reach struct {
+	Pos    token.Pos   // the inner retry, or the call
+	Retry  *Retry      // set for an inner retry site
+	Callee *types.Func // set for a call of a retrying function
+	Fact   *RetryFact  // the callee's summary
+}
+
+// Amp is the worst-case downstream calls the reach makes (0: unknown).
+func (r *Reach) Amp() int64 {
+	if r.Retry != nil {
+		return r.Retry.Amp
+	}
+	return r.Fact.Calls
+}
+
+// Result is the model of one package.
+type Result struct {
+	// Retries lists every retry site of the package in source order.
+	Retries []*Retry
+	// Funcs holds the summary of each function of the package that
+	// retries (the fact it exports).
+	Funcs map[*types.Func]*RetryFact
+}
+
+type builder struct {
+	pass      *analysis.Pass
+	vals      *values
+	pkgConsts map[*types.Var]int64
+	retryAt   map[ast.Node]*Retry
+	covered   map[ast.Node]*Retry // statements of a goto loop after its label
+	uncounted map[*ast.FuncLit]bool
+	summaries map[*types.Func]*RetryFact
+	busy      map[*types.Func]bool
+	result    *Result
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := &builder{
+		pass:      pass,
+		vals:      newValues(pass.TypesInfo, pass.Files),
+		retryAt:   map[ast.Node]*Retry{},
+		covered:   map[ast.Node]*Retry{},
+		uncounted: map[*ast.FuncLit]bool{},
+		summaries: map[*types.Func]*RetryFact{},
+		busy:      map[*types.Func]bool{},
+		result:    &Result{Funcs: map[*types.Func]*RetryFact{}},
+	}
+	m.findConsts()
+	for _, f := range pass.Files {
+		m.findRetries(f)
+	}
+	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })
+	for _, r := range m.result.Retries {
+		m.amp(r)
+	}
+	for fn, d := range m.vals.decls {
+		_ = d
+		if f := m.summary(fn); f != nil {
+			m.result.Funcs[fn] = f
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return m.result, nil
+}
+
+// findConsts records package-level integer variables with a constant
+// initializer that the package never writes again.
+func (m *builder) findConsts() {
+	info := m.pass.TypesInfo
+	addrTaken := map[types.Object]bool{}
+	for _, f := range m.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if obj := m.vals.objOf(n.X); obj != nil {
+						addrTaken[obj] = true
+					}
+				}
+			case *ast.IncDecStmt:
+				if obj := m.vals.objOf(n.X); obj != nil {
+					addrTaken[obj] = true
+				}
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+					for _, l := range n.Lhs {
+						if obj := m.vals.objOf(l); obj != nil {
+							addrTaken[obj] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	m.pkgConsts = map[*types.Var]int64{}
+	scope := m.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || addrTaken[v] {
+			continue
+		}
+		b, ok := v.Type().Underlying().(*types.Basic)
+		if !ok || b.Info()&types.IsInteger == 0 {
+			continue
+		}
+		vals := m.vals.assigns[v]
+		if len(vals) != 1 || vals[0] == nil {
+			continue
+		}
+		tv, ok := info.Types[vals[0]]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+			continue
+		}
+		n, exact := constant.Int64Val(tv.Value)
+		if !exact {
+			continue
+		}
+		m.pkgConsts[v] = n
+		m.pass.ExportObjectFact(v, &ConstFact{Value: n})
+	}
+}
+
+// pkgVal returns the constant value of a package-level variable, of this
+// package or (through ConstFact) another.
+func (m *builder) pkgVal(v *types.Var) (constant.Value, bool) {
+	if v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil, false
+	}
+	if v.Pkg() == m.pass.Pkg {
+		n, ok := m.pkgConsts[v]
+		if !ok {
+			return nil, false
+		}
+		return constant.MakeInt64(n), true
+	}
+	var f ConstFact
+	if m.pass.ImportObjectFact(v, &f) {
+		return constant.MakeInt64(f.Value), true
+	}
+	return nil, false
+}
+
+func (m *builder) add(r *Retry) {
+	if m.retryAt[r.Node] != nil {
+		return
+	}
+	m.retryAt[r.Node] = r
+	m.result.Retries = append(m.result.Retries, r)
+}
+
+// findRetries finds the retry sites of one file.
+func (m *builder) findRetries(f *ast.File) {
+	info := m.pass.TypesInfo
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil {
+				m.findLoops(n.Body)
+			}
+		case *ast.FuncLit:
+			m.findLoops(n.Body)
+			switch p := parent.(type) {
+			case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
+				m.uncounted[n] = true
+			case *ast.AssignStmt:
+				for _, l := range p.Lhs {
+					if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
+						m.uncounted[n] = true
+					} else if obj := m.vals.objOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+						m.uncounted[n] = true
+					}
+				}
+			case *ast.ValueSpec:
+				for _, id := range p.Names {
+					if obj := info.Defs[id]; obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+						m.uncounted[n] = true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			m.findCallRetry(n)
+		}
+		return true
+	})
+}
+
+// findLoops judges the loops of one function body (not those of closures
+// inside it, which are judged as functions of their own).
+func (m *builder) findLoops(body *ast.BlockStmt) {
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}}
+	// Variables that hold an operation's error anywhere in the function.
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if call, ok := analysisutil.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && in.isOp(call) {
+					res := in.results(call)
+					for i, l := range n.Lhs {
+						if i < len(res) && analysisutil.IsErrorType(res[i]) {
+							if obj := in.objOf(l); obj != nil {
+								in.opVars[obj] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			label := ""
+			m.judge(in, body, n.(ast.Stmt), label, nil, 0)
+		case *ast.LabeledStmt:
+			if _, isLoop := n.Stmt.(*ast.ForStmt); isLoop {
+				m.judge(in, body, n.Stmt, n.Label.Name, nil, 0)
+				ast.Inspect(n.Stmt.(*ast.ForStmt).Body, visit)
+				return false
+			}
+			if _, isLoop := n.Stmt.(*ast.RangeStmt); isLoop {
+				m.judge(in, body, n.Stmt, n.Label.Name, nil, 0)
+				ast.Inspect(n.Stmt.(*ast.RangeStmt).Body, visit)
+				return false
+			}
+		case *ast.BlockStmt:
+			m.findGotoLoops(in, body, n.List)
+		case *ast.CaseClause:
+			m.findGotoLoops(in, body, n.Body)
+		case *ast.CommClause:
+			m.findGotoLoops(in, body, n.Body)
+		}
+		return true
+	}
+	ast.Inspect(body, visit)
+}
+
+// findGotoLoops finds labels in list that a later goto jumps back to.
+func (m *builder) findGotoLoops(in *interp, body *ast.BlockStmt, list []ast.Stmt) {
+	for i, st := range list {
+		ls, ok := st.(*ast.LabeledStmt)
+		if !ok {
+			continue
+		}
+		if _, isLoop := ls.Stmt.(*ast.ForStmt); isLoop {
+			continue
+		}
+		if _, isLoop := ls.Stmt.(*ast.RangeStmt); isLoop {
+			continue
+		}
+		last := -1
+		for j := i; j < len(list); j++ {
+			ast.Inspect(list[j], func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && b.Label.Name == ls.Label.Name {
+					last = j
+				}
+				return true
+			})
+		}
+		if last < 0 {
+			continue
+		}
+		if r := m.judge(in, body, ls, ls.Label.Name, list, i); r != nil {
+			r.Ops = nil
+			for _, s := range list[i : last+1] {
+				r.Ops = append(r.Ops, s)
+				if s != ls {
+					m.covered[s] = r
+				}
+			}
+		}
+	}
+}
+
+func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int) *Retry {
+	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
+		return nil
+	}
+	in.steps, in.aborted = 0, false
+	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
+	if !v.retry {
+		return nil
+	}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts}
+	switch st := stmt.(type) {
+	case *ast.ForStmt:
+		r.Ops = []ast.Node{st.Body}
+		if st.Cond != nil {
+			r.Ops = append(r.Ops, st.Cond)
+		}
+		if st.Post != nil {
+			r.Ops = append(r.Ops, st.Post)
+		}
+	case *ast.RangeStmt:
+		r.Ops = []ast.Node{st.Body}
+	case *ast.LabeledStmt:
+		r.Kind = GotoRetry
+		r.End = st.Colon + 1
+		r.Ops = []ast.Node{st}
+	}
+	m.add(r)
+	return r
+}
+
+// mayRetry is the cheap test before judging: the loop calls something
+// fallible.
+func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
+	nodes := []ast.Node{stmt}
+	if gotoList != nil {
+		nodes = nil
+		for _, s := range gotoList[gotoIdx:] {
+			nodes = append(nodes, s)
+		}
+	}
+	found := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if in.isOp(n) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// findCallRetry recognizes a catalogued retry call.
+func (m *builder) findCallRetry(call *ast.CallExpr) {
+	info := m.pass.TypesInfo
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return
+	}
+	row := catalogRow(fn)
+	if row == nil {
+		return
+	}
+	r := &Retry{Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Row: row}
+	switch row.Role {
+	case catalog.Retry:
+		r.Kind = LibraryRetry
+		if row.Recv == "Executor" {
+			// failsafe-go: a retry only if the executor has a retry policy.
+			sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return
+			}
+			policies, _ := m.executorPolicies(sel.X, 0)
+			var bs []bound
+			for _, p := range policies {
+				if m.isRetryPolicy(p) {
+					bs = append(bs, m.boundDepth(p, 0))
+				}
+			}
+			if len(bs) == 0 {
+				return
+			}
+			b := combine(bs)
+			if len(bs) > 1 && b.set && b.attempts > 0 {
+				// Retry policies composed in one executor multiply.
+				n := int64(1)
+				for _, x := range bs {
+					n = mul(n, x.attempts)
+				}
+				b.attempts = n
+			}
+			r.Attempts = b.attempts
+		} else {
+			r.Attempts = m.siteBound(call, row).attempts
+		}
+		if row.OpArg < len(call.Args) {
+			m.setOp(r, call.Args[row.OpArg])
+		}
+	case catalog.RetrySend:
+		r.Kind = ClientRetry
+		b := m.siteBound(call, row)
+		if b.set && b.attempts == 1 {
+			return // RetryMax 0: the client does not retry
+		}
+		r.Attempts = b.attempts
+	case catalog.Send:
+		// net/http: retries only through a retryablehttp StandardClient.
+		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		var bs []bound
+		var through *catalog.Row
+		for _, o := range m.vals.trace(sel.X) {
+			c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if cf := analysisutil.Callee(info, c); cf != nil {
+				if cr := catalogRow(cf); cr != nil && cr.Role == catalog.RetryingClient {
+					through = cr
+					bs = append(bs, m.innerBound(c, cr, 0))
+				}
+			}
+		}
+		if through == nil {
+			return
+		}
+		b := combine(bs)
+		if b.set && b.attempts == 1 {
+			return
+		}
+		r.Kind = ClientRetry
+		r.Attempts = b.attempts
+		r.Through = through.Lib
+		r.Row = &catalog.Row{Path: row.Path, Recv: row.Recv, Name: row.Name, Role: row.Role, Lib: row.Lib, Disable: through.Disable}
+	default:
+		return
+	}
+	m.add(r)
+}
+
+// setOp records the operation argument of a library retry.
+func (m *builder) setOp(r *Retry, arg ast.Expr) {
+	info := m.pass.TypesInfo
+	for _, o := range m.vals.trace(arg) {
+		switch x := analysisutil.Unparen(o.expr).(type) {
+		case *ast.FuncLit:
+			r.Ops = append(r.Ops, x.Body)
+		case *ast.Ident:
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				r.OpFuncs = append(r.OpFuncs, fn.Origin())
+			}
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				r.OpFuncs = append(r.OpFuncs, fn.Origin())
+			}
+		case *ast.IndexExpr:
+			if fn, ok := funcOfExpr(info, x.X); ok {
+				r.OpFuncs = append(r.OpFuncs, fn)
+			}
+		}
+	}
+}
+
+func funcOfExpr(info *types.Info, e ast.Expr) (*types.Func, bool) {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, ok := info.Uses[x].(*types.Func)
+		if ok {
+			return fn.Origin(), true
+		}
+	case *ast.SelectorExpr:
+		fn, ok := info.Uses[x.Sel].(*types.Func)
+		if ok {
+			return fn.Origin(), true
+		}
+	}
+	return nil, false
+}
+
+// amp computes r.Inner and r.Amp.
+func (m *builder) amp(r *Retry) int64 {
+	switch r.ampState {
+	case 1:
+		return 0 // a cycle: unknown
+	case 2:
+		return r.Amp
+	}
+	r.ampState = 1
+	var inner []*Reach
+	for _, op := range r.Ops {
+		inner = append(inner, m.reachesIn(op, r)...)
+	}
+	for _, fn := range r.OpFuncs {
+		if f := m.summary(fn); f != nil {
+			inner = append(inner, &Reach{Pos: r.Pos, Callee: fn, Fact: f})
+		}
+	}
+	r.Inner = inner
+	per := int64(1)
+	if len(inner) > 0 {
+		per = sumReaches(inner)
+	}
+	r.Amp = mul(r.Attempts, per)
+	r.ampState = 2
+	return r.Amp
+}
+
+func sumReaches(rs []*Reach) int64 {
+	var total int64
+	for _, x := range rs {
+		a := x.Amp()
+		if a == 0 {
+			return 0
+		}
+		total = add(total, a)
+	}
+	return total
+}
+
+const saturate = math.MaxInt64 / 4
+
+func add(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > saturate-b {
+		return saturate
+	}
+	return a + b
+}
+
+func mul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > saturate/b {
+		return saturate
+	}
+	return a * b
+}
+
+// reachesIn lists the retrying things reached from root at the top level:
+// retry sites (not looking inside them) and calls of retrying functions.
+// Closures inside root count unless they escape (returned or stored).
+func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
+	info := m.pass.TypesInfo
+	var out []*Reach
+	addFunc := func(pos token.Pos, fn *types.Func) {
+		if f := m.summary(fn); f != nil {
+			out = append(out, &Reach{Pos: pos, Callee: fn, Fact: f})
+		}
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if r := m.retryAt[n]; r != nil && r != self {
+			m.amp(r)
+			out = append(out, &Reach{Pos: r.Pos, Retry: r})
+			return false
+		}
+		if r := m.covered[n]; r != nil && r != self {
+			return false // part of a goto loop, reached through its label
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			if m.uncounted[x] {
+				return false
+			}
+		case *ast.CallExpr:
+			if fn := analysisutil.Callee(info, x); fn != nil {
+				addFunc(x.Pos(), fn)
+			}
+			switch fun := analysisutil.Unparen(x.Fun).(type) {
+			case *ast.Ident:
+			case *ast.SelectorExpr:
+				if _, isFunc := info.Uses[fun.Sel].(*types.Func); isFunc {
+					ast.Inspect(fun.X, visit)
+				} else {
+					ast.Inspect(fun, visit)
+				}
+			case *ast.IndexExpr, *ast.IndexListExpr:
+			default:
+				ast.Inspect(fun, visit)
+			}
+			for _, a := range x.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				// A method value or qualified function used as a value.
+				addFunc(x.Pos(), fn.Origin())
+				ast.Inspect(x.X, visit)
+				return false
+			}
+		case *ast.Ident:
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				addFunc(x.Pos(), fn.Origin())
+			}
+		}
+		return true
+	}
+	ast.Inspect(root, visit)
+	return out
+}
+
+// summary returns the RetryFact of fn: computed for this package's
+// functions, imported for others. nil if fn does not retry.
+func (m *builder) summary(fn *types.Func) *RetryFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f RetryFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
+		}
+		return nil
+	}
+	if f, ok := m.summaries[fn]; ok {
+		return f
+	}
+	d := m.vals.decls[fn]
+	if d == nil || m.busy[fn] {
+		return nil
+	}
+	m.busy[fn] = true
+	reaches := m.reachesIn(d.Body, nil)
+	delete(m.busy, fn)
+	var f *RetryFact
+	if len(reaches) > 0 {
+		f = &RetryFact{Calls: sumReaches(reaches)}
+		w := worst(reaches)
+		if w.Retry != nil {
+			f.Depth = retryDepth(w.Retry)
+			f.Site = m.site(w.Retry)
+			f.Disable = w.Retry.Disable()
+		} else {
+			f.Depth = w.Fact.Depth
+			f.Via = append([]string{analysisutil.FuncName(w.Callee, m.pass.Pkg)}, w.Fact.Via...)
+			f.Site = w.Fact.Site
+			f.Disable = w.Fact.Disable
+		}
+		// Names in Via are read from other packages: qualify them.
+		if len(f.Via) > 0 {
+			f.Via[0] = analysisutil.FuncName(w.Callee, nil)
+		}
+	}
+	m.summaries[fn] = f
+	return f
+}
+
+// worst returns the reach with the most downstream calls (unknown counts
+// as the most).
+func worst(rs []*Reach) *Reach {
+	var w *Reach
+	for _, r := range rs {
+		if w == nil {
+			w = r
+			continue
+		}
+		a, b := r.Amp(), w.Amp()
+		if b != 0 && (a == 0 || a > b) {
+			w = r
+		}
+	}
+	return w
+}
+
+func retryDepth(r *Retry) int {
+	d := 0
+	for _, in := range r.Inner {
+		var x int
+		if in.Retry != nil {
+			x = retryDepth(in.Retry)
+		} else {
+			x = in.Fact.Depth
+		}
+		d = max(d, x)
+	}
+	return d + 1
+}
+
+// AttemptsText words a number of attempts: "3 attempts", "an unknown
+// number of attempts".
+func AttemptsText(n int64) string {
+	switch n {
+	case 0:
+		return "an unknown number of attempts"
+	case 1:
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
+
+// site describes a retry with its position, for facts.
+func (m *builder) site(r *Retry) string {
+	return fmt.Sprintf("%s (%s) at %s", r.Describe(), AttemptsText(r.Attempts), analysisutil.ShortPos(m.pass.Fset, r.Pos))
+}
+
+// Site describes r with its position, as facts do.
+func Site(fset *token.FileSet, r *Retry) string {
+	return fmt.Sprintf("%s (%s) at %s", r.Describe(), AttemptsText(r.Attempts), analysisutil.ShortPos(fset, r.Pos))
+}
+
+// RetryDepth is the number of retries nested in r, r included.
+func RetryDepth(r *Retry) int { return retryDepth(r) }

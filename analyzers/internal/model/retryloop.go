@@ -1,0 +1,473 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// loopVerdict is the model's judgement of one loop.
+type loopVerdict struct {
+	retry    bool
+	attempts int64 // worst-case attempts; 0 when no constant bound was found
+}
+
+// A loop is a hand-written retry when, judged over every path of its
+// iterations:
+//
+//	(a) some path goes round again after an operation failed,
+//	(b) no path goes round again after every examined operation succeeded
+//	    (pagination, work queues, consumers and polling do), and
+//	(c) some path leaves the loop after an operation succeeded.
+//
+// The attempt count is found by running the iterations with the concrete
+// values of the counters that the loop compares with constants, taking
+// every branch the values do not decide, until every path has left the
+// loop; a loop that can go round for ever has no count.
+func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int) loopVerdict {
+	var (
+		init, post ast.Stmt
+		cond       ast.Expr
+		body       []ast.Stmt
+		rangeN     ast.Expr // range over an integer
+		rangeKey   types.Object
+		rangeStmt  *ast.RangeStmt
+	)
+	region := stmt
+	switch st := stmt.(type) {
+	case *ast.ForStmt:
+		init, cond, post, body = st.Init, st.Cond, st.Post, st.Body.List
+	case *ast.RangeStmt:
+		tv, ok := in.info.Types[st.X]
+		if !ok {
+			return loopVerdict{}
+		}
+		b, ok := tv.Type.Underlying().(*types.Basic)
+		if !ok || b.Info()&types.IsInteger == 0 {
+			return loopVerdict{} // ranging over items, channels, iterators
+		}
+		rangeN, rangeStmt, body = st.X, st, st.Body.List
+		if st.Key != nil {
+			rangeKey = in.objOf(st.Key)
+		}
+	case *ast.LabeledStmt:
+		// goto loop: the iteration runs from the label to the end of its list.
+		label = st.Label.Name
+	default:
+		return loopVerdict{}
+	}
+
+	in.track = trackedVars(in.info, region, gotoList, gotoIdx)
+	s0 := &state{}
+	for obj, v := range in.initialValues(fnBody, region.Pos(), in.track) {
+		s0.setVal(obj, v)
+	}
+	var rangeLimit constant.Value
+	if rangeStmt != nil {
+		if v, ok := in.eval(rangeN, s0); ok && v.Kind() == constant.Int {
+			rangeLimit = v
+		}
+		s0.setVal(rangeStmt, constant.MakeInt64(0))
+	}
+	frontier := []*state{s0}
+	if init != nil {
+		frontier = nil
+		for _, o := range in.execStmt(init, s0, "") {
+			frontier = append(frontier, o.s)
+		}
+	}
+
+	var (
+		failBack, okBack, okExit bool
+		maxAttempts              int
+		seen                     = map[string]bool{}
+		terminated               bool
+	)
+	exit := func(s *state, success bool) {
+		n := s.attempts
+		if s.opIter {
+			n++
+		}
+		if n > maxAttempts {
+			maxAttempts = n
+		}
+		if success && s.succeeded() {
+			okExit = true
+		}
+	}
+	headCond := func(s *state) (ts, fs []*state) {
+		switch {
+		case rangeStmt != nil:
+			i, ok := s.val(rangeStmt)
+			if ok && rangeLimit != nil {
+				if constant.Compare(i, token.LSS, rangeLimit) {
+					if rangeKey != nil && in.track[rangeKey] {
+						s = s.clone()
+						s.setVal(rangeKey, i)
+					}
+					return []*state{s}, nil
+				}
+				return nil, []*state{s}
+			}
+			return []*state{s}, []*state{s}
+		case cond != nil:
+			return in.cond(cond, s)
+		}
+		return []*state{s}, nil
+	}
+
+	for layer := 0; layer < maxLayers && !in.aborted; layer++ {
+		if len(frontier) == 0 {
+			terminated = true
+			break
+		}
+		var entering []*state
+		for _, s := range frontier {
+			ts, fs := headCond(s)
+			for _, f := range fs {
+				exit(f, true)
+			}
+			for _, t := range ts {
+				if layer > 0 {
+					// t went round again: judge the iteration it completed.
+					switch {
+					case t.failing():
+						failBack = true
+					case t.okOnly():
+						okBack = true
+					}
+				}
+				t = t.clone()
+				if t.opIter {
+					t.attempts++
+				}
+				t.opIter, t.stickyFail, t.stickyOK = false, false, false
+				entering = append(entering, t)
+			}
+		}
+		entering = in.limit(entering)
+		var outs []outcome
+		if gotoList != nil {
+			outs = in.execList(gotoList, gotoIdx, entering)
+		} else {
+			outs = in.execList(body, 0, entering)
+		}
+		var next []*state
+		for _, o := range outs {
+			switch {
+			case gotoList != nil && o.kind == oGoto && o.label == label:
+				next = append(next, o.s)
+			case gotoList == nil && (o.kind == oNormal || o.kind == oContinue && (o.label == "" || o.label == label)):
+				n := o.s
+				if rangeStmt != nil {
+					if i, ok := n.val(rangeStmt); ok {
+						n = n.clone()
+						n.setVal(rangeStmt, constant.BinaryOp(i, token.ADD, constant.MakeInt64(1)))
+					}
+				}
+				if post != nil {
+					for _, p := range in.execStmt(post, n, "") {
+						next = append(next, p.s)
+					}
+				} else {
+					next = append(next, n)
+				}
+			case o.kind == oDead:
+				// panics and exits end the request; not a success
+			case o.kind == oNormal && gotoList != nil:
+				exit(o.s, true) // fell out of the goto region
+			default:
+				exit(o.s, true)
+			}
+		}
+		next = in.limit(next)
+		// Stop when the iterations repeat: the loop can go round for ever.
+		fresh := false
+		for _, n := range next {
+			k := n.key()
+			if !seen[k] {
+				fresh = true
+			}
+			seen[k] = true
+		}
+		frontier = next
+		if !fresh && len(next) > 0 {
+			// Judge the back edges of this last layer before stopping.
+			for _, s := range next {
+				ts, _ := headCond(s)
+				for _, t := range ts {
+					if t.failing() {
+						failBack = true
+					} else if t.okOnly() {
+						okBack = true
+					}
+				}
+			}
+			break
+		}
+	}
+	if in.aborted {
+		return loopVerdict{}
+	}
+	v := loopVerdict{retry: failBack && !okBack && okExit}
+	if terminated && maxAttempts > 0 {
+		v.attempts = int64(maxAttempts)
+	}
+	return v
+}
+
+// trackedVars returns the local integer and boolean variables worth
+// following concretely in a loop: those its conditions compare with
+// constants (or use as flags), and that no closure writes or address
+// escapes.
+func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) map[types.Object]bool {
+	track := map[types.Object]bool{}
+	local := func(e ast.Expr) *types.Var {
+		id, ok := analysisutil.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			v, ok = info.Defs[id].(*types.Var)
+		}
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+			return nil
+		}
+		return v
+	}
+	isInt := func(v *types.Var) bool {
+		b, ok := v.Type().Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsInteger != 0
+	}
+	isBool := func(v *types.Var) bool {
+		b, ok := v.Type().Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsBoolean != 0
+	}
+	static := func(e ast.Expr) bool {
+		e = analysisutil.Unparen(e)
+		if tv, ok := info.Types[e]; ok && tv.Value != nil {
+			return true
+		}
+		if v := local(e); v != nil && isInt(v) {
+			return true
+		}
+		var ok = true
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				switch obj := info.Uses[n].(type) {
+				case *types.Const, *types.TypeName, *types.Builtin, *types.PkgName:
+				case *types.Var:
+					if !obj.IsField() && obj.Parent() != nil && obj.Parent() == obj.Pkg().Scope() {
+						break // package-level variable: maybe constant-valued
+					}
+					if v := local(n); v != nil && isInt(v) {
+						break
+					}
+					ok = false
+				case nil:
+				default:
+					ok = false
+				}
+			case *ast.CallExpr:
+				if tv, isT := info.Types[n.Fun]; !isT || !tv.IsType() {
+					if id, isId := analysisutil.Unparen(n.Fun).(*ast.Ident); !isId || (id.Name != "min" && id.Name != "max") {
+						ok = false
+					}
+				}
+			case *ast.SelectorExpr:
+				if _, isVar := info.Uses[n.Sel].(*types.Var); isVar {
+					if v := info.Uses[n.Sel].(*types.Var); v.IsField() {
+						ok = false
+					}
+				}
+			}
+			return ok
+		})
+		return ok
+	}
+	visit := func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+				for _, pair := range [][2]ast.Expr{{n.X, n.Y}, {n.Y, n.X}} {
+					if v := local(pair[0]); v != nil && isInt(v) && static(pair[1]) {
+						track[v] = true
+						if w := local(pair[1]); w != nil {
+							track[w] = true
+						}
+					}
+				}
+			case token.LAND, token.LOR:
+				for _, x := range []ast.Expr{n.X, n.Y} {
+					if v := local(x); v != nil && isBool(v) {
+						track[v] = true
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.NOT {
+				if v := local(n.X); v != nil && isBool(v) {
+					track[v] = true
+				}
+			}
+		case *ast.IfStmt:
+			if v := local(n.Cond); v != nil && isBool(v) {
+				track[v] = true
+			}
+		case *ast.ForStmt:
+			if n.Cond != nil {
+				if v := local(n.Cond); v != nil && isBool(v) {
+					track[v] = true
+				}
+			}
+		}
+		return true
+	}
+	if gotoList != nil {
+		for _, st := range gotoList[gotoIdx:] {
+			ast.Inspect(st, visit)
+		}
+	} else {
+		ast.Inspect(loop, visit)
+	}
+	// A variable written by a closure or whose address is taken cannot be
+	// followed.
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if v := local(n.X); v != nil {
+					delete(track, v)
+				}
+			}
+		case *ast.FuncLit:
+			ast.Inspect(n.Body, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.AssignStmt:
+					for _, l := range m.Lhs {
+						if v := local(l); v != nil {
+							delete(track, v)
+						}
+					}
+				case *ast.IncDecStmt:
+					if v := local(m.X); v != nil {
+						delete(track, v)
+					}
+				}
+				return true
+			})
+			return false
+		}
+		return true
+	})
+	return track
+}
+
+// initialValues finds the values the tracked variables declared before
+// the loop have when it starts: known only when the declaration is the
+// single write before the loop and gives a constant.
+func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track map[types.Object]bool) map[types.Object]constant.Value {
+	info := in.info
+	type write struct {
+		pos   token.Pos
+		value ast.Expr // nil: zero value
+		plain bool     // a declaration or plain assignment
+	}
+	writes := map[types.Object][]write{}
+	escaped := map[types.Object]bool{}
+	inClosure := 0
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			inClosure++
+			ast.Inspect(n.Body, visit)
+			inClosure--
+			return false
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := analysisutil.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj := info.Defs[id]
+				if obj == nil {
+					obj = info.Uses[id]
+				}
+				if obj == nil || !track[obj] {
+					continue
+				}
+				if inClosure > 0 {
+					escaped[obj] = true
+				}
+				w := write{pos: n.Pos()}
+				if (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) && len(n.Lhs) == len(n.Rhs) {
+					w.value, w.plain = n.Rhs[i], true
+				}
+				writes[obj] = append(writes[obj], w)
+			}
+		case *ast.IncDecStmt:
+			if id, ok := analysisutil.Unparen(n.X).(*ast.Ident); ok && track[info.Uses[id]] {
+				writes[info.Uses[id]] = append(writes[info.Uses[id]], write{pos: n.Pos()})
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				obj := info.Defs[id]
+				if obj == nil || !track[obj] {
+					continue
+				}
+				w := write{pos: id.Pos(), plain: true}
+				if len(n.Values) == len(n.Names) {
+					w.value = n.Values[i]
+				} else if len(n.Values) != 0 {
+					w.plain = false
+				}
+				writes[obj] = append(writes[obj], w)
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					if obj := info.ObjectOf(id); obj != nil && track[obj] {
+						writes[obj] = append(writes[obj], write{pos: n.Pos()})
+					}
+				}
+			}
+		}
+		return true
+	}
+	ast.Inspect(fnBody, visit)
+
+	out := map[types.Object]constant.Value{}
+	for obj := range track {
+		if obj.Pos() >= loopPos || escaped[obj] {
+			continue
+		}
+		var before []write
+		for _, w := range writes[obj] {
+			if w.pos < loopPos {
+				before = append(before, w)
+			}
+		}
+		if len(before) != 1 || !before[0].plain {
+			continue
+		}
+		if before[0].value == nil {
+			if z := zeroValue(obj.Type()); z != nil {
+				out[obj] = z
+			}
+			continue
+		}
+		if v, ok := in.eval(before[0].value, nil); ok {
+			out[obj] = v
+		}
+	}
+	return out
+}
