@@ -5,7 +5,7 @@
 // Run, from this directory:
 //
 //	go test -run '^$' -bench . -count 6 | tee bench.txt
-//	go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260312031701-16a31bc5fbd0 -col /lib bench.txt
+//	go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da -col /lib bench.txt
 //
 // Every library is configured alike and used as its documentation intends,
 // including what must be built per call because it is stateful (backoff
