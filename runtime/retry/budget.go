@@ -151,9 +151,6 @@ func (b *Budget) TryWithdraw() bool {
 		return false
 	}
 	rate := b.floorRate()
-	if rate == 0 {
-		return false
-	}
 	burst := max(rate, 1)
 	b.mu.Lock()
 	defer b.mu.Unlock()

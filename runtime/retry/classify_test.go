@@ -55,6 +55,7 @@ func TestRetryable(t *testing.T) {
 		{"connection refused", urlErr(dial), true, true},
 		{"dial timeout", urlErr(dialTimeout), true, true},
 		{"no such host", urlErr(&net.OpError{Op: "dial", Err: noHost}), false, false},
+		{"bare DNS failure", dnsTemp, true, true},
 		{"temporary DNS failure", urlErr(&net.OpError{Op: "dial", Err: dnsTemp}), true, true},
 		{"reset mid-request", urlErr(read), false, true},
 		{"EOF", urlErr(io.EOF), false, true},
