@@ -124,6 +124,11 @@ func (m *builder) originBound(o origin, depth int) bound {
 			return attemptsBound(row.Default)
 		}
 	case *ast.Ident, *ast.SelectorExpr:
+		if id, ok := x.(*ast.Ident); ok && m.vals.zeroDecl[id] {
+			for _, row := range fieldRows(m.pass.TypesInfo.ObjectOf(id).Type()) {
+				return attemptsBound(row.Default)
+			}
+		}
 		if obj := m.vals.objOf(x); obj != nil {
 			if row := catalog.Lookup(analysisutil.PkgPath(obj), "", obj.Name()); row != nil && row.Role == catalog.KnownVar {
 				return attemptsBound(row.Default)

@@ -204,10 +204,10 @@ func (m *builder) findConsts() {
 			continue
 		}
 		vals := m.vals.assigns[v]
-		if len(vals) != 1 || vals[0] == nil {
+		if len(vals) != 1 || vals[0].value == nil {
 			continue
 		}
-		tv, ok := info.Types[vals[0]]
+		tv, ok := info.Types[vals[0].value]
 		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
 			continue
 		}
@@ -622,10 +622,8 @@ func sumReaches(rs []*Reach) int64 {
 
 const saturate = math.MaxInt64 / 4
 
+// add adds two known (positive) counts, saturating.
 func add(a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
 	if a > saturate-b {
 		return saturate
 	}

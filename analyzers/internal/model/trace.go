@@ -15,9 +15,17 @@ import (
 // it was made, through locals, struct fields and helper functions.
 type values struct {
 	info     *types.Info
-	assigns  map[types.Object][]ast.Expr // values given to a variable or field; nil entries: unknown
+	assigns  map[types.Object][]assign // values given to a variable or field
+	zeroDecl map[*ast.Ident]bool       // `var x T` without a value: x is the zero value
 	fieldSet map[types.Object][]fieldWrite
 	decls    map[*types.Func]*ast.FuncDecl
+}
+
+// assign is one value given to a variable or field; value is nil when it
+// cannot be followed (one result of a multi-value call).
+type assign struct {
+	pos   token.Pos
+	value ast.Expr
 }
 
 type fieldWrite struct {
@@ -29,7 +37,8 @@ type fieldWrite struct {
 func newValues(info *types.Info, files []*ast.File) *values {
 	v := &values{
 		info:     info,
-		assigns:  map[types.Object][]ast.Expr{},
+		assigns:  map[types.Object][]assign{},
+		zeroDecl: map[*ast.Ident]bool{},
 		fieldSet: map[types.Object][]fieldWrite{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 	}
@@ -49,7 +58,7 @@ func newValues(info *types.Info, files []*ast.File) *values {
 					if len(n.Lhs) == len(n.Rhs) {
 						rhs = n.Rhs[i]
 					}
-					v.record(l, rhs)
+					v.record(l, rhs, n.Pos())
 				}
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
@@ -57,9 +66,15 @@ func newValues(info *types.Info, files []*ast.File) *values {
 					if len(n.Values) == len(n.Names) {
 						rhs = n.Values[i]
 					}
-					if obj := info.Defs[id]; obj != nil && (rhs != nil || len(n.Values) != 0) {
-						v.assigns[obj] = append(v.assigns[obj], rhs)
+					obj := info.Defs[id]
+					if obj == nil {
+						continue
 					}
+					if len(n.Values) == 0 {
+						v.zeroDecl[id] = true
+						rhs = id
+					}
+					v.assigns[obj] = append(v.assigns[obj], assign{id.Pos(), rhs})
 				}
 			case *ast.CompositeLit:
 				for _, e := range n.Elts {
@@ -69,7 +84,7 @@ func newValues(info *types.Info, files []*ast.File) *values {
 					}
 					if id, ok := kv.Key.(*ast.Ident); ok {
 						if fld, ok := info.Uses[id].(*types.Var); ok && fld.IsField() {
-							v.assigns[fld] = append(v.assigns[fld], kv.Value)
+							v.assigns[fld] = append(v.assigns[fld], assign{kv.Pos(), kv.Value})
 						}
 					}
 				}
@@ -80,7 +95,7 @@ func newValues(info *types.Info, files []*ast.File) *values {
 	return v
 }
 
-func (v *values) record(lhs, rhs ast.Expr) {
+func (v *values) record(lhs, rhs ast.Expr, pos token.Pos) {
 	lhs = analysisutil.Unparen(lhs)
 	switch l := lhs.(type) {
 	case *ast.Ident:
@@ -89,14 +104,14 @@ func (v *values) record(lhs, rhs ast.Expr) {
 			obj = v.info.Uses[l]
 		}
 		if obj != nil {
-			v.assigns[obj] = append(v.assigns[obj], rhs)
+			v.assigns[obj] = append(v.assigns[obj], assign{pos, rhs})
 		}
 	case *ast.SelectorExpr:
 		fld, ok := v.info.Uses[l.Sel].(*types.Var)
 		if !ok || !fld.IsField() {
 			return
 		}
-		v.assigns[fld] = append(v.assigns[fld], rhs)
+		v.assigns[fld] = append(v.assigns[fld], assign{pos, rhs})
 		if base := v.objOf(l.X); base != nil && rhs != nil {
 			v.fieldSet[base] = append(v.fieldSet[base], fieldWrite{field: l.Sel.Name, value: rhs, pos: l.Pos()})
 		}
@@ -132,25 +147,35 @@ type origin struct {
 }
 
 // trace follows e back to where its value was made. An origin whose expr
-// is an identifier or selector could not be followed further.
+// is an identifier or selector could not be followed further (or, for a
+// `var x T` declaration, is the zero value).
+//
+// A local variable is followed to the last assignment before the use
+// (straight-line code: `b := New(); b = WithMax(3, b)`), and from there
+// to the assignments before that one; fields and package-level variables
+// to every value the package gives them.
 func (v *values) trace(e ast.Expr) []origin {
 	var out []origin
-	seen := map[ast.Node]bool{}
-	var walk func(e ast.Expr, via []types.Object, depth int)
-	walk = func(e ast.Expr, via []types.Object, depth int) {
+	type visit struct {
+		n      ast.Node
+		cutoff token.Pos
+	}
+	seen := map[visit]bool{}
+	var walk func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int)
+	walk = func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int) {
 		e = analysisutil.Unparen(e)
-		if e == nil || seen[e] || depth > 12 {
+		if e == nil || seen[visit{e, cutoff}] || depth > 12 {
 			return
 		}
-		seen[e] = true
+		seen[visit{e, cutoff}] = true
 		switch x := e.(type) {
 		case *ast.UnaryExpr:
 			if x.Op == token.AND {
-				walk(x.X, via, depth+1)
+				walk(x.X, via, cutoff, depth+1)
 				return
 			}
 		case *ast.StarExpr:
-			walk(x.X, via, depth+1)
+			walk(x.X, via, cutoff, depth+1)
 			return
 		case *ast.CallExpr:
 			// A helper of this package that builds the value: follow its
@@ -165,7 +190,7 @@ func (v *values) trace(e ast.Expr) []origin {
 						case *ast.ReturnStmt:
 							if len(n.Results) > 0 {
 								found = true
-								walk(n.Results[0], via, depth+1)
+								walk(n.Results[0], via, n.Results[0].Pos(), depth+1)
 							}
 						}
 						return true
@@ -176,16 +201,33 @@ func (v *values) trace(e ast.Expr) []origin {
 				}
 			}
 		case *ast.Ident, *ast.SelectorExpr:
+			if id, ok := x.(*ast.Ident); ok && v.zeroDecl[id] {
+				break
+			}
 			obj := v.objOf(x)
 			if obj != nil {
-				if vals, ok := v.assigns[obj]; ok && len(vals) > 0 {
+				vals := v.assigns[obj]
+				if isLocal(obj) && cutoff.IsValid() {
+					// The last assignment before the use.
+					var last *assign
+					for i := range vals {
+						if vals[i].pos < cutoff && (last == nil || vals[i].pos > last.pos) {
+							last = &vals[i]
+						}
+					}
+					vals = nil
+					if last != nil {
+						vals = []assign{*last}
+					}
+				}
+				if len(vals) > 0 {
 					nvia := append(append([]types.Object(nil), via...), obj)
-					for _, val := range vals {
-						if val == nil {
+					for _, a := range vals {
+						if a.value == nil {
 							out = append(out, origin{expr: x, via: nvia})
 							continue
 						}
-						walk(val, nvia, depth+1)
+						walk(a.value, nvia, a.pos, depth+1)
 					}
 					return
 				}
@@ -194,8 +236,13 @@ func (v *values) trace(e ast.Expr) []origin {
 		}
 		out = append(out, origin{expr: e, via: via})
 	}
-	walk(e, nil, 0)
+	walk(e, nil, e.Pos(), 0)
 	return out
+}
+
+func isLocal(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
 }
 
 func catalogRow(fn *types.Func) *catalog.Row {
