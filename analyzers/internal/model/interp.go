@@ -677,7 +677,14 @@ func (in *interp) isOp(call *ast.CallExpr) bool {
 	}
 	for _, a := range call.Args {
 		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) {
-			return false // wraps an error
+			// A wrapper: an operation only if it wraps one
+			// (errors.Join(a(), b()), fmt.Errorf("...: %w", op())).
+			for _, b := range call.Args {
+				if c, ok := analysisutil.Unparen(b).(*ast.CallExpr); ok && in.isOp(c) {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	if fn := analysisutil.Callee(in.info, call); fn != nil {

@@ -1,0 +1,14 @@
+package retrynesting_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilint/resilint/analyzers/internal/testutil"
+	"github.com/resilint/resilint/analyzers/retrynesting"
+)
+
+func Test(t *testing.T) {
+	analysistest.Run(t, testutil.TestData(), retrynesting.Analyzer, "retrynesting/...")
+}
