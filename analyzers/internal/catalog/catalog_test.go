@@ -1,0 +1,132 @@
+package catalog_test
+
+import (
+	"fmt"
+	"go/types"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/testutil"
+	"github.com/resilint/resilint/runtime/retry"
+)
+
+// TestRowsResolve loads every catalogued package from its stub under
+// testdata/src and checks that each row names something that exists there,
+// of the right kind: a misspelt row would otherwise be silently ignored.
+func TestRowsResolve(t *testing.T) {
+	dir := testutil.TestData()
+	cfg := &packages.Config{
+		Mode: packages.NeedTypes | packages.NeedName,
+		Dir:  filepath.Join(dir, "src"),
+		Env:  append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
+	}
+	var paths []string
+	for _, p := range catalog.Paths() {
+		if p != catalog.NetHTTP {
+			paths = append(paths, p)
+		}
+	}
+	paths = append(paths, catalog.NetHTTP)
+	pkgs, err := packages.Load(cfg, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]*types.Package{}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+		byPath[p.PkgPath] = p.Types
+	}
+	for _, r := range catalog.Rows {
+		pkg := byPath[r.Path]
+		if pkg == nil {
+			t.Errorf("row %s.%s.%s: package not loaded", r.Path, r.Recv, r.Name)
+			continue
+		}
+		if err := resolve(pkg, r); err != nil {
+			t.Errorf("row %s %s.%s: %v", r.Path, r.Recv, r.Name, err)
+		}
+	}
+}
+
+// TestRuntimeRowsResolve checks the rows of resilint's own runtime/retry
+// against the real package, so the stub cannot drift from it.
+func TestRuntimeRowsResolve(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
+	pkgs, err := packages.Load(cfg, catalog.ResilintRetry)
+	if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
+		t.Fatalf("loading %s: %v", catalog.ResilintRetry, err)
+	}
+	n := 0
+	for _, r := range catalog.Rows {
+		if r.Path != catalog.ResilintRetry {
+			continue
+		}
+		n++
+		if err := resolve(pkgs[0].Types, r); err != nil {
+			t.Errorf("row %s.%s: %v", r.Recv, r.Name, err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no rows for runtime/retry")
+	}
+	if catalog.DefaultResilintAttempts != retry.DefaultMaxAttempts {
+		t.Errorf("catalog.DefaultResilintAttempts = %d, runtime/retry.DefaultMaxAttempts = %d", catalog.DefaultResilintAttempts, retry.DefaultMaxAttempts)
+	}
+}
+
+func resolve(pkg *types.Package, r catalog.Row) error {
+	switch r.Role {
+	case catalog.AttemptField:
+		tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
+		if !ok {
+			return errf("type %s not found", r.Recv)
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			return errf("%s is not a struct", r.Recv)
+		}
+		for i := range st.NumFields() {
+			if st.Field(i).Name() == r.Name {
+				return nil
+			}
+		}
+		return errf("no field %s", r.Name)
+	case catalog.KnownVar:
+		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
+			return errf("no variable %s", r.Name)
+		}
+		return nil
+	case catalog.RetryPolicyType:
+		if _, ok := pkg.Scope().Lookup(r.Name).(*types.TypeName); !ok {
+			return errf("no type %s", r.Name)
+		}
+		return nil
+	}
+	if r.Recv == "" {
+		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Func); !ok {
+			return errf("no function %s", r.Name)
+		}
+		return nil
+	}
+	tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
+	if !ok {
+		return errf("type %s not found", r.Recv)
+	}
+	var recv types.Type = types.NewPointer(tn.Type())
+	if types.IsInterface(tn.Type()) {
+		recv = tn.Type()
+	}
+	obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg, r.Name)
+	if _, ok := obj.(*types.Func); !ok {
+		return errf("no method %s", r.Name)
+	}
+	return nil
+}
+
+func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }
