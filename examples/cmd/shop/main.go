@@ -1,0 +1,24 @@
+// Command shop runs the example checkout service.
+package main
+
+import (
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/resilint/resilint/examples/checkout"
+	"github.com/resilint/resilint/examples/inventory"
+	"github.com/resilint/resilint/examples/notifications"
+	"github.com/resilint/resilint/examples/payments"
+)
+
+func main() {
+	client := &http.Client{Timeout: 2 * time.Second}
+	h := &checkout.Handler{
+		Payments:      payments.New("http://payments.internal"),
+		Inventory:     &inventory.Client{Base: "http://inventory.internal", HTTP: client},
+		Notifications: &notifications.Client{Relay: "http://mail.internal", HTTP: client},
+	}
+	srv := &http.Server{Addr: ":8080", Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	log.Fatal(srv.ListenAndServe())
+}
