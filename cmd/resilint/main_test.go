@@ -1,0 +1,196 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The end-to-end tests build the real binary and run it the ways users
+// do: standalone, under go vet, and for help.
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "resilint-e2e")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "resilint")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(wd, "..", "..")
+}
+
+func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return o.String(), e.String(), code
+}
+
+// The diagnostics the demo must produce, by file:line prefix and message.
+var wantExamples = []*regexp.Regexp{
+	regexp.MustCompile(`checkout\.go:\d+:\d+: nested retry: retry loop makes 3 attempts, each reaching \(\*payments\.Client\)\.Charge, which retries: retryablehttp\.Client\.Do \(4 attempts\) at payments\.go:\d+: up to 12 downstream calls per request; retry at one layer only \(set RetryMax to 0 on the retryablehttp\.Client\)`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: nested retry: retry\.Do makes 10 attempts, each reaching \(\*inventory\.Client\)\.Reserve, which retries: backoff\.Retry \(5 attempts\) at inventory\.go:\d+: up to 50 downstream calls per request`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: nested retry: retry loop makes 2 attempts, each reaching 3 retrying calls \(up to 12 calls per attempt\): up to 24 downstream calls per request`),
+}
+
+func TestStandalone(t *testing.T) {
+	root := repoRoot(t)
+	_, stderr, code := run(t, root, bin, "./examples/...")
+	if code != 3 {
+		t.Errorf("exit status %d, want 3 (diagnostics reported)\n%s", code, stderr)
+	}
+	for _, re := range wantExamples {
+		if !re.MatchString(stderr) {
+			t.Errorf("missing diagnostic %s in:\n%s", re, stderr)
+		}
+	}
+	if n := strings.Count(stderr, "nested retry:"); n != len(wantExamples) {
+		t.Errorf("%d nested-retry diagnostics, want %d:\n%s", n, len(wantExamples), stderr)
+	}
+	if regexp.MustCompile(`notifications\.go:\d+:\d+: nested`).MatchString(stderr) {
+		t.Errorf("notifications retries at one layer and must not be reported:\n%s", stderr)
+	}
+}
+
+func TestStandaloneJSON(t *testing.T) {
+	root := repoRoot(t)
+	stdout, stderr, code := run(t, root, bin, "-json", "./examples/...")
+	if code != 0 {
+		t.Fatalf("-json exit status %d, want 0\n%s", code, stderr)
+	}
+	// {"pkg": {"analyzer": [diagnostics]}}
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, stdout)
+	}
+	raw, ok := tree["github.com/resilint/resilint/examples/checkout"]["retrynesting"]
+	if !ok {
+		t.Fatalf("no retrynesting results for checkout in %s", stdout)
+	}
+	var diags []struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+		Related []struct {
+			Posn    string `json:"posn"`
+			Message string `json:"message"`
+		} `json:"related"`
+	}
+	if err := json.Unmarshal(raw, &diags); err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) != 3 {
+		t.Fatalf("%d diagnostics, want 3: %s", len(diags), raw)
+	}
+	for _, d := range diags {
+		if len(d.Related) == 0 {
+			t.Errorf("diagnostic %q has no related inner retry", d.Message)
+		}
+	}
+}
+
+func TestGoVet(t *testing.T) {
+	root := repoRoot(t)
+	_, stderr, code := run(t, root, "go", "vet", "-vettool="+bin, "./examples/...")
+	if code == 0 {
+		t.Fatalf("go vet succeeded, want failure with diagnostics\n%s", stderr)
+	}
+	for _, re := range wantExamples {
+		if !re.MatchString(stderr) {
+			t.Errorf("go vet: missing diagnostic %s in:\n%s", re, stderr)
+		}
+	}
+	// A clean package passes.
+	_, stderr, code = run(t, root, "go", "vet", "-vettool="+bin, "./examples/notifications")
+	if code != 0 {
+		t.Errorf("go vet on a clean package: exit status %d\n%s", code, stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	stdout, stderr, code := run(t, repoRoot(t), bin, "help", "retrynesting")
+	if code != 0 {
+		t.Fatalf("help: exit status %d\n%s", code, stderr)
+	}
+	out := stdout + stderr
+	for _, want := range []string{"retrynesting: report a retry whose attempts reach another retry", "27 requests downstream"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Packages that do not type-check get the checker's normal error, not a
+// panic, in both modes.
+func TestTypeErrors(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module broken\n\ngo 1.26\n")
+	write(t, filepath.Join(dir, "broken.go"), `package broken
+
+func call() error { return nil }
+
+func f() error {
+	for i := 0; i < 3; i++ {
+		if err := call(); err == nil {
+			return undefinedThing
+		}
+	}
+	return nil
+}
+`)
+	_, stderr, code := run(t, dir, bin, "./...")
+	if code != 1 {
+		t.Errorf("standalone on broken package: exit status %d, want 1\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "undefined: undefinedThing") || strings.Contains(stderr, "panic") {
+		t.Errorf("standalone: want the type error and no panic, got:\n%s", stderr)
+	}
+	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code == 0 || !strings.Contains(stderr, "undefined: undefinedThing") || strings.Contains(stderr, "panic") {
+		t.Errorf("go vet on broken package: exit %d, want the type error and no panic:\n%s", code, stderr)
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
