@@ -84,7 +84,7 @@ func refine(s *state, key any, st status) *state {
 	switch {
 	case sl.st == stOK && st == stFailed, sl.st == stFailed && st == stOK:
 		return nil
-	case st == stChecked && (sl.st == stOK || sl.st == stFailed):
+	case (st == stChecked || st == stMaybe) && (sl.st == stOK || sl.st == stFailed):
 		return s // a predicate adds nothing to a known outcome
 	}
 	c := s.clone()
@@ -166,12 +166,17 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !isErr || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
 			continue
 		}
+		if isErrno(tv.Type) {
+			// EINTR, EAGAIN: a system call interrupted or not ready, tried
+			// again at once; not a failed downstream call.
+			return []*state{s}, []*state{s}, true
+		}
 		key, s2, ok := in.errKey(pair[0], s)
 		if !ok {
 			continue
 		}
 		failed := nonNil(refine(s2, key, stFailed))
-		checked := nonNil(refine(s2, key, stChecked))
+		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true
 		}
@@ -181,6 +186,10 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 }
 
 var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
+
+func isErrno(t types.Type) bool {
+	return analysisutil.IsNamedType(t, "syscall", "Errno") || analysisutil.IsNamedType(t, "golang.org/x/sys/unix", "Errno")
+}
 
 // statusExpr reports whether e reads resp.StatusCode of a tracked
 // response, and returns the response's key.
@@ -277,6 +286,11 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		return []*state{s}, []*state{s}
 	}
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
+	if isErrorsIs && len(call.Args) == 2 {
+		if tv, ok := in.info.Types[call.Args[1]]; ok && isErrno(tv.Type) {
+			return []*state{s}, []*state{s}
+		}
+	}
 	t, f := s, s
 	for _, k := range keys {
 		if sl, ok := s.slot(k); ok && sl.isResp {
@@ -294,7 +308,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			if t != nil {
 				t = refine(t, k, stFailed)
 			}
-		} else if t != nil {
+			if f != nil {
+				f = refine(f, k, stMaybe)
+			}
+			continue
+		}
+		if t != nil {
 			t = refine(t, k, stChecked)
 		}
 		if f != nil {

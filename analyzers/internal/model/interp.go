@@ -135,6 +135,7 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 	if !in.step() {
 		return nil
 	}
+	s = in.noteProgress(stmt, s)
 	switch st := stmt.(type) {
 	case *ast.ExprStmt:
 		if call, ok := analysisutil.Unparen(st.X).(*ast.CallExpr); ok && in.noReturn(call) {
@@ -580,6 +581,22 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 	s.opIter = true
 	res := in.results(call)
+	var errObj, respObj types.Object
+	var partials []types.Object
+	for i, l := range lhs {
+		obj := in.objOf(l)
+		if obj == nil || i >= len(res) {
+			continue
+		}
+		switch {
+		case analysisutil.IsErrorType(res[i]):
+			errObj = obj
+		case isHTTPResponse(res[i]):
+			respObj = obj
+		default:
+			partials = append(partials, obj)
+		}
+	}
 	for i, l := range lhs {
 		obj := in.objOf(l)
 		if obj == nil {
@@ -591,10 +608,10 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		if i >= len(res) {
 			continue
 		}
-		switch {
-		case analysisutil.IsErrorType(res[i]):
-			s.setSlot(slot{key: obj})
-		case isHTTPResponse(res[i]):
+		switch obj {
+		case errObj:
+			s.setSlot(slot{key: obj, partials: partials})
+		case respObj:
 			s.setSlot(slot{key: obj, isResp: true, mask: fullMask})
 		}
 	}
@@ -749,4 +766,67 @@ func (in *interp) mentionsTracked(e ast.Node, s *state) bool {
 		return true
 	})
 	return found
+}
+
+// noteProgress marks the path when stmt reads a partial result of an
+// operation not known to have succeeded: `buf = append(buf, line...)`
+// before or after `err == bufio.ErrBufferFull`.
+func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
+	if s.progress {
+		return s
+	}
+	var pending []types.Object
+	for _, sl := range s.slots {
+		if len(sl.partials) > 0 && sl.status() != stOK {
+			pending = append(pending, sl.partials...)
+		}
+	}
+	if len(pending) == 0 {
+		return s
+	}
+	var nodes []ast.Node
+	switch st := stmt.(type) {
+	case *ast.ExprStmt:
+		nodes = []ast.Node{st.X}
+	case *ast.AssignStmt:
+		for _, r := range st.Rhs {
+			nodes = append(nodes, r)
+		}
+		for _, l := range st.Lhs {
+			if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
+				nodes = append(nodes, l)
+			}
+		}
+	case *ast.IncDecStmt:
+		nodes = []ast.Node{st.X}
+	case *ast.IfStmt:
+		nodes = []ast.Node{st.Cond}
+	case *ast.SendStmt:
+		nodes = []ast.Node{st.Value}
+	case *ast.DeclStmt:
+		nodes = []ast.Node{st}
+	}
+	used := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if used {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				obj := in.info.Uses[id]
+				for _, p := range pending {
+					if obj == p {
+						used = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if !used {
+		return s
+	}
+	c := s.clone()
+	c.progress = true
+	return c
 }

@@ -17,6 +17,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -134,6 +135,12 @@ type builder struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if isStd(pass.Pkg.Path()) {
+		// The standard library's own retries (EINTR loops, the DNS
+		// resolver, HTTP/2 connection reuse) are not the caller's
+		// retries: treat it as opaque.
+		return &Result{Funcs: map[*types.Func]*RetryFact{}}, nil
+	}
 	m := &builder{
 		pass:      pass,
 		vals:      newValues(pass.TypesInfo, pass.Files),
@@ -806,3 +813,23 @@ func Site(fset *token.FileSet, r *Retry) string {
 
 // RetryDepth is the number of retries nested in r, r included.
 func RetryDepth(r *Retry) int { return retryDepth(r) }
+
+// stdRoots are the first elements of the standard library's import paths.
+var stdRoots = map[string]bool{
+	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true, "container": true,
+	"context": true, "crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
+	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true, "html": true,
+	"image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true, "maps": true,
+	"math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true, "reflect": true,
+	"regexp": true, "runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
+	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true, "time": true,
+	"unicode": true, "unique": true, "unsafe": true, "weak": true, "vendor": true, "cmd": true,
+}
+
+func isStd(path string) bool {
+	first := path
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		first = path[:i]
+	}
+	return stdRoots[first]
+}

@@ -98,6 +98,17 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			okExit = true
 		}
 	}
+	// judgeBack judges an iteration that went round again.
+	judgeBack := func(t *state) {
+		switch {
+		case t.progress:
+			okBack = true // a read or write loop making progress
+		case t.failing():
+			failBack = true
+		case t.okOnly():
+			okBack = true
+		}
+	}
 	headCond := func(s *state) (ts, fs []*state) {
 		switch {
 		case rangeStmt != nil:
@@ -132,19 +143,13 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 			for _, t := range ts {
 				if layer > 0 {
-					// t went round again: judge the iteration it completed.
-					switch {
-					case t.failing():
-						failBack = true
-					case t.okOnly():
-						okBack = true
-					}
+					judgeBack(t)
 				}
 				t = t.clone()
 				if t.opIter {
 					t.attempts++
 				}
-				t.opIter, t.stickyFail, t.stickyOK = false, false, false
+				t.opIter, t.stickyFail, t.stickyOK, t.progress = false, false, false, false
 				entering = append(entering, t)
 			}
 		}
@@ -199,11 +204,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			for _, s := range next {
 				ts, _ := headCond(s)
 				for _, t := range ts {
-					if t.failing() {
-						failBack = true
-					} else if t.okOnly() {
-						okBack = true
-					}
+					judgeBack(t)
 				}
 			}
 			break

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"go/constant"
+	"go/types"
 	"sort"
 	"strings"
 )
@@ -15,10 +16,11 @@ const (
 	stOK                    // proven successful: err == nil, or a good HTTP status
 	stFailed                // proven failed: err != nil, or a retryable HTTP status
 	stChecked               // examined by a predicate whose direction is unknown
+	stMaybe                 // known not to be one particular error: nil or another
 )
 
 func (s status) String() string {
-	return [...]string{"?", "ok", "failed", "checked"}[s]
+	return [...]string{"?", "ok", "failed", "checked", "maybe"}[s]
 }
 
 // The HTTP statuses a response can have, as sample points: a condition on
@@ -73,6 +75,11 @@ type slot struct {
 	isResp  bool   // an *http.Response: mask is meaningful
 	mask    uint32 // possible statuses, for responses
 	checked bool   // a response examined by a predicate
+	// partials are the operation's other results (bytes read, a page):
+	// using one before the operation is known to have succeeded means the
+	// loop makes progress with partial results (a read or write loop), not
+	// a retry.
+	partials []types.Object
 }
 
 func (sl slot) status() status {
@@ -97,6 +104,7 @@ type state struct {
 	stickyFail bool // an operation failed earlier on this path and was then overwritten
 	stickyOK   bool // an operation succeeded earlier on this path and was then overwritten
 	opIter     bool // an operation ran in the current iteration
+	progress   bool // a partial result of an unsuccessful operation was used in this iteration
 	attempts   int  // completed iterations that ran an operation
 }
 
@@ -221,7 +229,7 @@ func (s *state) succeeded() bool {
 		return true
 	}
 	for _, sl := range s.slots {
-		if st := sl.status(); st == stOK || st == stChecked {
+		if st := sl.status(); st == stOK || st == stChecked || st == stMaybe {
 			return true
 		}
 	}
@@ -237,7 +245,7 @@ func (s *state) okOnly() bool {
 		return true
 	}
 	for _, sl := range s.slots {
-		if sl.status() == stOK {
+		if st := sl.status(); st == stOK || st == stMaybe {
 			return true
 		}
 	}
@@ -258,7 +266,7 @@ func (s *state) key() string {
 		parts = append(parts, fmt.Sprintf("b%p=%p", keyPtr(b.key), keyPtr(b.expr)))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf("%v%v%v|", s.stickyFail, s.stickyOK, s.opIter) + strings.Join(parts, ",")
+	return fmt.Sprintf("%v%v%v%v|", s.stickyFail, s.stickyOK, s.opIter, s.progress) + strings.Join(parts, ",")
 }
 
 func keyPtr(k any) any { return k }
