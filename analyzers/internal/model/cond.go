@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -166,7 +167,7 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !isErr || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
 			continue
 		}
-		if isErrno(tv.Type) {
+		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
 			// EINTR, EAGAIN: a system call interrupted or not ready, tried
 			// again at once; not a failed downstream call.
 			return []*state{s}, []*state{s}, true
@@ -186,6 +187,24 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 }
 
 var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
+
+// isEndSentinel reports whether e names an error that marks the end of a
+// stream or an iteration (io.EOF, ErrEndOfStream, iterator.Done), which
+// is not a failure.
+func isEndSentinel(info *types.Info, e ast.Expr) bool {
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = info.Uses[x]
+	case *ast.SelectorExpr:
+		obj = info.Uses[x.Sel]
+	}
+	if obj == nil {
+		return false
+	}
+	name := obj.Name()
+	return strings.Contains(name, "EOF") || strings.Contains(name, "EndOf") || name == "Done" || name == "ErrDone"
+}
 
 func isErrno(t types.Type) bool {
 	return analysisutil.IsNamedType(t, "syscall", "Errno") || analysisutil.IsNamedType(t, "golang.org/x/sys/unix", "Errno")
@@ -287,7 +306,7 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	}
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
 	if isErrorsIs && len(call.Args) == 2 {
-		if tv, ok := in.info.Types[call.Args[1]]; ok && isErrno(tv.Type) {
+		if tv, ok := in.info.Types[call.Args[1]]; ok && (isErrno(tv.Type) || isEndSentinel(in.info, call.Args[1])) {
 			return []*state{s}, []*state{s}
 		}
 	}

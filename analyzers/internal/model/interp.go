@@ -219,6 +219,9 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CommClause)
 			s1 := s
+			if cc.Comm != nil {
+				s1 = in.noteProgress(cc.Comm, s1)
+			}
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok {
 				s1 = in.forget(as.Lhs, s1)
 			}

@@ -401,6 +401,9 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}
+	if m.iterates(in, stmt, gotoList, gotoIdx) {
+		return nil
+	}
 	in.steps, in.aborted = 0, false
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
@@ -832,4 +835,134 @@ func isStd(path string) bool {
 		first = path[:i]
 	}
 	return stdRoots[first]
+}
+
+// iterates reports whether the loop feeds its operations a changing input,
+// which makes it a search or an iteration rather than a retry: an index
+// that the loop advances (`batches[m.index]`, `m.index++`), or a string or
+// number it derives from its own previous value (`name = name[:i]`,
+// `size *= 2`). Attempt counters (`attempt++`) passed as plain arguments,
+// durations (growing timeouts) and rebuilt requests do not count.
+func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
+	info := m.pass.TypesInfo
+	nodes := []ast.Node{stmt}
+	if gotoList != nil {
+		nodes = nil
+		for _, s := range gotoList[gotoIdx:] {
+			nodes = append(nodes, s)
+		}
+	}
+	objOf := func(e ast.Expr) types.Object {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.Uses[x]
+		case *ast.SelectorExpr:
+			return info.Uses[x.Sel]
+		}
+		return nil
+	}
+	mentions := func(e ast.Node, obj types.Object) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	advanced := map[types.Object]bool{} // modified in the loop
+	derived := map[types.Object]bool{}  // modified from its own value, not as a counter
+	var ops []*ast.CallExpr
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IncDecStmt:
+				if obj := objOf(x.X); obj != nil {
+					advanced[obj] = true
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.DEFINE {
+					return true
+				}
+				for i, l := range x.Lhs {
+					obj := objOf(l)
+					if obj == nil {
+						continue
+					}
+					advanced[obj] = true
+					counter := (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Rhs) == 1 && info.Types[x.Rhs[0]].Value != nil
+					self := x.Tok != token.ASSIGN || (len(x.Rhs) == len(x.Lhs) && mentions(x.Rhs[i], obj))
+					if self && !counter && isPlainValue(obj.Type()) {
+						derived[obj] = true
+					}
+				}
+			case *ast.CallExpr:
+				if in.isOp(x) {
+					ops = append(ops, x)
+				}
+			}
+			return true
+		})
+	}
+	for _, call := range ops {
+		var parts []ast.Node
+		for _, a := range call.Args {
+			parts = append(parts, a)
+		}
+		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			parts = append(parts, sel.X)
+		}
+		for _, p := range parts {
+			changing := false
+			ast.Inspect(p, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.IndexExpr:
+					ast.Inspect(x.Index, func(n ast.Node) bool {
+						if e, ok := n.(ast.Expr); ok {
+							if obj := objOf(e); obj != nil && advanced[obj] {
+								changing = true
+							}
+						}
+						return !changing
+					})
+				case *ast.SliceExpr:
+					for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
+						if b != nil {
+							ast.Inspect(b, func(n ast.Node) bool {
+								if e, ok := n.(ast.Expr); ok {
+									if obj := objOf(e); obj != nil && derived[obj] {
+										changing = true
+									}
+								}
+								return !changing
+							})
+						}
+					}
+				case *ast.Ident:
+					if obj := info.Uses[x]; obj != nil && derived[obj] {
+						changing = true
+					}
+				}
+				return !changing
+			})
+			if changing {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isPlainValue reports whether t is a number (not a duration) or a string.
+func isPlainValue(t types.Type) bool {
+	if analysisutil.IsNamedType(t, "time", "Duration") {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsString) != 0
 }

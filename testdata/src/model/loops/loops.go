@@ -456,3 +456,130 @@ func consumerFatalCheck() error {
 		handle(v)
 	}
 }
+
+type batch struct{}
+
+func (batch) readRecord() (string, error) { return "", nil }
+
+type multi struct {
+	batches []batch
+	index   int
+}
+
+// Iterating over batches: the "failure" advances to the next one.
+func (m *multi) next() (string, error) {
+	for {
+		if m.index == len(m.batches) {
+			return "", io.EOF
+		}
+		r, err := m.batches[m.index].readRecord()
+		if err == nil {
+			return r, nil
+		}
+		if !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		m.index++
+	}
+}
+
+func decode(dst []byte, src []byte) ([]byte, error) { return nil, nil }
+
+var errTooSmall = errors.New("too small")
+
+// Adapting the input after each failure is a search, not a retry.
+func growBuffer(src []byte) ([]byte, error) {
+	size := 1024
+	for {
+		out, err := decode(make([]byte, 0, size), src)
+		if !errors.Is(err, errTooSmall) || size >= 1<<20 {
+			return out, err
+		}
+		size *= 2
+	}
+}
+
+func lookup(name string) (string, error) { return "", nil }
+
+func parentLookup(name string) (string, error) {
+	for {
+		v, err := lookup(name)
+		if err == nil {
+			return v, nil
+		}
+		i := len(name) - 1
+		if i < 0 {
+			return "", err
+		}
+		name = name[:i]
+	}
+}
+
+// A write loop continues with what was written so far.
+func writeAll(w io.Writer, b []byte) error {
+	for len(b) > 0 {
+		n, err := w.Write(b)
+		b = b[n:]
+		if err != nil && !errors.Is(err, io.ErrShortWrite) {
+			return err
+		}
+	}
+	return nil
+}
+
+// A reader hands every frame, error or not, to its consumer.
+func readFrames(next func() ([]byte, error), out chan<- []byte, stop func(error) bool) {
+	for {
+		f, err := next()
+		select {
+		case out <- f:
+		}
+		if stop(err) {
+			return
+		}
+	}
+}
+
+// Reading until the end of a stream.
+func drain(r io.Reader) (n int64, err error) {
+	buf := make([]byte, 1024)
+	for {
+		m, err := r.Read(buf)
+		n += int64(m)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// A retry that passes the attempt number to the operation is still a retry.
+func attemptArg() error { // want attemptArg:`retries\(3\)`
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		if err = callN(attempt); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func callN(int) error { return nil }
+
+// A retry with a growing per-attempt timeout is still a retry.
+func growingTimeout(ctx context.Context) error { // want growingTimeout:`retries\(4\)`
+	timeout := time.Second
+	var err error
+	for i := 0; i < 4; i++ {
+		actx, cancel := context.WithTimeout(ctx, timeout)
+		err = callCtx(actx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		timeout *= 2
+	}
+	return err
+}
