@@ -11,16 +11,16 @@ import (
 	"time"
 )
 
-func call() error                         { return nil }
-func callCtx(ctx context.Context) error   { return nil }
-func get() (*http.Response, error)        { return nil, nil }
-func fetch(id int) (string, error)        { return "", nil }
-func sleep()                              { time.Sleep(time.Millisecond) }
-func isRetryable(err error) bool          { return true }
+func call() error                              { return nil }
+func callCtx(ctx context.Context) error        { return nil }
+func get() (*http.Response, error)             { return nil, nil }
+func fetch(id int) (string, error)             { return "", nil }
+func sleep()                                   { time.Sleep(time.Millisecond) }
+func isRetryable(err error) bool               { return true }
 func list(token string) ([]int, string, error) { return nil, "", nil }
-func pop() (int, error)                   { return 0, nil }
-func handle(int)                          {}
-func ready() (bool, error)                { return false, nil }
+func pop() (int, error)                        { return 0, nil }
+func handle(int)                               {}
+func ready() (bool, error)                     { return false, nil }
 
 var errTransient = errors.New("transient")
 

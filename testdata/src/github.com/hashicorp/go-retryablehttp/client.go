@@ -31,17 +31,19 @@ type Client struct {
 
 func NewClient() *Client { return &Client{RetryMax: 4} }
 
-func (c *Client) Do(req *Request) (*http.Response, error)                        { return nil, nil }
-func (c *Client) Get(url string) (*http.Response, error)                          { return nil, nil }
-func (c *Client) Head(url string) (*http.Response, error)                         { return nil, nil }
-func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) { return nil, nil }
-func (c *Client) PostForm(url string, data url.Values) (*http.Response, error)    { return nil, nil }
-func (c *Client) StandardClient() *http.Client                                    { return &http.Client{} }
+func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
+func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
+func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
+func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
+	return nil, nil
+}
+func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
+func (c *Client) StandardClient() *http.Client                                 { return &http.Client{} }
 
-func Get(url string) (*http.Response, error)                          { return nil, nil }
-func Head(url string) (*http.Response, error)                         { return nil, nil }
+func Get(url string) (*http.Response, error)                              { return nil, nil }
+func Head(url string) (*http.Response, error)                             { return nil, nil }
 func Post(url, bodyType string, body interface{}) (*http.Response, error) { return nil, nil }
-func PostForm(url string, data url.Values) (*http.Response, error)    { return nil, nil }
+func PostForm(url string, data url.Values) (*http.Response, error)        { return nil, nil }
 
 func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	return min

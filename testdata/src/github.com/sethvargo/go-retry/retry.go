@@ -32,9 +32,9 @@ func NewConstant(t time.Duration) Backoff       { return nil }
 func NewExponential(base time.Duration) Backoff { return nil }
 func NewFibonacci(base time.Duration) Backoff   { return nil }
 
-func WithMaxRetries(max uint64, next Backoff) Backoff           { return next }
-func WithJitter(j time.Duration, next Backoff) Backoff          { return next }
-func WithJitterPercent(j uint64, next Backoff) Backoff          { return next }
-func WithFullJitter(next Backoff) Backoff                       { return next }
-func WithCappedDuration(cap time.Duration, next Backoff) Backoff { return next }
+func WithMaxRetries(max uint64, next Backoff) Backoff             { return next }
+func WithJitter(j time.Duration, next Backoff) Backoff            { return next }
+func WithJitterPercent(j uint64, next Backoff) Backoff            { return next }
+func WithFullJitter(next Backoff) Backoff                         { return next }
+func WithCappedDuration(cap time.Duration, next Backoff) Backoff  { return next }
 func WithMaxDuration(timeout time.Duration, next Backoff) Backoff { return next }

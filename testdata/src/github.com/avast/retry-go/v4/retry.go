@@ -21,17 +21,17 @@ func DoWithData[T any](retryableFunc RetryableFuncWithData[T], opts ...Option) (
 	return retryableFunc()
 }
 
-func Attempts(attempts uint) Option              { return nil }
-func UntilSucceeded() Option                     { return nil }
-func Delay(delay time.Duration) Option           { return nil }
-func MaxDelay(maxDelay time.Duration) Option     { return nil }
-func MaxJitter(maxJitter time.Duration) Option   { return nil }
-func DelayType(delayType DelayTypeFunc) Option   { return nil }
-func OnRetry(onRetry OnRetryFunc) Option         { return nil }
-func RetryIf(retryIf RetryIfFunc) Option         { return nil }
-func Context(ctx context.Context) Option         { return nil }
-func LastErrorOnly(lastErrorOnly bool) Option    { return nil }
-func Unrecoverable(err error) error              { return err }
+func Attempts(attempts uint) Option                         { return nil }
+func UntilSucceeded() Option                                { return nil }
+func Delay(delay time.Duration) Option                      { return nil }
+func MaxDelay(maxDelay time.Duration) Option                { return nil }
+func MaxJitter(maxJitter time.Duration) Option              { return nil }
+func DelayType(delayType DelayTypeFunc) Option              { return nil }
+func OnRetry(onRetry OnRetryFunc) Option                    { return nil }
+func RetryIf(retryIf RetryIfFunc) Option                    { return nil }
+func Context(ctx context.Context) Option                    { return nil }
+func LastErrorOnly(lastErrorOnly bool) Option               { return nil }
+func Unrecoverable(err error) error                         { return err }
 func BackOffDelay(n uint, _ error, c *Config) time.Duration { return 0 }
 func FixedDelay(_ uint, _ error, c *Config) time.Duration   { return 0 }
 func RandomDelay(_ uint, _ error, c *Config) time.Duration  { return 0 }

@@ -67,9 +67,9 @@ func (b *backOffContext) Context() context.Context { return nil }
 
 func WithContext(b BackOff, ctx context.Context) BackOffContext { return &backOffContext{b} }
 
-func Retry(o Operation, b BackOff) error                                     { return o() }
-func RetryWithData[T any](o OperationWithData[T], b BackOff) (T, error)      { return o() }
-func RetryNotify(operation Operation, b BackOff, notify Notify) error        { return operation() }
+func Retry(o Operation, b BackOff) error                                { return o() }
+func RetryWithData[T any](o OperationWithData[T], b BackOff) (T, error) { return o() }
+func RetryNotify(operation Operation, b BackOff, notify Notify) error   { return operation() }
 func RetryNotifyWithData[T any](o OperationWithData[T], b BackOff, notify Notify) (T, error) {
 	return o()
 }

@@ -25,4 +25,4 @@ type Builder[R any] interface {
 }
 
 func NewWithDefaults[R any]() RetryPolicy[R] { return nil }
-func NewBuilder[R any]() Builder[R]           { return nil }
+func NewBuilder[R any]() Builder[R]          { return nil }
