@@ -8,8 +8,8 @@
 // slot is taken, Acquire fails at once with [ErrFull], or waits up to
 // [Config.MaxWait] for a slot, first come first served.
 //
-// Taking and giving back a slot when one is free costs one atomic
-// compare-and-swap each and never allocates; a lock is taken only when callers
+// Taking a slot when one is free costs one atomic compare-and-swap, giving it
+// back one atomic add; neither allocates; a lock is taken only when callers
 // have to wait.
 //
 // In a composed call path the bulkhead sits inside the retry: a slot is held
@@ -273,36 +273,36 @@ func (b *Bulkhead) abandon(w *waiter, err error) error {
 // waiting caller if there is one. Releasing a slot that was not taken is a
 // programming error and panics.
 func (b *Bulkhead) Release() {
-	for {
-		s := b.state.Load()
-		if s&inUseMask == 0 {
-			panic("bulkhead: Release without a matching Acquire")
-		}
-		if s>>32 != 0 {
-			b.handOff()
-			return
-		}
-		if b.state.CompareAndSwap(s, s-1) {
-			return
-		}
+	s := b.state.Add(^uint64(0))
+	if s&inUseMask == inUseMask {
+		// No slot was in use: the decrement borrowed from the waiter count.
+		b.state.Add(1)
+		panic("bulkhead: Release without a matching Acquire")
+	}
+	if s>>32 != 0 {
+		b.handOff()
 	}
 }
 
-// handOff gives a released slot to the first waiter, or frees it if the
-// waiters have left in the meantime.
+// handOff gives free slots to the first waiters, in order. It runs after a
+// release that saw waiters; since waiters register only under mu and only
+// while every slot is taken, after handOff either nobody waits or every slot
+// is taken.
 func (b *Bulkhead) handOff() {
 	b.mu.Lock()
-	w := b.head
-	if w == nil {
-		// Every waiter gave up between the check and the lock. Waiters are
-		// added and removed only under mu, so none can appear now.
-		b.state.Add(^uint64(0))
-		b.mu.Unlock()
-		return
+	for b.head != nil {
+		s := b.state.Load()
+		if s&inUseMask >= b.size {
+			break // another release's slot went to a waiter already
+		}
+		// Take the slot and one waiter off the count, for the first waiter.
+		if !b.state.CompareAndSwap(s, s+1+minusOneWaiter) {
+			continue
+		}
+		w := b.head
+		b.remove(w)
+		w.ready <- true
 	}
-	b.remove(w)
-	b.state.Add(minusOneWaiter) // the slot stays in use, now by w
-	w.ready <- true
 	b.mu.Unlock()
 }
 
