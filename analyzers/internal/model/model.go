@@ -141,6 +141,11 @@ func run(pass *analysis.Pass) (any, error) {
 		// retries: treat it as opaque.
 		return &Result{Funcs: map[*types.Func]*RetryFact{}}, nil
 	}
+	return build(pass), nil
+}
+
+// build computes the model of the package of pass.
+func build(pass *analysis.Pass) *Result {
 	m := &builder{
 		pass:      pass,
 		vals:      newValues(pass.TypesInfo, pass.Files),
@@ -159,14 +164,18 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, r := range m.result.Retries {
 		m.amp(r)
 	}
-	for fn, d := range m.vals.decls {
-		_ = d
+	fns := make([]*types.Func, 0, len(m.vals.decls))
+	for fn := range m.vals.decls {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {
 			m.result.Funcs[fn] = f
 			pass.ExportObjectFact(fn, f)
 		}
 	}
-	return m.result, nil
+	return m.result
 }
 
 // findConsts records package-level integer variables with a constant
