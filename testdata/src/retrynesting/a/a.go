@@ -9,6 +9,8 @@ import (
 	"time"
 
 	retrygo "github.com/avast/retry-go/v4"
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
 	rt "github.com/resilint/resilint/runtime/retry"
 	sethretry "github.com/sethvargo/go-retry"
@@ -162,4 +164,34 @@ func buildsClosure() (func(ctx context.Context) error, error) {
 		}
 	}
 	return nil, err
+}
+
+// Three layers in one function: the outer retry reports 27, the middle 9.
+func threeLayers(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts, each reaching a retry loop \(3 attempts\) at a.go:\d+, up to 9 calls: up to 27 downstream calls per request`
+		for j := 0; j < 3; j++ { // want `nested retry: retry loop makes 3 attempts, each reaching a retry loop \(3 attempts\) at a.go:\d+: up to 9 downstream calls per request`
+			for k := 0; k < 3; k++ {
+				if err = call(ctx); err == nil {
+					break
+				}
+			}
+			if err == nil {
+				break
+			}
+		}
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A failsafe-go executor whose policies include a retry, around a helper
+// that retries.
+func failsafeAround(ctx context.Context) error {
+	rp := retrypolicy.NewBuilder[any]().WithMaxAttempts(2).Build()
+	return failsafe.With[any](rp).Run(func() error { // want `nested retry: failsafe Executor.Run makes 2 attempts, each reaching fetchStock, which retries: retry.Do \(3 attempts\) at a.go:\d+: up to 6 downstream calls per request`
+		return fetchStock(ctx)
+	})
 }
