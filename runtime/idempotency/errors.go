@@ -1,0 +1,60 @@
+package idempotency
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Why the middleware answered a request itself instead of running the
+// handler (or replaying its response). The error passed to
+// [Config.WriteError] wraps one of them; its message is the body of the
+// default answer.
+var (
+	// ErrMissingKey: the request has no key header and the route requires
+	// one (400 Bad Request).
+	ErrMissingKey = errors.New("idempotency: missing idempotency key")
+
+	// ErrInvalidKey: the key is empty, longer than MaxKeyLen bytes, holds a
+	// character outside visible ASCII, or the header appears more than once
+	// (400 Bad Request). [ValidateKey] returns it too.
+	ErrInvalidKey = errors.New("idempotency: invalid idempotency key")
+
+	// ErrKeyReused: the key was first used for a different request (another
+	// method, path, query or body), so it cannot stand for this one (422
+	// Unprocessable Content).
+	ErrKeyReused = errors.New("idempotency: idempotency key reused for a different request")
+
+	// ErrInProgress: the first request with this key is still being
+	// processed (409 Conflict, with Retry-After).
+	ErrInProgress = errors.New("idempotency: a request with this idempotency key is still being processed")
+
+	// ErrResponseNotStored: the first request with this key was processed,
+	// but its response was larger than Config.MaxResponseBytes and was not
+	// stored, so it cannot be replayed; the request is not processed again
+	// (410 Gone).
+	ErrResponseNotStored = errors.New("idempotency: the request with this idempotency key was already processed, but its response was too large to store and cannot be replayed")
+
+	// ErrRequestTooLarge: the request body is larger than
+	// Config.MaxRequestBytes, so it cannot be fingerprinted (413 Content Too
+	// Large).
+	ErrRequestTooLarge = errors.New("idempotency: request body too large for an idempotent request")
+
+	// ErrStoreUnavailable: the store that keeps idempotency records did not
+	// answer; the request was not processed (503 Service Unavailable, with
+	// Retry-After).
+	ErrStoreUnavailable = errors.New("idempotency: idempotency store unavailable; the request was not processed")
+
+	// ErrNoKey is returned by [Transport.RoundTrip] when
+	// [Transport.RequireContextKey] is set and a request that needs a key
+	// has none, neither in its header nor in its context.
+	ErrNoKey = errors.New("idempotency: no idempotency key in the request's context")
+
+	// ErrInvalidConfig is wrapped by every error [New] and
+	// [NewMemoryStore] return.
+	ErrInvalidConfig = errors.New("idempotency: invalid config")
+)
+
+// configError reports one invalid Config field, wrapping ErrInvalidConfig.
+func configError(field string, value any, reason string) error {
+	return fmt.Errorf("%w: %s is %v: %s", ErrInvalidConfig, field, value, reason)
+}
