@@ -4,6 +4,7 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 )
 
@@ -11,5 +12,6 @@ import (
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retrynesting.Analyzer,
+		backoff.Analyzer,
 	}
 }

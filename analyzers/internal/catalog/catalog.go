@@ -54,6 +54,25 @@ const (
 	// RetryPolicyType: values of this named type are retry policies (for
 	// Executor rows).
 	RetryPolicyType
+	// DelayOption: an option, constructor or function value that chooses
+	// how long to wait between attempts; Jitter says whether it is random.
+	DelayOption
+	// JitterField: a struct field whose zero value means no jitter
+	// (RandomizationFactor, wait.Backoff's Jitter); Plus is unused.
+	JitterField
+	// ElapsedField: a struct field whose zero value means no time bound
+	// (cenkalti/backoff v4's MaxElapsedTime).
+	ElapsedField
+)
+
+// Jitter says what a DelayOption does to the randomness of delays.
+type Jitter int
+
+const (
+	JitterNone Jitter = iota + 1 // waits a deterministic delay
+	JitterAdds                   // adds jitter to what it wraps
+	JitterHas                    // a delay with jitter of its own
+	JitterZero                   // no wait at all
 )
 
 // Row is one catalogued API.
@@ -78,6 +97,16 @@ type Row struct {
 
 	// Disable says how to switch this library's retrying off, for messages.
 	Disable string
+
+	// Jitter is the randomness of a DelayOption (and of Constructor and
+	// Retry rows that wait by themselves).
+	Jitter Jitter
+	// JitterFix, for a JitterNone row, is the jittered alternative a fix
+	// can wrap it in or replace it with: "WithFullJitter" (a wrapper of
+	// the same package), "CombineDelay+RandomDelay", "LinearJitterBackoff".
+	JitterFix string
+	// FixValue, for JitterField rows, is the value a fix sets.
+	FixValue string
 }
 
 // Library import paths.
@@ -112,11 +141,21 @@ var Rows = []Row{
 	{Path: CenkaltiV4, Name: "WithMaxRetries", Role: AttemptOption, ValueArg: 1, Plus: 1, Inner: -1},
 	{Path: CenkaltiV4, Name: "WithContext", Role: Wrapper, Inner: 0},
 	{Path: CenkaltiV4, Name: "NewExponentialBackOff", Role: Constructor},
-	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor},
+	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
+	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "MaxElapsedTime", Role: ElapsedField},
+	{Path: CenkaltiV4, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
+	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0},
+	{Path: CenkaltiV4, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
+	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
 
 	// cenkalti/backoff v5: Retry(ctx, operation, opts...).
 	{Path: CenkaltiV5, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 1, BoundArg: 2, Variadic: true},
 	{Path: CenkaltiV5, Name: "WithMaxTries", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
+	{Path: CenkaltiV5, Name: "WithBackOff", Role: Wrapper, Inner: 0},
+	{Path: CenkaltiV5, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
+	{Path: CenkaltiV5, Name: "NewExponentialBackOff", Role: Constructor},
+	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
+	{Path: CenkaltiV5, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 
 	// avast/retry-go v4: Do(fn, opts...), 10 attempts by default,
 	// Attempts(0) retries until success.
@@ -124,23 +163,29 @@ var Rows = []Row{
 	{Path: RetryGo, Name: "DoWithData", Role: Retry, Lib: "retry.DoWithData", OpArg: 0, BoundArg: 1, Variadic: true, Default: 10},
 	{Path: RetryGo, Name: "Attempts", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
 	{Path: RetryGo, Name: "UntilSucceeded", Role: Unbounded},
+	{Path: RetryGo, Name: "DelayType", Role: Wrapper, Inner: 0},
+	{Path: RetryGo, Name: "BackOffDelay", Role: DelayOption, Jitter: JitterNone, JitterFix: "CombineDelay+RandomDelay"},
+	{Path: RetryGo, Name: "FixedDelay", Role: DelayOption, Jitter: JitterNone, JitterFix: "CombineDelay+RandomDelay"},
+	{Path: RetryGo, Name: "RandomDelay", Role: DelayOption, Jitter: JitterHas},
+	{Path: RetryGo, Name: "FullJitterBackoffDelay", Role: DelayOption, Jitter: JitterHas},
+	{Path: RetryGo, Name: "CombineDelay", Role: DelayOption},
 
 	// sethvargo/go-retry: Do(ctx, backoff, f); only errors marked
 	// RetryableError are retried.
 	{Path: SethRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1},
 	{Path: SethRetry, Name: "DoValue", Role: Retry, Lib: "retry.DoValue", OpArg: 2, BoundArg: 1},
-	{Path: SethRetry, Name: "Constant", Role: Retry, Lib: "retry.Constant", OpArg: 2, BoundArg: -2},
-	{Path: SethRetry, Name: "Exponential", Role: Retry, Lib: "retry.Exponential", OpArg: 2, BoundArg: -2},
-	{Path: SethRetry, Name: "Fibonacci", Role: Retry, Lib: "retry.Fibonacci", OpArg: 2, BoundArg: -2},
+	{Path: SethRetry, Name: "Constant", Role: Retry, Lib: "retry.Constant", OpArg: 2, BoundArg: -2, Jitter: JitterNone},
+	{Path: SethRetry, Name: "Exponential", Role: Retry, Lib: "retry.Exponential", OpArg: 2, BoundArg: -2, Jitter: JitterNone},
+	{Path: SethRetry, Name: "Fibonacci", Role: Retry, Lib: "retry.Fibonacci", OpArg: 2, BoundArg: -2, Jitter: JitterNone},
 	{Path: SethRetry, Name: "WithMaxRetries", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: 1},
-	{Path: SethRetry, Name: "WithJitter", Role: Wrapper, Inner: 1},
-	{Path: SethRetry, Name: "WithJitterPercent", Role: Wrapper, Inner: 1},
-	{Path: SethRetry, Name: "WithFullJitter", Role: Wrapper, Inner: 0},
+	{Path: SethRetry, Name: "WithJitter", Role: Wrapper, Inner: 1, Jitter: JitterAdds},
+	{Path: SethRetry, Name: "WithJitterPercent", Role: Wrapper, Inner: 1, Jitter: JitterAdds},
+	{Path: SethRetry, Name: "WithFullJitter", Role: Wrapper, Inner: 0, Jitter: JitterAdds},
 	{Path: SethRetry, Name: "WithCappedDuration", Role: Wrapper, Inner: 1},
 	{Path: SethRetry, Name: "WithMaxDuration", Role: Wrapper, Inner: 1},
-	{Path: SethRetry, Name: "NewConstant", Role: Constructor},
-	{Path: SethRetry, Name: "NewExponential", Role: Constructor},
-	{Path: SethRetry, Name: "NewFibonacci", Role: Constructor},
+	{Path: SethRetry, Name: "NewConstant", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
+	{Path: SethRetry, Name: "NewExponential", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
+	{Path: SethRetry, Name: "NewFibonacci", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
 
 	// hashicorp/go-retryablehttp: every send of *Client retries up to
 	// RetryMax times (4 from NewClient; 0 in a zero Client).
@@ -156,6 +201,9 @@ var Rows = []Row{
 	{Path: RetryableHTTP, Recv: "Client", Name: "StandardClient", Role: RetryingClient, Lib: "retryablehttp.Client.StandardClient", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client behind StandardClient"},
 	{Path: RetryableHTTP, Name: "NewClient", Role: Constructor, Default: 5},
 	{Path: RetryableHTTP, Recv: "Client", Name: "RetryMax", Role: AttemptField, Plus: 1, Default: 1},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Backoff", Role: JitterField, FixValue: "LinearJitterBackoff"},
+	{Path: RetryableHTTP, Name: "DefaultBackoff", Role: DelayOption, Jitter: JitterNone, JitterFix: "LinearJitterBackoff"},
+	{Path: RetryableHTTP, Name: "LinearJitterBackoff", Role: DelayOption, Jitter: JitterHas},
 
 	// net/http sends: retries only through a StandardClient.
 	{Path: NetHTTP, Recv: "Client", Name: "Do", Role: Send, Lib: "http.Client.Do", BoundArg: -1},
@@ -203,6 +251,8 @@ var Rows = []Row{
 	{Path: ResilintRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
 	{Path: ResilintRetry, Name: "DoValue", Role: Retry, Lib: "retry.DoValue", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
 	{Path: ResilintRetry, Recv: "Policy", Name: "MaxAttempts", Role: AttemptField, ZeroMeans: DefaultResilintAttempts, Default: DefaultResilintAttempts},
+	{Path: ResilintRetry, Name: "JitterNone", Role: DelayOption, Jitter: JitterNone, JitterFix: "JitterFull"},
+	{Path: ResilintRetry, Name: "JitterEqual", Role: DelayOption, Jitter: JitterHas},
 }
 
 // Paths returns the distinct import paths of the catalog, for cheap

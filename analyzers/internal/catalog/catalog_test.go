@@ -82,7 +82,14 @@ func TestRuntimeRowsResolve(t *testing.T) {
 
 func resolve(pkg *types.Package, r catalog.Row) error {
 	switch r.Role {
-	case catalog.AttemptField:
+	case catalog.DelayOption:
+		if r.Recv == "" {
+			if pkg.Scope().Lookup(r.Name) == nil {
+				return errf("no %s", r.Name)
+			}
+			return nil
+		}
+	case catalog.AttemptField, catalog.JitterField, catalog.ElapsedField:
 		tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
 		if !ok {
 			return errf("type %s not found", r.Recv)

@@ -128,7 +128,7 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 	case *ast.CallExpr:
 		if in.isOp(x) && len(in.results(x)) == 1 {
 			c := s.clone()
-			c.opIter = true
+			in.startOp(c)
 			c.overwrite(x)
 			c.setSlot(slot{key: x})
 			return x, c, true

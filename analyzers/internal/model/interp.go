@@ -47,6 +47,19 @@ type interp struct {
 	track   map[types.Object]bool                   // local ints and bools tracked concretely
 	steps   int
 	aborted bool
+	// immediate is set when a later iteration's first operation runs with
+	// no wait since the previous iteration's operations: a retry storm.
+	immediate  bool
+	delayFuncs map[*types.Func]bool // this package's functions that wait
+}
+
+// startOp notes that an operation is about to run on path s.
+func (in *interp) startOp(s *state) {
+	if !s.opIter && s.attempts > 0 && !s.delayed {
+		in.immediate = true
+	}
+	s.opIter = true
+	s.delayed = false
 }
 
 func (in *interp) step() bool {
@@ -136,6 +149,10 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		return nil
 	}
 	s = in.noteProgress(stmt, s)
+	if !s.delayed && in.waits(stmt) {
+		s = s.clone()
+		s.delayed = true
+	}
 	switch st := stmt.(type) {
 	case *ast.ExprStmt:
 		if call, ok := analysisutil.Unparen(st.X).(*ast.CallExpr); ok && in.noReturn(call) {
@@ -221,6 +238,10 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 			s1 := s
 			if cc.Comm != nil {
 				s1 = in.noteProgress(cc.Comm, s1)
+				if !s1.delayed && in.waits(cc.Comm) {
+					s1 = s1.clone()
+					s1.delayed = true
+				}
 			}
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok {
 				s1 = in.forget(as.Lhs, s1)
@@ -582,7 +603,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 
 // bindOp records a fresh operation result in the variables lhs.
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
-	s.opIter = true
+	in.startOp(s)
 	res := in.results(call)
 	var errObj, respObj types.Object
 	var partials []types.Object

@@ -70,6 +70,14 @@ type Retry struct {
 	// the retrying client.
 	Through string
 
+	// For hand-written loops: the waits between attempts with a
+	// duration, whether some attempt follows the previous one with no
+	// wait at all, and whether the loop checks a context or the clock
+	// (a bound by time).
+	Delays      []*Delay
+	Immediate   bool
+	TimeBounded bool
+
 	ampState uint8 // 0 new, 1 computing, 2 done
 }
 
@@ -120,18 +128,22 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
+	// Configs lists what the package's library retries are configured to
+	// do wrong: no jitter, no bound, no delay.
+	Configs []*Config
 }
 
 type builder struct {
-	pass      *analysis.Pass
-	vals      *values
-	pkgConsts map[*types.Var]int64
-	retryAt   map[ast.Node]*Retry
-	covered   map[ast.Node]*Retry // statements of a goto loop after its label
-	uncounted map[*ast.FuncLit]bool
-	summaries map[*types.Func]*RetryFact
-	busy      map[*types.Func]bool
-	result    *Result
+	pass       *analysis.Pass
+	vals       *values
+	pkgConsts  map[*types.Var]int64
+	retryAt    map[ast.Node]*Retry
+	covered    map[ast.Node]*Retry // statements of a goto loop after its label
+	uncounted  map[*ast.FuncLit]bool
+	summaries  map[*types.Func]*RetryFact
+	busy       map[*types.Func]bool
+	delayFuncs map[*types.Func]bool
+	result     *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -157,6 +169,7 @@ func build(pass *analysis.Pass) *Result {
 		result:    &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
+	m.delayFuncs = m.findDelayFuncs()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}
@@ -313,7 +326,7 @@ func (m *builder) findRetries(f *ast.File) {
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs}
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -413,12 +426,12 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if m.iterates(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}
-	in.steps, in.aborted = 0, false
+	in.steps, in.aborted, in.immediate = 0, false, false
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
 		return nil
 	}
-	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
 		r.Ops = []ast.Node{st.Body}
@@ -435,8 +448,49 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		r.End = st.Colon + 1
 		r.Ops = []ast.Node{st}
 	}
+	if gotoList != nil {
+		r.Ops = nil
+		for _, s := range gotoList[gotoIdx:] {
+			r.Ops = append(r.Ops, s)
+		}
+	}
+	m.findDelays(r, body)
+	r.TimeBounded = m.timeBounded(r.Ops)
 	m.add(r)
 	return r
+}
+
+// timeBounded reports whether a loop checks a context or the clock.
+func (m *builder) timeBounded(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	found := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := analysisutil.Callee(info, call)
+			if fn == nil {
+				return true
+			}
+			switch {
+			case analysisutil.IsMethod(fn, "context", "Context", "Done"), analysisutil.IsMethod(fn, "context", "Context", "Err"),
+				analysisutil.IsMethod(fn, "context", "Context", "Deadline"),
+				analysisutil.IsFunc(fn, "time", "Since"), analysisutil.IsFunc(fn, "time", "Until"), analysisutil.IsFunc(fn, "time", "Now"),
+				analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
+				found = true
+			}
+			return true
+		})
+	}
+	return found
 }
 
 // mayRetry is the cheap test before judging: the loop calls something
@@ -558,6 +612,7 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 		return
 	}
 	m.add(r)
+	m.libConfigs(r, call)
 }
 
 // setOp records the operation argument of a library retry.

@@ -36,3 +36,5 @@ func BackOffDelay(n uint, _ error, c *Config) time.Duration { return 0 }
 func FixedDelay(_ uint, _ error, c *Config) time.Duration   { return 0 }
 func RandomDelay(_ uint, _ error, c *Config) time.Duration  { return 0 }
 func CombineDelay(delays ...DelayTypeFunc) DelayTypeFunc    { return nil }
+
+func FullJitterBackoffDelay(n uint, err error, c *Config) time.Duration { return 0 }

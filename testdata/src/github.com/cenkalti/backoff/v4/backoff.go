@@ -41,6 +41,12 @@ func (b *ExponentialBackOff) Reset()                     {}
 
 type ExponentialBackOffOpts func(*ExponentialBackOff)
 
+func WithInitialInterval(d time.Duration) ExponentialBackOffOpts { return nil }
+func WithRandomizationFactor(f float64) ExponentialBackOffOpts   { return nil }
+func WithMultiplier(m float64) ExponentialBackOffOpts            { return nil }
+func WithMaxInterval(d time.Duration) ExponentialBackOffOpts     { return nil }
+func WithMaxElapsedTime(d time.Duration) ExponentialBackOffOpts  { return nil }
+
 func NewExponentialBackOff(opts ...ExponentialBackOffOpts) *ExponentialBackOff {
 	return &ExponentialBackOff{}
 }

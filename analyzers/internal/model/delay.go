@@ -1,0 +1,514 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// waits reports whether executing the simple parts of stmt waits: a
+// sleep, a receive from a timer or ticker channel, a call of a function
+// that sleeps. Bodies of compound statements are not looked at (the
+// interpreter executes them statement by statement).
+func (in *interp) waits(stmt ast.Node) bool {
+	var nodes []ast.Node
+	switch st := stmt.(type) {
+	case *ast.IfStmt:
+		nodes = []ast.Node{st.Cond}
+	case *ast.SwitchStmt:
+		if st.Tag != nil {
+			nodes = []ast.Node{st.Tag}
+		}
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt, *ast.BlockStmt, *ast.LabeledStmt:
+		return false
+	default:
+		nodes = []ast.Node{stmt}
+	}
+	found := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.UnaryExpr:
+				if x.Op == token.ARROW && isTimeChan(in.info.TypeOf(x.X)) {
+					found = true
+				}
+			case *ast.CallExpr:
+				if in.isDelayCall(x) {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+func isTimeChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && analysisutil.IsNamedType(ch.Elem(), "time", "Time")
+}
+
+// isDelayCall reports whether call sleeps: time.Sleep, runtime/retry's
+// Sleep, a function of this package that waits, or a function named like
+// a sleep.
+func (in *interp) isDelayCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.info, call)
+	if fn == nil {
+		return false
+	}
+	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
+		return true
+	}
+	if in.delayFuncs[fn] {
+		return true
+	}
+	return strings.Contains(strings.ToLower(fn.Name()), "sleep")
+}
+
+// findDelayFuncs marks the package's functions whose body waits.
+func (m *builder) findDelayFuncs() map[*types.Func]bool {
+	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}}
+	for round := 0; round < 3; round++ {
+		changed := false
+		for fn, d := range m.vals.decls {
+			if in.delayFuncs[fn] {
+				continue
+			}
+			waits := false
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				if waits {
+					return false
+				}
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.UnaryExpr:
+					if x.Op == token.ARROW && isTimeChan(in.info.TypeOf(x.X)) {
+						waits = true
+					}
+				case *ast.CallExpr:
+					if in.isDelayCall(x) {
+						waits = true
+					}
+				}
+				return true
+			})
+			if waits {
+				in.delayFuncs[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return in.delayFuncs
+}
+
+// Delay is a wait between the attempts of a hand-written retry.
+type Delay struct {
+	Call  *ast.CallExpr // time.Sleep(d), time.After(d), time.NewTimer(d), t.Reset(d), retry.Sleep(ctx, d)
+	Dur   ast.Expr      // the duration argument
+	Shape DelayShape
+}
+
+// Jitter says how random a delay is.
+type Jitter int
+
+const (
+	JitterUnknown Jitter = iota // a helper the model cannot see into
+	JitterNone                  // no random component
+	JitterEqual                 // a fixed part plus a random part
+	JitterFull                  // random over the whole range
+	JitterSeeded                // random, but from a constant-seeded source
+)
+
+// DelayShape is what the model makes of a delay's duration.
+type DelayShape struct {
+	Jitter      Jitter
+	Exponential bool      // grows exponentially with the attempts (shift, doubling, math.Pow)
+	Capped      bool      // bounded by min(), math.Min or an if-cap
+	SeedPos     token.Pos // the constant seed, for JitterSeeded
+}
+
+var randPaths = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
+
+// findDelays lists the waits of a loop retry with a duration argument.
+func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
+	info := m.pass.TypesInfo
+	for _, op := range r.Ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					return true
+				}
+				var dur ast.Expr
+				switch {
+				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
+					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
+					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
+					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
+					if len(x.Args) == 1 {
+						dur = x.Args[0]
+					}
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
+					if len(x.Args) == 2 {
+						dur = x.Args[1]
+					}
+				}
+				if dur != nil {
+					r.Delays = append(r.Delays, &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)})
+				}
+			}
+			return true
+		})
+	}
+}
+
+// shape classifies a duration expression, following the local variables
+// it is made of (every assignment in the function, so `delay *= 2` is
+// seen) and the helpers of this package it calls.
+func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
+	info := m.pass.TypesInfo
+	var sh DelayShape
+	random, fixed := false, false
+	seen := map[ast.Node]bool{}
+	var exprs []ast.Expr
+	var visitExpr func(e ast.Expr, depth int)
+	visitExpr = func(e ast.Expr, depth int) {
+		if e == nil || seen[e] || depth > 8 {
+			return
+		}
+		seen[e] = true
+		exprs = append(exprs, e)
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+					for _, a := range m.vals.assigns[v] {
+						if a.value != nil {
+							visitExpr(a.value, depth+1)
+						}
+					}
+					// x op= y, x++ anywhere in the function.
+					ast.Inspect(fnBody, func(n ast.Node) bool {
+						switch s := n.(type) {
+						case *ast.AssignStmt:
+							if s.Tok != token.ASSIGN && s.Tok != token.DEFINE && len(s.Lhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
+								switch s.Tok {
+								case token.MUL_ASSIGN, token.SHL_ASSIGN:
+									sh.Exponential = true
+								}
+								visitExpr(s.Rhs[0], depth+1)
+							}
+							if s.Tok == token.ASSIGN && len(s.Lhs) == 1 && len(s.Rhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
+								if isCapAssign(info, s, v, fnBody) {
+									sh.Capped = true
+								}
+							}
+						}
+						return true
+					})
+				}
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(info, x); fn != nil {
+					if d := m.vals.decls[fn]; d != nil {
+						ast.Inspect(d.Body, func(n ast.Node) bool {
+							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+								visitExpr(r.Results[0], depth+1)
+							}
+							return true
+						})
+					}
+				}
+			}
+			return true
+		})
+	}
+	visitExpr(dur, 0)
+
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				switch x.Op {
+				case token.SHL:
+					if info.Types[x].Value == nil {
+						sh.Exponential = true
+					}
+				case token.MUL:
+					if isDoubling(info, x, m.vals) {
+						sh.Exponential = true
+					}
+				case token.ADD:
+					// A fixed part plus a random part: equal jitter.
+					l, r := m.isRandom(x.X), m.isRandom(x.Y)
+					if l != r {
+						fixed = true
+					}
+				}
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "min" {
+						if _, isB := info.Uses[id].(*types.Builtin); isB {
+							sh.Capped = true
+						}
+					}
+					return true
+				}
+				switch {
+				case analysisutil.IsFunc(fn, "math", "Pow"):
+					sh.Exponential = true
+				case analysisutil.IsFunc(fn, "math", "Min"):
+					sh.Capped = true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Backoff"):
+					sh.Exponential, sh.Capped = true, true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "EqualJitter"):
+					random, fixed = true, true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
+					random = true
+				default:
+					if m.isRandomCall(x, fn) {
+						random = true
+						if pos, ok := m.constSeeded(x); ok {
+							sh.Jitter = JitterSeeded
+							sh.SeedPos = pos
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	switch {
+	case sh.Jitter == JitterSeeded:
+	case random && fixed:
+		sh.Jitter = JitterEqual
+	case random:
+		sh.Jitter = JitterFull
+	default:
+		sh.Jitter = JitterNone
+		if m.opaque(exprs) {
+			sh.Jitter = JitterUnknown
+		}
+	}
+	return sh
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := analysisutil.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// isCapAssign recognizes `if d > max { d = max }`.
+func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
+	capped := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || capped {
+			return !capped
+		}
+		be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || (be.Op != token.GTR && be.Op != token.GEQ && be.Op != token.LSS && be.Op != token.LEQ) {
+			return true
+		}
+		if info.Uses[identOf(be.X)] != v && info.Uses[identOf(be.Y)] != v {
+			return true
+		}
+		for _, st := range ifs.Body.List {
+			if st == s {
+				capped = true
+			}
+		}
+		return true
+	})
+	return capped
+}
+
+// isDoubling recognizes d * 2, 2 * d on a non-constant d.
+func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
+	for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+		if tv := info.Types[pair[1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
+				// d * 2 where d is the delay itself (not time.Second * 2).
+				if id := identOf(pair[0]); id != nil {
+					if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
+						for _, a := range vals.assigns[v] {
+							if a.value != nil && mentionsObj(info, a.value, v) {
+								return true
+							}
+						}
+						return selfAssigned(vals, v, x)
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func selfAssigned(vals *values, v *types.Var, x ast.Expr) bool {
+	for _, a := range vals.assigns[v] {
+		if a.value == x {
+			return true
+		}
+	}
+	return false
+}
+
+func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (m *builder) isRandom(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+				found = true
+			}
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) {
+				for _, a := range m.vals.assigns[v] {
+					if a.value != nil && a.value != e && m.isRandomShallow(a.value) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (m *builder) isRandomShallow(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.isRandomCall(c, fn) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isRandomCall reports whether call draws a random number: math/rand,
+// math/rand/v2 and crypto/rand, or a helper named for jitter.
+func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
+	if randPaths[analysisutil.PkgPath(fn)] {
+		switch fn.Name() {
+		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
+			return false
+		}
+		return true
+	}
+	name := strings.ToLower(fn.Name())
+	return strings.Contains(name, "jitter") || strings.Contains(name, "random")
+}
+
+// constSeeded reports whether a random call draws from a generator made
+// with a constant seed: rand.New(rand.NewSource(42)).
+func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return token.NoPos, false
+	}
+	if _, isPkg := m.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); isPkg {
+		return token.NoPos, false // the package-level generator
+	}
+	for _, o := range m.vals.trace(sel.X) {
+		c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		fn := analysisutil.Callee(m.pass.TypesInfo, c)
+		if fn == nil || !randPaths[analysisutil.PkgPath(fn)] || fn.Name() != "New" || len(c.Args) != 1 {
+			continue
+		}
+		src, ok := analysisutil.Unparen(c.Args[0]).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		allConst := len(src.Args) > 0
+		for _, a := range src.Args {
+			if m.pass.TypesInfo.Types[a].Value == nil {
+				allConst = false
+			}
+		}
+		if allConst {
+			return src.Pos(), true
+		}
+	}
+	return token.NoPos, false
+}
+
+// opaque reports whether the duration comes from somewhere the model
+// cannot judge: a call of another package's function, a field, a
+// parameter.
+func (m *builder) opaque(exprs []ast.Expr) bool {
+	info := m.pass.TypesInfo
+	opaque := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				if tv := info.Types[x.Fun]; tv.IsType() {
+					return true
+				}
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+						if _, isB := info.Uses[id].(*types.Builtin); isB {
+							return true
+						}
+					}
+					opaque = true
+				} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+					opaque = true
+				}
+			case *ast.SelectorExpr:
+				if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+					opaque = true
+				}
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 {
+					opaque = true // a parameter
+				}
+			}
+			return true
+		})
+	}
+	return opaque
+}

@@ -1,0 +1,203 @@
+// Package loops: delays of hand-written retries.
+package loops
+
+import (
+	"context"
+	"math/rand"
+	"time"
+)
+
+func call(ctx context.Context) error { return nil }
+
+func fixedSleep(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `retry delay has no jitter: clients that failed together retry together`
+	}
+	return err
+}
+
+func shifted(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond) // want `retry delay grows exponentially with no cap and no jitter`
+	}
+	return err
+}
+
+func doubled(ctx context.Context) error {
+	delay := 100 * time.Millisecond
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay): // want `retry delay grows exponentially with no cap and no jitter`
+		}
+		delay *= 2
+	}
+	return err
+}
+
+func timer(ctx context.Context) error {
+	t := time.NewTimer(0)
+	defer t.Stop()
+	var err error
+	for i := 0; i < 3; i++ {
+		<-t.C
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		t.Reset(2 * time.Second) // want `retry delay has no jitter`
+	}
+	return err
+}
+
+func jitteredUncapped(ctx context.Context) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		backoff := time.Duration(1<<i) * time.Second
+		time.Sleep(time.Duration(rand.Int63n(int64(backoff)))) // want `retry delay grows exponentially with no cap: after a few failures`
+	}
+	return err
+}
+
+func equalJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		half := min(time.Duration(1<<i)*time.Second, 10*time.Second) / 2
+		time.Sleep(half + time.Duration(rand.Int63n(int64(half)))) // want `retry delay uses equal jitter`
+	}
+	return err
+}
+
+var seeded = rand.New(rand.NewSource(42))
+
+func seededJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(seeded.Int63n(int64(time.Second)))) // want `retry jitter comes from a generator with a constant seed`
+	}
+	return err
+}
+
+func immediate(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		if err = call(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func forever(ctx context.Context) {
+	for { // want `retry loop has no bound: no attempt limit, no elapsed-time cap and no context check` `retry loop tries again at once`
+		if err := call(ctx); err == nil {
+			return
+		}
+	}
+}
+
+// ---- near misses ---------------------------------------------------------
+
+// Full jitter, capped.
+func good(ctx context.Context) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		backoff := min(time.Duration(1<<i)*100*time.Millisecond, 5*time.Second)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(rand.Int63n(int64(backoff)))):
+		}
+	}
+	return err
+}
+
+// Capped with an if.
+func cappedIf(ctx context.Context) error {
+	delay := 100 * time.Millisecond
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(delay))))
+		delay *= 2
+		if delay > 10*time.Second {
+			delay = 10 * time.Second
+		}
+	}
+	return err
+}
+
+// Delay first, then the attempt: not immediate.
+func delayFirst(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		}
+		if err = call(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Unbounded in attempts, but bounded by the context.
+func untilCancelled(ctx context.Context) error {
+	for {
+		if err := call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(rand.Int63n(int64(time.Second)))):
+		}
+	}
+}
+
+// A sleep in a polling loop is not a retry delay.
+func poll(ctx context.Context, ready func() bool) {
+	for !ready() {
+		time.Sleep(time.Second)
+	}
+}
+
+// Seeded from the clock: not constant.
+var clockSeeded = rand.New(rand.NewSource(time.Now().UnixNano()))
+
+func clockJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(clockSeeded.Int63n(int64(time.Second))))
+	}
+	return err
+}
