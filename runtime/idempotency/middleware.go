@@ -213,7 +213,9 @@ func (m *Middleware) decide(w http.ResponseWriter, r *http.Request, next http.Ha
 				m.unavailable(w, r, id, "claiming the key", err)
 				return
 			}
-			if claimed {
+			// A store that resent a claim whose reply was lost may find the
+			// claim itself: it is ours.
+			if claimed || bytes.Equal(cur, claim) {
 				m.run(w, r, next, id, fp, claim)
 				return
 			}
