@@ -194,3 +194,70 @@ func write(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// The backoff fixes, applied by the real binary to a module that uses
+// the real runtime/retry, must leave it compiling.
+func TestFixCompiles(t *testing.T) {
+	root, err := filepath.Abs(repoRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module fixme\n\ngo 1.26\n\nrequire github.com/resilint/resilint v0.0.0\n\nreplace github.com/resilint/resilint => "+root+"\n")
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "go.sum"), string(sum))
+	write(t, filepath.Join(dir, "client.go"), `package fixme
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+func call(ctx context.Context) error { return errors.New("down") }
+
+func Fixed(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return err
+}
+
+func Exponential(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond)
+	}
+	return err
+}
+`)
+	_, stderr, code := run(t, dir, bin, "./...")
+	if code != 3 || strings.Count(stderr, "retry delay") != 2 {
+		t.Fatalf("before -fix: exit %d, want 3 and two delay findings:\n%s", code, stderr)
+	}
+	if _, stderr, code = run(t, dir, bin, "-fix", "./..."); code != 0 && code != 3 {
+		t.Fatalf("-fix: exit %d\n%s", code, stderr)
+	}
+	fixed, _ := os.ReadFile(filepath.Join(dir, "client.go"))
+	for _, want := range []string{"retry.FullJitter(200 * time.Millisecond)", "retry.FullJitter(min(", `"github.com/resilint/resilint/runtime/retry"`} {
+		if !strings.Contains(string(fixed), want) {
+			t.Errorf("fixed file lacks %q:\n%s", want, fixed)
+		}
+	}
+	if _, stderr, code = run(t, dir, "go", "build", "-mod=mod", "./..."); code != 0 {
+		t.Fatalf("fixed module does not build: %s\n%s", stderr, fixed)
+	}
+	if _, stderr, code = run(t, dir, bin, "./..."); code != 0 {
+		t.Errorf("after -fix resilint still reports (exit %d):\n%s", code, stderr)
+	}
+}
