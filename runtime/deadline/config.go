@@ -209,7 +209,7 @@ func newSettings(format, defFormat Format, timeoutHeader, deadlineHeader string,
 		return s, err
 	}
 	if s.timeoutHeader == s.deadlineHeader {
-		return s, &ConfigError{"DeadlineHeader", deadlineHeader, "must differ from TimeoutHeader"}
+		return s, &ConfigError{"DeadlineHeader", s.deadlineHeader, "must differ from TimeoutHeader"}
 	}
 	switch {
 	case margin == 0:

@@ -341,7 +341,7 @@ func TestNewTransportRejectsInvalidConfig(t *testing.T) {
 		{TransportConfig{TimeoutHeader: "X Timeout"}, `deadline: invalid config: TimeoutHeader "X Timeout": not a valid header field name`},
 		{TransportConfig{DeadlineHeader: "X-Deadline:"}, `deadline: invalid config: DeadlineHeader "X-Deadline:": not a valid header field name`},
 		{TransportConfig{TimeoutHeader: "grpc-timeout"}, "deadline: invalid config: TimeoutHeader grpc-timeout: Grpc-Timeout has a format of its own; use FormatGRPC"},
-		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid config: DeadlineHeader x-timeout-ms: must differ from TimeoutHeader"},
+		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid config: DeadlineHeader X-Timeout-Ms: must differ from TimeoutHeader"},
 	}
 	for _, tt := range tests {
 		tr, err := NewTransport(tt.c)
