@@ -97,7 +97,7 @@ func ExampleNewMiddleware() {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		fmt.Printf("%s: %d %s\n", budget, resp.StatusCode, strings.TrimSpace(string(body)))
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%s: %d %s", budget, resp.StatusCode, body)))
 	}
 	// Output:
 	// pricing has 1900ms
