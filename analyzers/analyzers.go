@@ -5,6 +5,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/backoff"
+	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 )
 
@@ -13,5 +14,6 @@ func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retrynesting.Analyzer,
 		backoff.Analyzer,
+		decoratororder.Analyzer,
 	}
 }

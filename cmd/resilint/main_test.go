@@ -241,12 +241,38 @@ func Exponential(ctx context.Context) error {
 	return err
 }
 `)
-	_, stderr, code := run(t, dir, bin, "./...")
-	if code != 3 || strings.Count(stderr, "retry delay") != 2 {
-		t.Fatalf("before -fix: exit %d, want 3 and two delay findings:\n%s", code, stderr)
+	write(t, filepath.Join(dir, "order.go"), `package fixme
+
+import (
+	"context"
+
+	"github.com/resilint/resilint/runtime/breaker"
+	"github.com/resilint/resilint/runtime/retry"
+)
+
+func Charge(ctx context.Context, b *breaker.Breaker) error {
+	return retry.Do(ctx, &retry.Policy{MaxAttempts: 3}, func(ctx context.Context) error {
+		return b.Do(ctx, call)
+	})
+}
+`)
+	if _, stderr, code := run(t, dir, "go", "mod", "tidy"); code != 0 {
+		t.Fatalf("go mod tidy: %s", stderr)
 	}
-	if _, stderr, code = run(t, dir, bin, "-fix", "./..."); code != 0 && code != 3 {
+	_, stderr, code := run(t, dir, bin, "./...")
+	if code != 3 || strings.Count(stderr, "retry delay") != 2 || strings.Contains(stderr, "circuit breaker") {
+		t.Fatalf("before -fix: exit %d, want 3, two delay findings and none about the breaker (runtime/retry stops on open):\n%s", code, stderr)
+	}
+	_, stderr, code = run(t, dir, bin, "-decoratororder.strict", "./...")
+	if code != 3 || !strings.Contains(stderr, "retry outside a circuit breaker") {
+		t.Fatalf("strict: exit %d, want 3 and the retry-outside-breaker finding:\n%s", code, stderr)
+	}
+	if _, stderr, code = run(t, dir, bin, "-decoratororder.strict", "-fix", "./..."); code != 0 && code != 3 {
 		t.Fatalf("-fix: exit %d\n%s", code, stderr)
+	}
+	order, _ := os.ReadFile(filepath.Join(dir, "order.go"))
+	if !strings.Contains(string(order), "return b.Do(ctx, func(ctx context.Context) error {") {
+		t.Errorf("breaker not moved outside the retry:\n%s", order)
 	}
 	fixed, _ := os.ReadFile(filepath.Join(dir, "client.go"))
 	for _, want := range []string{"retry.FullJitter(200 * time.Millisecond)", "retry.FullJitter(min(", `"github.com/resilint/resilint/runtime/retry"`} {
@@ -254,10 +280,10 @@ func Exponential(ctx context.Context) error {
 			t.Errorf("fixed file lacks %q:\n%s", want, fixed)
 		}
 	}
-	if _, stderr, code = run(t, dir, "go", "build", "-mod=mod", "./..."); code != 0 {
+	if _, stderr, code = run(t, dir, "go", "build", "./..."); code != 0 {
 		t.Fatalf("fixed module does not build: %s\n%s", stderr, fixed)
 	}
-	if _, stderr, code = run(t, dir, bin, "./..."); code != 0 {
+	if _, stderr, code = run(t, dir, bin, "-decoratororder.strict", "./..."); code != 0 {
 		t.Errorf("after -fix resilint still reports (exit %d):\n%s", code, stderr)
 	}
 }

@@ -63,6 +63,20 @@ const (
 	// ElapsedField: a struct field whose zero value means no time bound
 	// (cenkalti/backoff v4's MaxElapsedTime).
 	ElapsedField
+	// Breaker: a call that runs the operation OpArg (-1: none, a two-step
+	// permission) through a circuit breaker.
+	Breaker
+	// BreakerPolicyType: values of this named type are circuit breaker
+	// policies (for Executor rows).
+	BreakerPolicyType
+	// OpenError: a variable holding the error a breaker returns, without
+	// calling the operation, while it is open.
+	OpenError
+	// OpenCheck: a function reporting whether an error is a breaker's
+	// open rejection.
+	OpenCheck
+	// Permanent: a function marking an error as not to be retried.
+	Permanent
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -111,17 +125,23 @@ type Row struct {
 
 // Library import paths.
 const (
-	CenkaltiV4    = "github.com/cenkalti/backoff/v4"
-	CenkaltiV5    = "github.com/cenkalti/backoff/v5"
-	RetryGo       = "github.com/avast/retry-go/v4"
-	SethRetry     = "github.com/sethvargo/go-retry"
-	RetryableHTTP = "github.com/hashicorp/go-retryablehttp"
-	K8sRetry      = "k8s.io/client-go/util/retry"
-	K8sWait       = "k8s.io/apimachinery/pkg/util/wait"
-	Failsafe      = "github.com/failsafe-go/failsafe-go"
-	FailsafeRP    = "github.com/failsafe-go/failsafe-go/retrypolicy"
-	ResilintRetry = "github.com/resilint/resilint/runtime/retry"
-	NetHTTP       = "net/http"
+	CenkaltiV4      = "github.com/cenkalti/backoff/v4"
+	CenkaltiV5      = "github.com/cenkalti/backoff/v5"
+	RetryGo         = "github.com/avast/retry-go/v4"
+	SethRetry       = "github.com/sethvargo/go-retry"
+	RetryableHTTP   = "github.com/hashicorp/go-retryablehttp"
+	K8sRetry        = "k8s.io/client-go/util/retry"
+	K8sWait         = "k8s.io/apimachinery/pkg/util/wait"
+	Failsafe        = "github.com/failsafe-go/failsafe-go"
+	FailsafeRP      = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	ResilintRetry   = "github.com/resilint/resilint/runtime/retry"
+	ResilintBreaker = "github.com/resilint/resilint/runtime/breaker"
+	GoBreaker       = "github.com/sony/gobreaker"
+	GoBreakerV2     = "github.com/sony/gobreaker/v2"
+	Hystrix         = "github.com/afex/hystrix-go/hystrix"
+	Resiliency      = "github.com/eapache/go-resiliency/breaker"
+	FailsafeCB      = "github.com/failsafe-go/failsafe-go/circuitbreaker"
+	NetHTTP         = "net/http"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -255,6 +275,42 @@ var Rows = []Row{
 	{Path: ResilintRetry, Name: "JitterEqual", Role: DelayOption, Jitter: JitterHas},
 }
 
+// Breakers: circuit breaker calls, policies, open errors, and the ways
+// retries are told to stop.
+var breakerRows = []Row{
+	{Path: GoBreaker, Recv: "CircuitBreaker", Name: "Execute", Role: Breaker, Lib: "gobreaker CircuitBreaker.Execute", OpArg: 0},
+	{Path: GoBreaker, Recv: "TwoStepCircuitBreaker", Name: "Allow", Role: Breaker, Lib: "gobreaker TwoStepCircuitBreaker.Allow", OpArg: -1},
+	{Path: GoBreaker, Name: "ErrOpenState", Role: OpenError},
+	{Path: GoBreaker, Name: "ErrTooManyRequests", Role: OpenError},
+	{Path: GoBreakerV2, Recv: "CircuitBreaker", Name: "Execute", Role: Breaker, Lib: "gobreaker CircuitBreaker.Execute", OpArg: 0},
+	{Path: GoBreakerV2, Recv: "TwoStepCircuitBreaker", Name: "Allow", Role: Breaker, Lib: "gobreaker TwoStepCircuitBreaker.Allow", OpArg: -1},
+	{Path: GoBreakerV2, Name: "ErrOpenState", Role: OpenError},
+	{Path: GoBreakerV2, Name: "ErrTooManyRequests", Role: OpenError},
+	{Path: Hystrix, Name: "Do", Role: Breaker, Lib: "hystrix.Do", OpArg: 1},
+	{Path: Hystrix, Name: "DoC", Role: Breaker, Lib: "hystrix.DoC", OpArg: 2},
+	{Path: Hystrix, Name: "Go", Role: Breaker, Lib: "hystrix.Go", OpArg: 1},
+	{Path: Hystrix, Name: "GoC", Role: Breaker, Lib: "hystrix.GoC", OpArg: 2},
+	{Path: Hystrix, Name: "ErrCircuitOpen", Role: OpenError},
+	{Path: Hystrix, Name: "ErrMaxConcurrency", Role: OpenError},
+	{Path: Resiliency, Recv: "Breaker", Name: "Run", Role: Breaker, Lib: "breaker.Breaker.Run", OpArg: 0},
+	{Path: Resiliency, Recv: "Breaker", Name: "Go", Role: Breaker, Lib: "breaker.Breaker.Go", OpArg: 0},
+	{Path: Resiliency, Name: "ErrBreakerOpen", Role: OpenError},
+	{Path: FailsafeCB, Name: "CircuitBreaker", Role: BreakerPolicyType},
+	{Path: FailsafeCB, Name: "ErrOpen", Role: OpenError},
+	{Path: ResilintBreaker, Recv: "Breaker", Name: "Do", Role: Breaker, Lib: "breaker.Breaker.Do", OpArg: 1},
+	{Path: ResilintBreaker, Name: "Execute", Role: Breaker, Lib: "breaker.Execute", OpArg: 2},
+	{Path: ResilintBreaker, Recv: "Breaker", Name: "Allow", Role: Breaker, Lib: "breaker.Breaker.Allow", OpArg: -1},
+	{Path: ResilintBreaker, Name: "ErrOpen", Role: OpenError},
+	{Path: ResilintBreaker, Name: "ErrTooManyTrials", Role: OpenError},
+	{Path: ResilintRetry, Name: "IsCircuitOpen", Role: OpenCheck},
+	{Path: ResilintRetry, Name: "Permanent", Role: Permanent},
+	{Path: CenkaltiV4, Name: "Permanent", Role: Permanent},
+	{Path: CenkaltiV5, Name: "Permanent", Role: Permanent},
+	{Path: RetryGo, Name: "Unrecoverable", Role: Permanent},
+}
+
+func init() { Rows = append(Rows, breakerRows...) }
+
 // Paths returns the distinct import paths of the catalog, for cheap
 // "does this package import any of them" checks.
 func Paths() []string {
@@ -271,14 +327,15 @@ func Paths() []string {
 
 type key struct{ path, recv, name string }
 
-var index = func() map[key]*Row {
-	m := make(map[key]*Row, len(Rows))
+var index map[key]*Row
+
+func init() {
+	index = make(map[key]*Row, len(Rows))
 	for i := range Rows {
 		r := &Rows[i]
-		m[key{r.Path, r.Recv, r.Name}] = r
+		index[key{r.Path, r.Recv, r.Name}] = r
 	}
-	return m
-}()
+}
 
 // Lookup returns the row for path.recv.name, or nil.
 func Lookup(path, recv, name string) *Row {

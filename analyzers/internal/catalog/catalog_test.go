@@ -54,26 +54,28 @@ func TestRowsResolve(t *testing.T) {
 	}
 }
 
-// TestRuntimeRowsResolve checks the rows of resilint's own runtime/retry
-// against the real package, so the stub cannot drift from it.
+// TestRuntimeRowsResolve checks the rows of resilint's own runtime
+// packages against the real packages, so the stubs cannot drift from them.
 func TestRuntimeRowsResolve(t *testing.T) {
-	cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
-	pkgs, err := packages.Load(cfg, catalog.ResilintRetry)
-	if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
-		t.Fatalf("loading %s: %v", catalog.ResilintRetry, err)
-	}
-	n := 0
-	for _, r := range catalog.Rows {
-		if r.Path != catalog.ResilintRetry {
-			continue
+	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker} {
+		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
+		pkgs, err := packages.Load(cfg, path)
+		if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
+			t.Fatalf("loading %s: %v", path, err)
 		}
-		n++
-		if err := resolve(pkgs[0].Types, r); err != nil {
-			t.Errorf("row %s.%s: %v", r.Recv, r.Name, err)
+		n := 0
+		for _, r := range catalog.Rows {
+			if r.Path != path {
+				continue
+			}
+			n++
+			if err := resolve(pkgs[0].Types, r); err != nil {
+				t.Errorf("row %s %s.%s: %v", path, r.Recv, r.Name, err)
+			}
 		}
-	}
-	if n == 0 {
-		t.Fatal("no rows for runtime/retry")
+		if n == 0 {
+			t.Fatalf("no rows for %s", path)
+		}
 	}
 	if catalog.DefaultResilintAttempts != retry.DefaultMaxAttempts {
 		t.Errorf("catalog.DefaultResilintAttempts = %d, runtime/retry.DefaultMaxAttempts = %d", catalog.DefaultResilintAttempts, retry.DefaultMaxAttempts)
@@ -104,7 +106,12 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			}
 		}
 		return errf("no field %s", r.Name)
-	case catalog.KnownVar:
+	case catalog.BreakerPolicyType:
+		if _, ok := pkg.Scope().Lookup(r.Name).(*types.TypeName); !ok {
+			return errf("no type %s", r.Name)
+		}
+		return nil
+	case catalog.KnownVar, catalog.OpenError:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
 			return errf("no variable %s", r.Name)
 		}

@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -77,6 +77,18 @@ type Retry struct {
 	Delays      []*Delay
 	Immediate   bool
 	TimeBounded bool
+
+	// Breakers lists the circuit breaker calls one attempt reaches: the
+	// retry runs outside those breakers. StopsOnOpen says the retry stops
+	// at once on a breaker's open error; RetriesOpen that it explicitly
+	// retries it. Order is set for a failsafe-go executor that lists its
+	// retry policy before its circuit breaker; BreakerFix is the fix for a
+	// library retry whose operation is only a breaker call.
+	Breakers    []*BreakerReach
+	StopsOnOpen bool
+	RetriesOpen bool
+	Order       *Order
+	BreakerFix  *Fix
 
 	ampState uint8 // 0 new, 1 computing, 2 done
 }
@@ -143,6 +155,9 @@ type builder struct {
 	summaries  map[*types.Func]*RetryFact
 	busy       map[*types.Func]bool
 	delayFuncs map[*types.Func]bool
+	breakerAt  map[*ast.CallExpr]*BreakerSite
+	bsummaries map[*types.Func]*BreakerFact
+	bbusy      map[*types.Func]bool
 	result     *Result
 }
 
@@ -159,14 +174,17 @@ func run(pass *analysis.Pass) (any, error) {
 // build computes the model of the package of pass.
 func build(pass *analysis.Pass) *Result {
 	m := &builder{
-		pass:      pass,
-		vals:      newValues(pass.TypesInfo, pass.Files),
-		retryAt:   map[ast.Node]*Retry{},
-		covered:   map[ast.Node]*Retry{},
-		uncounted: map[*ast.FuncLit]bool{},
-		summaries: map[*types.Func]*RetryFact{},
-		busy:      map[*types.Func]bool{},
-		result:    &Result{Funcs: map[*types.Func]*RetryFact{}},
+		pass:       pass,
+		vals:       newValues(pass.TypesInfo, pass.Files),
+		retryAt:    map[ast.Node]*Retry{},
+		covered:    map[ast.Node]*Retry{},
+		uncounted:  map[*ast.FuncLit]bool{},
+		summaries:  map[*types.Func]*RetryFact{},
+		busy:       map[*types.Func]bool{},
+		breakerAt:  map[*ast.CallExpr]*BreakerSite{},
+		bsummaries: map[*types.Func]*BreakerFact{},
+		bbusy:      map[*types.Func]bool{},
+		result:     &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
@@ -177,6 +195,24 @@ func build(pass *analysis.Pass) *Result {
 	for _, r := range m.result.Retries {
 		m.amp(r)
 	}
+	for _, r := range m.result.Retries {
+		for _, op := range r.Ops {
+			r.Breakers = append(r.Breakers, m.breakersIn(op, r.Node)...)
+		}
+		for _, fn := range r.OpFuncs {
+			if f := m.breakerSummary(fn); f != nil {
+				r.Breakers = append(r.Breakers, &BreakerReach{Pos: r.Pos, Callee: fn, Fact: f})
+			}
+		}
+		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Recv == "Executor" {
+			m.failsafeOrder(r, call)
+		}
+		r.Breakers = dedupeBreakers(r.Breakers)
+		if len(r.Breakers) > 0 || r.Order != nil {
+			m.openHandling(r)
+			r.BreakerFix = m.swapFix(r)
+		}
+	}
 	fns := make([]*types.Func, 0, len(m.vals.decls))
 	for fn := range m.vals.decls {
 		fns = append(fns, fn)
@@ -185,6 +221,9 @@ func build(pass *analysis.Pass) *Result {
 	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {
 			m.result.Funcs[fn] = f
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.breakerSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}
@@ -318,6 +357,7 @@ func (m *builder) findRetries(f *ast.File) {
 			}
 		case *ast.CallExpr:
 			m.findCallRetry(n)
+			m.findBreaker(n)
 		}
 		return true
 	})

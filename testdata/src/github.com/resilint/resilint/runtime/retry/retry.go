@@ -31,3 +31,6 @@ func Backoff(base, max time.Duration, attempt int) time.Duration { return base }
 func FullJitter(d time.Duration) time.Duration                   { return d }
 func EqualJitter(d time.Duration) time.Duration                  { return d }
 func Sleep(ctx context.Context, d time.Duration) error           { return nil }
+
+func IsCircuitOpen(err error) bool { return false }
+func Permanent(err error) error    { return err }

@@ -1,0 +1,513 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// BreakerSite is a call through a circuit breaker.
+type BreakerSite struct {
+	Call *ast.CallExpr
+	Pos  token.Pos
+	Desc string // "gobreaker CircuitBreaker.Execute", "failsafe circuit breaker policy"
+}
+
+// BreakerFact is exported for every function that calls through a circuit
+// breaker, directly or through any chain of calls.
+type BreakerFact struct {
+	Via  []string // functions from the callee down to the one with the breaker call
+	Site string   // "gobreaker CircuitBreaker.Execute at client.go:12"
+}
+
+func (*BreakerFact) AFact() {}
+
+func (f *BreakerFact) String() string {
+	if len(f.Via) > 0 {
+		return "breaker(via " + strings.Join(f.Via, " → ") + ")"
+	}
+	return "breaker"
+}
+
+// BreakerReach is a breaker call reached from one attempt of a retry.
+type BreakerReach struct {
+	Pos    token.Pos
+	Site   *BreakerSite // a breaker call of this package
+	Callee *types.Func  // or a function that calls one
+	Fact   *BreakerFact
+}
+
+// Describe words the reach: "gobreaker CircuitBreaker.Execute at x.go:3",
+// "pay.Charge → (*Client).do, which calls gobreaker ... at y.go:9".
+func (b *BreakerReach) Describe(fset *token.FileSet, from *types.Package) string {
+	if b.Site != nil {
+		return fmt.Sprintf("%s at %s", b.Site.Desc, analysisutil.ShortPos(fset, b.Site.Pos))
+	}
+	chain := append([]string{analysisutil.FuncName(b.Callee, from)}, b.Fact.Via...)
+	return strings.Join(chain, " → ") + ", which calls " + b.Fact.Site
+}
+
+// Order is the failsafe-go policy order of an executor that composes a
+// retry policy outside a circuit breaker: policies are outermost first.
+type Order struct {
+	Retry, Breaker ast.Expr // the policy arguments
+	Fix            *Fix     // swap them, when both are arguments of one With call
+}
+
+func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return nil
+	}
+	if row := catalogRow(fn); row != nil && row.Role == catalog.Breaker {
+		return row
+	}
+	return nil
+}
+
+func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
+	t := m.pass.TypesInfo.TypeOf(e)
+	for i := range catalog.Rows {
+		r := &catalog.Rows[i]
+		if r.Role == role && analysisutil.IsNamedType(t, r.Path, r.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// findBreaker records a breaker call (or a failsafe-go executor call with
+// a circuit breaker policy).
+func (m *builder) findBreaker(call *ast.CallExpr) {
+	if row := m.breakerRow(call); row != nil {
+		m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib}
+		return
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return
+	}
+	row := catalogRow(fn)
+	if row == nil || row.Role != catalog.Retry || row.Recv != "Executor" {
+		return
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	policies, _ := m.executorPolicies(sel.X, 0)
+	for _, p := range policies {
+		if m.isPolicy(p, catalog.BreakerPolicyType) {
+			m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy"}
+			return
+		}
+	}
+}
+
+// failsafeOrder finds a retry policy listed before a circuit breaker in a
+// failsafe-go executor: the retry runs outside the breaker.
+func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	for _, o := range m.vals.trace(sel.X) {
+		c, fn := m.callOf(o.expr)
+		if fn == nil || !analysisutil.IsFunc(fn, catalog.Failsafe, "With") {
+			continue
+		}
+		ri, bi := -1, -1
+		for i, a := range c.Args {
+			switch {
+			case m.isRetryPolicy(a) && ri < 0:
+				ri = i
+			case m.isPolicy(a, catalog.BreakerPolicyType) && bi < 0:
+				bi = i
+			}
+		}
+		if ri < 0 || bi < 0 || ri > bi {
+			continue
+		}
+		ord := &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
+		rt, bt := m.text(c.Args[ri]), m.text(c.Args[bi])
+		if rt != "" && bt != "" {
+			ord.Fix = &Fix{Message: "List the circuit breaker before the retry policy (outermost first)", Edits: []analysis.TextEdit{
+				{Pos: c.Args[ri].Pos(), End: c.Args[ri].End(), NewText: []byte(bt)},
+				{Pos: c.Args[bi].Pos(), End: c.Args[bi].End(), NewText: []byte(rt)},
+			}}
+		}
+		r.Order = ord
+		return
+	}
+}
+
+func (m *builder) text(n ast.Node) string {
+	var buf bytes.Buffer
+	if err := format.Node(&buf, m.pass.Fset, n); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+// breakersIn lists the breaker calls reached from root: breaker calls,
+// and calls of functions that call through a breaker.
+func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
+	info := m.pass.TypesInfo
+	var out []*BreakerReach
+	addFunc := func(pos token.Pos, fn *types.Func) {
+		if f := m.breakerSummary(fn); f != nil {
+			out = append(out, &BreakerReach{Pos: pos, Callee: fn, Fact: f})
+		}
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			if m.uncounted[x] {
+				return false
+			}
+		case *ast.CallExpr:
+			if s := m.breakerAt[x]; s != nil && ast.Node(x) != self {
+				out = append(out, &BreakerReach{Pos: s.Pos, Site: s})
+				return true
+			}
+			if fn := analysisutil.Callee(info, x); fn != nil {
+				addFunc(x.Pos(), fn)
+			}
+		}
+		return true
+	})
+	return dedupeBreakers(out)
+}
+
+func dedupeBreakers(rs []*BreakerReach) []*BreakerReach {
+	seen := map[token.Pos]bool{}
+	var out []*BreakerReach
+	for _, r := range rs {
+		if !seen[r.Pos] {
+			seen[r.Pos] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// breakerSummary returns the BreakerFact of fn, computed for this
+// package's functions and imported for others.
+func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f BreakerFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
+		}
+		return nil
+	}
+	if f, ok := m.bsummaries[fn]; ok {
+		return f
+	}
+	d := m.vals.decls[fn]
+	if d == nil || m.bbusy[fn] {
+		return nil
+	}
+	m.bbusy[fn] = true
+	reach := m.breakersIn(d.Body, nil)
+	delete(m.bbusy, fn)
+	var f *BreakerFact
+	if len(reach) > 0 {
+		w := reach[0]
+		if w.Site != nil {
+			f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos))}
+		} else {
+			f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site}
+		}
+	}
+	m.bsummaries[fn] = f
+	return f
+}
+
+// openHandling judges how a retry treats a breaker's open error: whether
+// it stops at once on it, or explicitly retries it.
+func (m *builder) openHandling(r *Retry) {
+	if r.Row != nil && r.Row.Path == catalog.ResilintRetry {
+		r.StopsOnOpen = true // runtime/retry never retries a breaker's rejection
+	}
+	var nodes []ast.Node
+	nodes = append(nodes, r.Ops...)
+	if call, ok := r.Node.(*ast.CallExpr); ok {
+		for _, a := range call.Args {
+			nodes = append(nodes, a)
+			for _, o := range m.vals.trace(a) {
+				if o.expr != a {
+					nodes = append(nodes, o.expr)
+				}
+			}
+		}
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.IfStmt:
+				if neg, ok := m.mentionsOpen(x.Cond); ok {
+					if !neg && stops(x.Body, m) {
+						r.StopsOnOpen = true
+					}
+					if !neg && continues(x.Body) {
+						r.RetriesOpen = true
+					}
+				}
+			case *ast.CaseClause:
+				for _, e := range x.List {
+					if neg, ok := m.mentionsOpen(e); ok && !neg {
+						if stops(&ast.BlockStmt{List: x.Body}, m) {
+							r.StopsOnOpen = true
+						}
+						if continues(&ast.BlockStmt{List: x.Body}) {
+							r.RetriesOpen = true
+						}
+					}
+				}
+			case *ast.ReturnStmt:
+				// A classifier: return !errors.Is(err, ErrOpenState) stops,
+				// return errors.Is(err, ErrOpenState) retries it.
+				for _, res := range x.Results {
+					if tv := m.pass.TypesInfo.Types[res]; tv.Type != nil && types.Identical(tv.Type, types.Typ[types.Bool]) {
+						if neg, ok := m.mentionsOpen(res); ok {
+							if neg {
+								r.StopsOnOpen = true
+							} else {
+								r.RetriesOpen = true
+							}
+						}
+					}
+				}
+			case *ast.CallExpr:
+				// failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries it,
+				// AbortOnErrors(...) stops.
+				if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil && analysisutil.PkgPath(fn) == catalog.FailsafeRP {
+					for _, a := range x.Args {
+						if _, ok := m.mentionsOpen(a); ok {
+							switch {
+							case strings.HasPrefix(fn.Name(), "Abort"):
+								r.StopsOnOpen = true
+							case strings.HasPrefix(fn.Name(), "Handle"):
+								r.RetriesOpen = true
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// mentionsOpen reports whether e tests for a breaker's open error, and
+// whether that test is negated (!errors.Is(err, ErrOpenState)).
+func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
+	info := m.pass.TypesInfo
+	var walk func(e ast.Expr, neg bool) (bool, bool)
+	walk = func(e ast.Expr, neg bool) (bool, bool) {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				return walk(x.X, !neg)
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LAND, token.LOR:
+				if n, ok := walk(x.X, neg); ok {
+					return n, true
+				}
+				return walk(x.Y, neg)
+			case token.NEQ:
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) {
+					return !neg, true
+				}
+			case token.EQL:
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) {
+					return neg, true
+				}
+			}
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(info, x)
+			if fn != nil {
+				if row := catalogRow(fn); row != nil && row.Role == catalog.OpenCheck {
+					return neg, true
+				}
+				if fn.Name() == "CircuitOpen" {
+					return neg, true
+				}
+				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
+					return neg, true
+				}
+			}
+		}
+		return false, false
+	}
+	return walk(e, false)
+}
+
+func (m *builder) isOpenValue(e ast.Expr) bool {
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = m.pass.TypesInfo.Uses[x]
+	case *ast.SelectorExpr:
+		obj = m.pass.TypesInfo.Uses[x.Sel]
+	}
+	if obj == nil {
+		return false
+	}
+	row := catalog.Lookup(analysisutil.PkgPath(obj), "", obj.Name())
+	return row != nil && row.Role == catalog.OpenError
+}
+
+// stops reports whether a block leaves the retry: return, break, or a
+// Permanent marker.
+func stops(b *ast.BlockStmt, m *builder) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if x.Tok == token.BREAK || x.Tok == token.GOTO {
+				found = true
+			}
+		case *ast.CallExpr:
+			if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil {
+				if row := catalogRow(fn); row != nil && row.Role == catalog.Permanent {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func continues(b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if x, ok := n.(*ast.BranchStmt); ok && x.Tok == token.CONTINUE {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// swapFix builds the fix for the canonical shape: a library retry whose
+// operation is a closure that only returns a breaker call,
+//
+//	R(..., func(ctx) error { return B(..., X) }, ...)
+//
+// becomes
+//
+//	B(..., func(ctx) error { return R(..., X, ...) })
+//
+// when the closure, X and both calls have matching types.
+func (m *builder) swapFix(r *Retry) *Fix {
+	info := m.pass.TypesInfo
+	call, ok := r.Node.(*ast.CallExpr)
+	if !ok || r.Row == nil || r.Row.OpArg >= len(call.Args) || r.Row.Recv == "Executor" {
+		return nil
+	}
+	lit, ok := analysisutil.Unparen(call.Args[r.Row.OpArg]).(*ast.FuncLit)
+	if !ok || len(lit.Body.List) != 1 {
+		return nil
+	}
+	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	bcall, ok := analysisutil.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	brow := m.breakerRow(bcall)
+	if brow == nil || brow.OpArg < 0 || brow.OpArg >= len(bcall.Args) {
+		return nil
+	}
+	x := bcall.Args[brow.OpArg]
+	if !types.Identical(info.TypeOf(lit), info.TypeOf(x)) || !types.Identical(info.TypeOf(call), info.TypeOf(bcall)) {
+		return nil
+	}
+	sig := info.TypeOf(lit).(*types.Signature)
+	if sig.Results().Len() == 1 && !types.Identical(sig.Results().At(0).Type(), info.TypeOf(call)) {
+		return nil
+	}
+	// The breaker call's other arguments may use the closure's parameters
+	// only under a name the retry call also uses (ctx).
+	outerNames := map[string]bool{}
+	for _, a := range call.Args {
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			outerNames[id.Name] = true
+		}
+	}
+	params := map[types.Object]bool{}
+	for _, f := range lit.Type.Params.List {
+		for _, n := range f.Names {
+			params[info.Defs[n]] = true
+		}
+	}
+	for i, a := range bcall.Args {
+		if i == brow.OpArg {
+			continue
+		}
+		bad := false
+		ast.Inspect(a, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] && !outerNames[id.Name] {
+				bad = true
+			}
+			return !bad
+		})
+		if bad {
+			return nil
+		}
+	}
+	// X must not use the closure's parameters either.
+	usesParam := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] {
+			usesParam = true
+		}
+		return !usesParam
+	})
+	if usesParam {
+		return nil
+	}
+	args := func(c *ast.CallExpr, i int, repl string) string {
+		var parts []string
+		for j, a := range c.Args {
+			if j == i {
+				parts = append(parts, repl)
+			} else {
+				parts = append(parts, m.text(a))
+			}
+		}
+		s := strings.Join(parts, ", ")
+		if c.Ellipsis.IsValid() {
+			s += "..."
+		}
+		return s
+	}
+	inner := m.text(call.Fun) + "(" + args(call, r.Row.OpArg, m.text(x)) + ")"
+	newLit := "func" + strings.TrimPrefix(m.text(lit.Type), "func") + " {\n\treturn " + inner + "\n}"
+	outer := m.text(bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
+	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
+}
