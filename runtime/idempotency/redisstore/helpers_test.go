@@ -41,7 +41,8 @@ func newBackend(t *testing.T) *backend {
 		addr = b.mini.Addr()
 	}
 	b.proxy = newProxy(t, addr)
-	b.rdb = redis.NewClient(&redis.Options{Addr: b.proxy.addr(), MaxRetries: 1})
+	// Fail fast when the test takes Redis away: one resend, one dial.
+	b.rdb = redis.NewClient(&redis.Options{Addr: b.proxy.addr(), MaxRetries: 1, DialerRetries: 1})
 	t.Cleanup(func() { b.rdb.Close() })
 	if b.mini == nil {
 		require.NoError(t, b.rdb.Ping(context.Background()).Err(), "%s=%s is set but Redis does not answer", addrEnv, addr)
