@@ -39,12 +39,12 @@ func TestKey(t *testing.T) {
 	s, err := redisstore.New(redisstore.Config{Client: rdb})
 	require.NoError(t, err)
 	for id, want := range map[idempotency.RecordID]string{
-		{Scope: "acme", Key: "01J9Z"}:      "idempotency:{acme:01J9Z}",
-		{Scope: "", Key: "k"}:              "idempotency:{:k}",
-		{Scope: "a:b", Key: "c"}:           "idempotency:{a%3Ab:c}",
-		{Scope: "a", Key: "b:c"}:           "idempotency:{a:b%3Ac}",
-		{Scope: "{a}", Key: "}b{%"}:        "idempotency:{%7Ba%7D:%7Db%7B%25}",
-		{Scope: "a%3Ab", Key: "c"}:         "idempotency:{a%253Ab:c}",
+		{Scope: "acme", Key: "01J9Z"}:     "idempotency:{acme:01J9Z}",
+		{Scope: "", Key: "k"}:             "idempotency:{:k}",
+		{Scope: "a:b", Key: "c"}:          "idempotency:{a%3Ab:c}",
+		{Scope: "a", Key: "b:c"}:          "idempotency:{a:b%3Ac}",
+		{Scope: "{a}", Key: "}b{%"}:       "idempotency:{%7Ba%7D:%7Db%7B%25}",
+		{Scope: "a%3Ab", Key: "c"}:        "idempotency:{a%253Ab:c}",
 		{Scope: "t", Key: `"quoted key"`}: `idempotency:{t:"quoted key"}`,
 	} {
 		got := s.Key(id)
