@@ -71,6 +71,14 @@ var wantExamples = []*regexp.Regexp{
 	regexp.MustCompile(`checkout\.go:\d+:\d+: nested retry: retry loop makes 2 attempts, each reaching 3 retrying calls \(up to 12 calls per attempt\): up to 24 downstream calls per request`),
 }
 
+// Findings of the other checks on the demo.
+var wantExamplesOther = []*regexp.Regexp{
+	regexp.MustCompile(`payments\.go:\d+:\d+: retryablehttp\.Client\.Do waits without jitter \(a client left on DefaultBackoff\)`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: retry delay has no jitter`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: retry loop tries again at once after a failure`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: retry outside a circuit breaker: retry loop \(3 attempts\) retries calls that go through \(\*pricing\.Client\)\.Quote, which calls breaker\.Breaker\.Do at pricing\.go:\d+`),
+}
+
 func TestStandalone(t *testing.T) {
 	root := repoRoot(t)
 	_, stderr, code := run(t, root, bin, "./examples/...")
@@ -78,6 +86,11 @@ func TestStandalone(t *testing.T) {
 		t.Errorf("exit status %d, want 3 (diagnostics reported)\n%s", code, stderr)
 	}
 	for _, re := range wantExamples {
+		if !re.MatchString(stderr) {
+			t.Errorf("missing diagnostic %s in:\n%s", re, stderr)
+		}
+	}
+	for _, re := range wantExamplesOther {
 		if !re.MatchString(stderr) {
 			t.Errorf("missing diagnostic %s in:\n%s", re, stderr)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/resilint/resilint/examples/inventory"
 	"github.com/resilint/resilint/examples/notifications"
 	"github.com/resilint/resilint/examples/payments"
+	"github.com/resilint/resilint/examples/pricing"
 )
 
 // maxChargeAttempts bounds the handler's own retry of the charge.
@@ -24,6 +25,7 @@ type Handler struct {
 	Payments      *payments.Client
 	Inventory     *inventory.Client
 	Notifications *notifications.Client
+	Pricing       *pricing.Client
 }
 
 type order struct {
@@ -40,6 +42,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	for sku := range o.Items {
+		if _, err := h.quote(ctx, sku); err != nil {
+			http.Error(w, "pricing unavailable", http.StatusServiceUnavailable)
+			return
+		}
+	}
 	if err := h.chargeWithRetry(ctx, o); err != nil {
 		http.Error(w, "payment failed", http.StatusBadGateway)
 		return
@@ -104,4 +112,28 @@ func (h *Handler) Confirm(ctx context.Context, o order) error {
 		lastErr = err
 	}
 	return lastErr
+}
+
+// quote retries the pricing call, which goes through a circuit breaker:
+// while the breaker is open every attempt fails at once, and while it is
+// closed each failed checkout counts three times towards opening it.
+func (h *Handler) quote(ctx context.Context, sku string) (int64, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		cents, err := h.Pricing.Quote(ctx, sku)
+		if err == nil {
+			return cents, nil
+		}
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(retryDelay(attempt)):
+		}
+	}
+	return 0, lastErr
+}
+
+func retryDelay(attempt int) time.Duration {
+	return time.Duration(100*(attempt+1)) * time.Millisecond
 }

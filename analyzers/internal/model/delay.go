@@ -191,6 +191,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	random, fixed := false, false
 	seen := map[ast.Node]bool{}
 	var exprs []ast.Expr
+	var helpers []*ast.FuncDecl // helpers whose returns were followed
 	var visitExpr func(e ast.Expr, depth int)
 	visitExpr = func(e ast.Expr, depth int) {
 		if e == nil || seen[e] || depth > 8 {
@@ -232,6 +233,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 			case *ast.CallExpr:
 				if fn := analysisutil.Callee(info, x); fn != nil {
 					if d := m.vals.decls[fn]; d != nil {
+						helpers = append(helpers, d)
 						ast.Inspect(d.Body, func(n ast.Node) bool {
 							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
 								visitExpr(r.Results[0], depth+1)
@@ -310,7 +312,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if m.opaque(exprs) {
+		if m.opaque(exprs, helpers) {
 			sh.Jitter = JitterUnknown
 		}
 	}
@@ -477,7 +479,15 @@ func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
-func (m *builder) opaque(exprs []ast.Expr) bool {
+func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
+	inHelper := func(pos token.Pos) bool {
+		for _, d := range helpers {
+			if d.Pos() <= pos && pos < d.End() {
+				return true
+			}
+		}
+		return false
+	}
 	info := m.pass.TypesInfo
 	opaque := false
 	for _, e := range exprs {
@@ -503,8 +513,8 @@ func (m *builder) opaque(exprs []ast.Expr) bool {
 					opaque = true
 				}
 			case *ast.Ident:
-				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 {
-					opaque = true // a parameter
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
+					opaque = true // a parameter of the retrying function
 				}
 			}
 			return true

@@ -10,11 +10,17 @@ import (
 	"github.com/resilint/resilint/examples/inventory"
 	"github.com/resilint/resilint/examples/notifications"
 	"github.com/resilint/resilint/examples/payments"
+	"github.com/resilint/resilint/examples/pricing"
 )
 
 func main() {
 	client := &http.Client{Timeout: 2 * time.Second}
+	pc, err := pricing.New("http://pricing.internal", client)
+	if err != nil {
+		log.Fatal(err)
+	}
 	h := &checkout.Handler{
+		Pricing:       pc,
 		Payments:      payments.New("http://payments.internal"),
 		Inventory:     &inventory.Client{Base: "http://inventory.internal", HTTP: client},
 		Notifications: &notifications.Client{Relay: "http://mail.internal", HTTP: client},

@@ -117,6 +117,22 @@ func forever(ctx context.Context) {
 	}
 }
 
+func linearDelay(attempt int) time.Duration {
+	return time.Duration(100*(attempt+1)) * time.Millisecond
+}
+
+// The delay comes from a helper of the package.
+func viaHelper(ctx context.Context) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(linearDelay(attempt)) // want `retry delay has no jitter`
+	}
+	return err
+}
+
 // ---- near misses ---------------------------------------------------------
 
 // Full jitter, capped.
@@ -198,6 +214,18 @@ func clockJitter(ctx context.Context) error {
 			return nil
 		}
 		time.Sleep(time.Duration(clockSeeded.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// The delay is a parameter of the retrying function: the caller may jitter it.
+func givenDelay(ctx context.Context, d time.Duration) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(d)
 	}
 	return err
 }
