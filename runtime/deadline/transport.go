@@ -22,7 +22,7 @@ type notEnoughTime struct {
 }
 
 func (e *notEnoughTime) Error() string {
-	return ErrNotEnoughTime.Error() + " (" + e.left.String() + " left, " + e.margin.String() +
+	return ErrNotEnoughTime.Error() + " (" + e.left.Round(time.Millisecond).String() + " left, " + e.margin.String() +
 		" margin, " + e.minimum.String() + " minimum)"
 }
 

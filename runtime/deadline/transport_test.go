@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/resilint/resilint/runtime/retry"
 )
 
 // recorder is a base RoundTripper that counts the requests that reach it,
@@ -359,4 +361,66 @@ func TestFormatString(t *testing.T) {
 	assert.Equal(t, "grpc", FormatGRPC.String())
 	assert.Equal(t, "relative|absolute|grpc", (FormatRelative | FormatAbsolute | FormatGRPC).String())
 	assert.Equal(t, "Format(0x80)", Format(0x80).String())
+}
+
+// Under runtime/retry the Transport sees each attempt's deadline: the
+// per-attempt timeout, or the caller's deadline when that comes first.
+func TestTransportUnderRetry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var sent []string
+		base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			sent = append(sent, r.Header.Get("X-Timeout-Ms"))
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable", Body: http.NoBody, Request: r}, nil
+		})
+		client := &http.Client{Transport: newTransport(t, TransportConfig{Base: base})}
+		ctx, cancel := context.WithTimeout(t.Context(), 2500*time.Millisecond)
+		defer cancel()
+		p := &retry.Policy{MaxAttempts: 3, PerAttemptTimeout: time.Second, BaseDelay: time.Second, Jitter: retry.JitterNone}
+		err := retry.Do(ctx, p, func(ctx context.Context) error {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://inventory/", nil)
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			return retry.HTTPError(resp)
+		})
+		// Attempt 1 at 0s: 1s per attempt. Attempt 2 at 1s: 1s. A third would
+		// start at 3s, past the deadline: the retry stops.
+		assert.Equal(t, []string{"900", "900"}, sent)
+		assert.ErrorIs(t, err, retry.ErrDeadline)
+
+		// With 1.2s left, the caller's deadline comes before the attempt's.
+		do := func(timeout time.Duration, p *retry.Policy) error {
+			sent = nil
+			ctx, cancel := context.WithTimeout(t.Context(), timeout)
+			defer cancel()
+			return retry.Do(ctx, p, func(ctx context.Context) error {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://inventory/", nil)
+				resp, err := client.Do(req)
+				if err != nil {
+					return err
+				}
+				resp.Body.Close()
+				return retry.HTTPError(resp)
+			})
+		}
+		p = &retry.Policy{MaxAttempts: 2, PerAttemptTimeout: 5 * time.Second, BaseDelay: 500 * time.Millisecond, Jitter: retry.JitterNone}
+		err = do(1200*time.Millisecond, p)
+		assert.Equal(t, []string{"1100", "600"}, sent)
+		assert.ErrorIs(t, err, retry.ErrAttemptsExhausted)
+
+		// With 750ms, the second attempt would have 250ms − 100ms: the
+		// Transport refuses it, and nothing is sent.
+		err = do(750*time.Millisecond, p)
+		assert.Equal(t, []string{"650"}, sent)
+		assert.ErrorIs(t, err, ErrNotEnoughTime)
+
+		// A MinAttemptBudget of margin + minimum stops the retry itself first.
+		p.MinAttemptBudget = DefaultMargin + DefaultMinimum
+		err = do(750*time.Millisecond, p)
+		assert.Equal(t, []string{"650"}, sent)
+		assert.ErrorIs(t, err, retry.ErrDeadline)
+		assert.NotErrorIs(t, err, ErrNotEnoughTime)
+	})
 }
