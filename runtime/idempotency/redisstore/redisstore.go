@@ -16,10 +16,17 @@
 // writes.
 //
 // When Redis does not answer, every method returns an error and the
-// middleware answers 503 without running the handler. Set the client's
-// timeouts (DialTimeout, ReadTimeout, WriteTimeout) and MaxRetries to what
-// a request can afford to wait; idempotency.Config.StoreTimeout bounds each
-// call as well.
+// middleware answers 503 without running the handler. How long a request
+// waits for that answer is up to the client's settings: set
+// ContextTimeoutEnabled so that idempotency.Config.StoreTimeout bounds each
+// call (without it, go-redis waits out its own DialTimeout and ReadTimeout,
+// 5s and 3s by default), and keep MaxRetries and DialerRetries low (their
+// defaults, 3 resends and 5 dials 100ms apart, multiply the wait when Redis
+// is down).
+//
+// A key under the prefix that holds something other than a string (a hash,
+// say) makes every call for it fail, so requests with that key get 503;
+// a string that is not a record is treated as absent by the middleware.
 package redisstore
 
 import (
