@@ -26,8 +26,9 @@ const (
 	// wire and in queues is counted exactly, but the receiver compares the
 	// deadline with its own clock: a receiver whose clock is behind the
 	// sender's by s works s too long, one whose clock is ahead stops s too early
-	// (or answers 504 at once). Use it only where clocks are kept in step well
-	// below the margins, or when a request is queued before it is served.
+	// (or answers 504 at once). Use it only where clocks are kept in step to
+	// well below the margins; it pays off where requests wait in queues
+	// before they are served.
 	FormatAbsolute
 
 	// FormatGRPC is gRPC's relative form, the grpc-timeout header: at most
@@ -74,8 +75,13 @@ const (
 	// protocol.
 	GRPCTimeoutHeader = "Grpc-Timeout"
 
-	DefaultMargin    = 100 * time.Millisecond
-	DefaultMinimum   = 200 * time.Millisecond
+	// DefaultMargin is the margin each side keeps: the Transport for its
+	// caller to act on a failure, the Middleware for the answer's way back.
+	DefaultMargin = 100 * time.Millisecond
+	// DefaultMinimum is the least time left worth sending or serving a
+	// request with.
+	DefaultMinimum = 200 * time.Millisecond
+	// DefaultMaxBudget is the longest time a header is believed to grant.
 	DefaultMaxBudget = time.Hour
 )
 
@@ -179,6 +185,8 @@ type ConfigError struct {
 	Reason string
 }
 
+// Error reads like "deadline: invalid config: MaxBudget -1s: must not be
+// negative".
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("deadline: invalid config: %s %v: %s", e.Field, e.Value, e.Reason)
 }
