@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -149,9 +151,14 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 		m.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: the body is %d bytes; at most %d are accepted", ErrRequestTooLarge, r.ContentLength, m.maxReq))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, m.maxReq+1))
-	if int64(len(body)) > m.maxReq {
-		m.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: at most %d bytes are accepted", ErrRequestTooLarge, m.maxReq))
+	var body []byte
+	var err error
+	if r.Body != nil {
+		body, err = io.ReadAll(io.LimitReader(r.Body, m.maxReq+1))
+	}
+	var tooLarge *http.MaxBytesError // an outer http.MaxBytesReader's limit
+	if int64(len(body)) > m.maxReq || errors.As(err, &tooLarge) {
+		m.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: at most %d bytes are accepted", ErrRequestTooLarge, min(m.maxReq, maxBytes(tooLarge))))
 		return
 	}
 	if err != nil {
@@ -172,6 +179,13 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	fp := requestFingerprint(r, body)
 	m.decide(w, r, next, id, fp)
+}
+
+func maxBytes(e *http.MaxBytesError) int64 {
+	if e == nil {
+		return math.MaxInt64
+	}
+	return e.Limit
 }
 
 // requestFingerprint hashes what makes two requests the same request: the
@@ -297,6 +311,12 @@ func (m *Middleware) waitChange(ctx context.Context, id RecordID, cur []byte, de
 
 // unavailable answers 503 for a store failure and logs it.
 func (m *Middleware) unavailable(w http.ResponseWriter, r *http.Request, id RecordID, doing string, err error) {
+	if r.Context().Err() != nil {
+		// The client went away and cancelled the store call; the store
+		// may be fine, and nobody reads the answer.
+		m.fail(w, r, http.StatusServiceUnavailable, ErrStoreUnavailable)
+		return
+	}
 	m.log.LogAttrs(r.Context(), slog.LevelError, "idempotency: store failed; answered 503 without running the handler",
 		slog.String("doing", doing), slog.String("scope", id.Scope), slog.String("key", id.Key), slog.Any("error", err))
 	m.fail(w, r, http.StatusServiceUnavailable, ErrStoreUnavailable)

@@ -706,3 +706,42 @@ func TestNewInvalidConfig(t *testing.T) {
 	_, err := idempotency.New(idempotency.Config{Header: "X-Request-Key"})
 	assert.NoError(t, err)
 }
+
+func TestMiddlewareOuterMaxBytesReader(t *testing.T) {
+	h := created()
+	mw := wrap(t, idempotency.Config{}, h)
+	outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 4)
+		mw.ServeHTTP(w, r)
+	})
+	r := httptest.NewRequest(http.MethodPost, "/", unknownLength{strings.NewReader("0123456789")})
+	r.Header.Set("Idempotency-Key", "k")
+	w := httptest.NewRecorder()
+	outer.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+	assert.Equal(t, "idempotency: request body too large for an idempotent request: at most 4 bytes are accepted\n", w.Body.String())
+	assert.Equal(t, 0, h.count())
+}
+
+func TestMiddlewareNilBody(t *testing.T) {
+	h := created()
+	mw := wrap(t, idempotency.Config{}, h)
+	r := httptest.NewRequest(http.MethodPost, "/", nil)
+	r.Body = nil // as a hand-made request may have
+	r.Header.Set("Idempotency-Key", "k")
+	w := httptest.NewRecorder()
+	mw.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusCreated, w.Code)
+}
+
+func TestMiddlewareClientGoneQuietly(t *testing.T) {
+	mem, _ := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	store := &faultyStore{Store: mem}
+	store.failClaim.Store(true)
+	log, logger := newLog()
+	mw := wrap(t, idempotency.Config{Store: store, Logger: logger}, created())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.Equal(t, http.StatusServiceUnavailable, sendCtx(ctx, mw, http.MethodPost, "/", "k", "").Code)
+	assert.Empty(t, log.String(), "a client that went away is not a store failure")
+}
