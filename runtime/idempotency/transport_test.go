@@ -8,11 +8,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/resilint/resilint/runtime/idempotency"
+	"github.com/resilint/resilint/runtime/retry"
 )
 
 // roundTripFunc records what reaches the base transport.
@@ -149,14 +151,19 @@ func TestTransportSameKeyEveryAttempt(t *testing.T) {
 	})}
 	client := &http.Client{Transport: tr}
 	ctx, key := idempotency.EnsureKey(context.Background())
-	for range 3 {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://example.test/charges", strings.NewReader(`{"amount":100}`))
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			break
+	p := &retry.Policy{MaxAttempts: 3, BaseDelay: time.Microsecond, Idempotent: true}
+	err := retry.Do(ctx, p, func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://example.test/charges", strings.NewReader(`{"amount":100}`))
+		if err != nil {
+			return retry.Permanent(err)
 		}
-	}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+	require.NoError(t, err)
 	assert.Equal(t, []string{key, key, key}, keys)
 	assert.Equal(t, []string{`{"amount":100}`, `{"amount":100}`, `{"amount":100}`}, bodies)
 }
