@@ -119,7 +119,7 @@ type Config struct {
 	// WriteError writes the middleware's own answers (400, 409, 410, 413,
 	// 422, 503), for APIs that answer errors in a format of their own.
 	// err wraps one of the package's sentinel errors (ErrMissingKey,
-	// ErrInvalidKey, ErrInProgress, ErrResponseNotStored,
+	// ErrInvalidKey, ErrReadBody, ErrInProgress, ErrResponseNotStored,
 	// ErrRequestTooLarge, ErrKeyReused, ErrStoreUnavailable); Retry-After
 	// is already set where it applies. Nil means a text/plain body holding
 	// err's message.

@@ -5,10 +5,10 @@ import (
 	"fmt"
 )
 
-// Why the middleware answered a request itself instead of running the
-// handler (or replaying its response). The error passed to
-// [Config.WriteError] wraps one of them; its message is the body of the
-// default answer.
+// Errors. All but the last two say why the middleware answered a request
+// itself instead of running the handler (or replaying its response): the
+// error passed to [Config.WriteError] wraps one of them, and its message is
+// the body of the default answer.
 var (
 	// ErrMissingKey: the request has no key header and the route requires
 	// one (400 Bad Request).
@@ -38,6 +38,10 @@ var (
 	// Config.MaxRequestBytes, so it cannot be fingerprinted (413 Content Too
 	// Large).
 	ErrRequestTooLarge = errors.New("idempotency: request body too large for an idempotent request")
+
+	// ErrReadBody: the request body could not be read in full (the client
+	// went away, say); the handler has not run (400 Bad Request).
+	ErrReadBody = errors.New("idempotency: reading the request body failed")
 
 	// ErrStoreUnavailable: the store that keeps idempotency records did not
 	// answer; the request was not processed (503 Service Unavailable, with

@@ -163,7 +163,7 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	if err != nil {
 		// The handler has not run; the client can send the request again.
-		m.fail(w, r, http.StatusBadRequest, fmt.Errorf("idempotency: reading the request body: %w", err))
+		m.fail(w, r, http.StatusBadRequest, fmt.Errorf("%w: %w", ErrReadBody, err))
 		return
 	}
 	r2 := new(http.Request)

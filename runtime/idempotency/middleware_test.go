@@ -331,7 +331,7 @@ func TestMiddlewareRequestBody(t *testing.T) {
 	rec = httptest.NewRecorder()
 	mw.ServeHTTP(rec, r)
 	assert.Equal(t, http.StatusBadRequest, rec.Code)
-	assert.Equal(t, "idempotency: reading the request body: connection reset\n", rec.Body.String())
+	assert.Equal(t, "idempotency: reading the request body failed: connection reset\n", rec.Body.String())
 	assert.Equal(t, http.StatusCreated, send(mw, http.MethodPost, "/", "k4", "01").Code)
 }
 
