@@ -47,10 +47,29 @@ func newBackend(t *testing.T) *backend {
 	if b.mini == nil {
 		require.NoError(t, b.rdb.Ping(context.Background()).Err(), "%s=%s is set but Redis does not answer", addrEnv, addr)
 	}
-	s, err := redisstore.New(redisstore.Config{Client: b.rdb, Prefix: "test:" + rand.Text() + ":"})
+	prefix := "resilint-test:" + rand.Text() + ":"
+	s, err := redisstore.New(redisstore.Config{Client: b.rdb, Prefix: prefix})
 	require.NoError(t, err)
 	b.store = s
+	if b.mini == nil {
+		t.Cleanup(func() { clean(t, addr, prefix) })
+	}
 	return b
+}
+
+// clean deletes the keys a test left on a real server, directly (the test
+// may have cut the proxy).
+func clean(t *testing.T, addr, prefix string) {
+	direct := redis.NewClient(&redis.Options{Addr: addr})
+	defer direct.Close()
+	ctx := context.Background()
+	iter := direct.Scan(ctx, 0, prefix+"*", 100).Iterator()
+	for iter.Next(ctx) {
+		direct.Del(ctx, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Logf("cleaning up %s*: %v", prefix, err)
+	}
 }
 
 // stop makes Redis unreachable: it closes the proxy and every connection
