@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -364,6 +365,9 @@ func replay(w http.ResponseWriter, rec *record) {
 func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handler, id RecordID, fp fingerprint, claim []byte) {
 	ctx := r.Context()
 	l := m.startLease(ctx, id, claim)
+	// Headers already set by outer middleware (a request ID, CORS) belong
+	// to each request; only what the handler sets is stored.
+	outer := w.Header().Clone()
 	rec := &recorder{w: w, limit: m.maxResp}
 	finished := false
 	defer func() {
@@ -383,6 +387,11 @@ func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handl
 	l.stop()
 
 	status, header := rec.result()
+	for name, vals := range header {
+		if o, ok := outer[name]; ok && slices.Equal(o, vals) {
+			delete(header, name)
+		}
+	}
 	if !m.replayable(status) {
 		if _, err := m.release(ctx, id, claim); err != nil {
 			m.log.LogAttrs(ctx, slog.LevelError, "idempotency: could not release the key; it stays claimed until its lease ends",

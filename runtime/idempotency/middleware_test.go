@@ -745,3 +745,21 @@ func TestMiddlewareClientGoneQuietly(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, sendCtx(ctx, mw, http.MethodPost, "/", "k", "").Code)
 	assert.Empty(t, log.String(), "a client that went away is not a store failure")
 }
+
+func TestMiddlewareOuterHeadersNotReplayed(t *testing.T) {
+	h := created()
+	mw := wrap(t, idempotency.Config{}, h)
+	n := 0
+	outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		w.Header().Set("X-Request-Id", fmt.Sprintf("req-%d", n))
+		w.Header().Set("Vary", "Origin")
+		mw.ServeHTTP(w, r)
+	})
+	send(outer, http.MethodPost, "/", "k", "")
+	again := send(outer, http.MethodPost, "/", "k", "")
+	assert.Equal(t, "req-2", again.Header().Get("X-Request-Id"), "each request keeps its own outer headers")
+	assert.Equal(t, "Origin", again.Header().Get("Vary"))
+	assert.Equal(t, "1", again.Header().Get("X-Execution"), "the handler's headers are replayed")
+	assert.Equal(t, "true", again.Header().Get(idempotency.ReplayedHeader))
+}
