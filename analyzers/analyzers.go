@@ -6,6 +6,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/decoratororder"
+	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 )
 
@@ -15,5 +16,6 @@ func All() []*analysis.Analyzer {
 		retrynesting.Analyzer,
 		backoff.Analyzer,
 		decoratororder.Analyzer,
+		idempotency.Analyzer,
 	}
 }

@@ -269,11 +269,36 @@ func Charge(ctx context.Context, b *breaker.Breaker) error {
 	})
 }
 `)
+	write(t, filepath.Join(dir, "idem.go"), `package fixme
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+
+	"github.com/resilint/resilint/runtime/retry"
+)
+
+func Pay(ctx context.Context, c *http.Client, body []byte) error {
+	return retry.Do(ctx, &retry.Policy{MaxAttempts: 3}, func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return retry.HTTPError(resp)
+	})
+}
+`)
 	if _, stderr, code := run(t, dir, "go", "mod", "tidy"); code != 0 {
 		t.Fatalf("go mod tidy: %s", stderr)
 	}
 	_, stderr, code := run(t, dir, bin, "./...")
-	if code != 3 || strings.Count(stderr, "retry delay") != 2 || strings.Contains(stderr, "circuit breaker") {
+	if code != 3 || strings.Count(stderr, "retry delay") != 2 || strings.Contains(stderr, "circuit breaker") || !strings.Contains(stderr, "sends POST inside a retry without an Idempotency-Key header") {
 		t.Fatalf("before -fix: exit %d, want 3, two delay findings and none about the breaker (runtime/retry stops on open):\n%s", code, stderr)
 	}
 	_, stderr, code = run(t, dir, bin, "-decoratororder.strict", "./...")
@@ -282,6 +307,12 @@ func Charge(ctx context.Context, b *breaker.Breaker) error {
 	}
 	if _, stderr, code = run(t, dir, bin, "-decoratororder.strict", "-fix", "./..."); code != 0 && code != 3 {
 		t.Fatalf("-fix: exit %d\n%s", code, stderr)
+	}
+	idem, _ := os.ReadFile(filepath.Join(dir, "idem.go"))
+	for _, want := range []string{"idempotencyKey := idempotency.NewKey()", `req.Header.Set("Idempotency-Key", idempotencyKey)`, `"github.com/resilint/resilint/runtime/idempotency"`} {
+		if !strings.Contains(string(idem), want) {
+			t.Errorf("idem.go lacks %q after -fix:\n%s", want, idem)
+		}
 	}
 	order, _ := os.ReadFile(filepath.Join(dir, "order.go"))
 	if !strings.Contains(string(order), "return b.Do(ctx, func(ctx context.Context) error {") {

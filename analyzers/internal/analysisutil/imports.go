@@ -86,3 +86,63 @@ func IsTestFile(pass *analysis.Pass, pos token.Pos) bool {
 	name := f.Name()
 	return len(name) > len("_test.go") && name[len(name)-len("_test.go"):] == "_test.go"
 }
+
+// EnclosingStmt returns the statement of a statement list (a block, a case
+// or select clause) that contains n, and its indentation as tabs.
+func EnclosingStmt(pass *analysis.Pass, n ast.Node) (ast.Stmt, string) {
+	file := FileOf(pass, n.Pos())
+	if file == nil {
+		return nil, ""
+	}
+	var found ast.Stmt
+	var visit func(list []ast.Stmt) bool
+	visit = func(list []ast.Stmt) bool {
+		for _, st := range list {
+			if st.Pos() <= n.Pos() && n.End() <= st.End() {
+				found = st
+				// Look for a deeper list.
+				ast.Inspect(st, func(x ast.Node) bool {
+					if x == st {
+						return true
+					}
+					switch b := x.(type) {
+					case *ast.FuncLit:
+						return b.Pos() <= n.Pos() && n.End() <= b.End()
+					case *ast.BlockStmt:
+						if b.Pos() <= n.Pos() && n.End() <= b.End() {
+							visit(b.List)
+							return false
+						}
+					case *ast.CaseClause:
+						if b.Pos() <= n.Pos() && n.End() <= b.End() {
+							visit(b.Body)
+							return false
+						}
+					case *ast.CommClause:
+						if b.Pos() <= n.Pos() && n.End() <= b.End() {
+							visit(b.Body)
+							return false
+						}
+					}
+					return true
+				})
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= n.Pos() && n.End() <= fd.Body.End() {
+			visit(fd.Body.List)
+		}
+	}
+	if found == nil {
+		return nil, ""
+	}
+	col := pass.Fset.Position(found.Pos()).Column
+	indent := ""
+	for i := 1; i < col; i++ {
+		indent += "\t"
+	}
+	return found, indent
+}

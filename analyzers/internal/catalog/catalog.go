@@ -77,6 +77,12 @@ const (
 	OpenCheck
 	// Permanent: a function marking an error as not to be retried.
 	Permanent
+	// RequestBuilder: makes an HTTP request whose method is the argument
+	// ValueArg.
+	RequestBuilder
+	// KeyTransport: a RoundTripper type that adds idempotency keys to the
+	// requests it sends.
+	KeyTransport
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -121,27 +127,34 @@ type Row struct {
 	JitterFix string
 	// FixValue, for JitterField rows, is the value a fix sets.
 	FixValue string
+
+	// Method, for Send and RetrySend rows, is the HTTP method the call
+	// always sends ("POST" for Post); empty when it sends the request
+	// argument ReqArg.
+	Method string
+	ReqArg int
 }
 
 // Library import paths.
 const (
-	CenkaltiV4      = "github.com/cenkalti/backoff/v4"
-	CenkaltiV5      = "github.com/cenkalti/backoff/v5"
-	RetryGo         = "github.com/avast/retry-go/v4"
-	SethRetry       = "github.com/sethvargo/go-retry"
-	RetryableHTTP   = "github.com/hashicorp/go-retryablehttp"
-	K8sRetry        = "k8s.io/client-go/util/retry"
-	K8sWait         = "k8s.io/apimachinery/pkg/util/wait"
-	Failsafe        = "github.com/failsafe-go/failsafe-go"
-	FailsafeRP      = "github.com/failsafe-go/failsafe-go/retrypolicy"
-	ResilintRetry   = "github.com/resilint/resilint/runtime/retry"
-	ResilintBreaker = "github.com/resilint/resilint/runtime/breaker"
-	GoBreaker       = "github.com/sony/gobreaker"
-	GoBreakerV2     = "github.com/sony/gobreaker/v2"
-	Hystrix         = "github.com/afex/hystrix-go/hystrix"
-	Resiliency      = "github.com/eapache/go-resiliency/breaker"
-	FailsafeCB      = "github.com/failsafe-go/failsafe-go/circuitbreaker"
-	NetHTTP         = "net/http"
+	CenkaltiV4          = "github.com/cenkalti/backoff/v4"
+	CenkaltiV5          = "github.com/cenkalti/backoff/v5"
+	RetryGo             = "github.com/avast/retry-go/v4"
+	SethRetry           = "github.com/sethvargo/go-retry"
+	RetryableHTTP       = "github.com/hashicorp/go-retryablehttp"
+	K8sRetry            = "k8s.io/client-go/util/retry"
+	K8sWait             = "k8s.io/apimachinery/pkg/util/wait"
+	Failsafe            = "github.com/failsafe-go/failsafe-go"
+	FailsafeRP          = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	ResilintRetry       = "github.com/resilint/resilint/runtime/retry"
+	ResilintBreaker     = "github.com/resilint/resilint/runtime/breaker"
+	ResilintIdempotency = "github.com/resilint/resilint/runtime/idempotency"
+	GoBreaker           = "github.com/sony/gobreaker"
+	GoBreakerV2         = "github.com/sony/gobreaker/v2"
+	Hystrix             = "github.com/afex/hystrix-go/hystrix"
+	Resiliency          = "github.com/eapache/go-resiliency/breaker"
+	FailsafeCB          = "github.com/failsafe-go/failsafe-go/circuitbreaker"
+	NetHTTP             = "net/http"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -209,15 +222,15 @@ var Rows = []Row{
 
 	// hashicorp/go-retryablehttp: every send of *Client retries up to
 	// RetryMax times (4 from NewClient; 0 in a zero Client).
-	{Path: RetryableHTTP, Recv: "Client", Name: "Do", Role: RetrySend, Lib: "retryablehttp.Client.Do", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
-	{Path: RetryableHTTP, Recv: "Client", Name: "Get", Role: RetrySend, Lib: "retryablehttp.Client.Get", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
-	{Path: RetryableHTTP, Recv: "Client", Name: "Head", Role: RetrySend, Lib: "retryablehttp.Client.Head", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
-	{Path: RetryableHTTP, Recv: "Client", Name: "Post", Role: RetrySend, Lib: "retryablehttp.Client.Post", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
-	{Path: RetryableHTTP, Recv: "Client", Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.Client.PostForm", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
-	{Path: RetryableHTTP, Name: "Get", Role: RetrySend, Lib: "retryablehttp.Get", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
-	{Path: RetryableHTTP, Name: "Head", Role: RetrySend, Lib: "retryablehttp.Head", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
-	{Path: RetryableHTTP, Name: "Post", Role: RetrySend, Lib: "retryablehttp.Post", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
-	{Path: RetryableHTTP, Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.PostForm", BoundArg: -2, Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Do", Role: RetrySend, Lib: "retryablehttp.Client.Do", BoundArg: -1, ReqArg: 0, Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Get", Role: RetrySend, Lib: "retryablehttp.Client.Get", BoundArg: -1, Method: "GET", Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Head", Role: RetrySend, Lib: "retryablehttp.Client.Head", BoundArg: -1, Method: "HEAD", Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "Post", Role: RetrySend, Lib: "retryablehttp.Client.Post", BoundArg: -1, Method: "POST", Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Recv: "Client", Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.Client.PostForm", BoundArg: -1, Method: "POST", Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	{Path: RetryableHTTP, Name: "Get", Role: RetrySend, Lib: "retryablehttp.Get", BoundArg: -2, Method: "GET", Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "Head", Role: RetrySend, Lib: "retryablehttp.Head", BoundArg: -2, Method: "HEAD", Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "Post", Role: RetrySend, Lib: "retryablehttp.Post", BoundArg: -2, Method: "POST", Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
+	{Path: RetryableHTTP, Name: "PostForm", Role: RetrySend, Lib: "retryablehttp.PostForm", BoundArg: -2, Method: "POST", Default: 5, Disable: "use a retryablehttp.Client with RetryMax 0"},
 	{Path: RetryableHTTP, Recv: "Client", Name: "StandardClient", Role: RetryingClient, Lib: "retryablehttp.Client.StandardClient", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client behind StandardClient"},
 	{Path: RetryableHTTP, Name: "NewClient", Role: Constructor, Default: 5},
 	{Path: RetryableHTTP, Recv: "Client", Name: "RetryMax", Role: AttemptField, Plus: 1, Default: 1},
@@ -226,11 +239,20 @@ var Rows = []Row{
 	{Path: RetryableHTTP, Name: "LinearJitterBackoff", Role: DelayOption, Jitter: JitterHas},
 
 	// net/http sends: retries only through a StandardClient.
-	{Path: NetHTTP, Recv: "Client", Name: "Do", Role: Send, Lib: "http.Client.Do", BoundArg: -1},
-	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: Send, Lib: "http.Client.Get", BoundArg: -1},
-	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: Send, Lib: "http.Client.Head", BoundArg: -1},
-	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: Send, Lib: "http.Client.Post", BoundArg: -1},
-	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: Send, Lib: "http.Client.PostForm", BoundArg: -1},
+	{Path: NetHTTP, Recv: "Client", Name: "Do", Role: Send, Lib: "http.Client.Do", BoundArg: -1, ReqArg: 0},
+	{Path: NetHTTP, Name: "Get", Role: Send, Lib: "http.Get", BoundArg: -2, Method: "GET"},
+	{Path: NetHTTP, Name: "Head", Role: Send, Lib: "http.Head", BoundArg: -2, Method: "HEAD"},
+	{Path: NetHTTP, Name: "Post", Role: Send, Lib: "http.Post", BoundArg: -2, Method: "POST"},
+	{Path: NetHTTP, Name: "PostForm", Role: Send, Lib: "http.PostForm", BoundArg: -2, Method: "POST"},
+	{Path: NetHTTP, Name: "NewRequest", Role: RequestBuilder, ValueArg: 0},
+	{Path: NetHTTP, Name: "NewRequestWithContext", Role: RequestBuilder, ValueArg: 1},
+	{Path: RetryableHTTP, Name: "NewRequest", Role: RequestBuilder, ValueArg: 0},
+	{Path: RetryableHTTP, Name: "NewRequestWithContext", Role: RequestBuilder, ValueArg: 1},
+	{Path: ResilintIdempotency, Name: "Transport", Role: KeyTransport},
+	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: Send, Lib: "http.Client.Get", BoundArg: -1, Method: "GET"},
+	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: Send, Lib: "http.Client.Head", BoundArg: -1, Method: "HEAD"},
+	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: Send, Lib: "http.Client.Post", BoundArg: -1, Method: "POST"},
+	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: Send, Lib: "http.Client.PostForm", BoundArg: -1, Method: "POST"},
 
 	// k8s.io/client-go/util/retry: attempts are the wait.Backoff's Steps.
 	{Path: K8sRetry, Name: "RetryOnConflict", Role: Retry, Lib: "retry.RetryOnConflict", OpArg: 1, BoundArg: 0},

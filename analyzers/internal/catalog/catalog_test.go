@@ -57,7 +57,7 @@ func TestRowsResolve(t *testing.T) {
 // TestRuntimeRowsResolve checks the rows of resilint's own runtime
 // packages against the real packages, so the stubs cannot drift from them.
 func TestRuntimeRowsResolve(t *testing.T) {
-	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker} {
+	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency} {
 		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
 		pkgs, err := packages.Load(cfg, path)
 		if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
@@ -106,7 +106,7 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			}
 		}
 		return errf("no field %s", r.Name)
-	case catalog.BreakerPolicyType:
+	case catalog.BreakerPolicyType, catalog.KeyTransport:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.TypeName); !ok {
 			return errf("no type %s", r.Name)
 		}

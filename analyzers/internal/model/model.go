@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -89,6 +89,10 @@ type Retry struct {
 	RetriesOpen bool
 	Order       *Order
 	BreakerFix  *Fix
+
+	// Sends lists the HTTP requests one attempt sends (directly or in a
+	// called function); a retrying client's send is its own.
+	Sends []*Send
 
 	ampState uint8 // 0 new, 1 computing, 2 done
 }
@@ -158,6 +162,9 @@ type builder struct {
 	breakerAt  map[*ast.CallExpr]*BreakerSite
 	bsummaries map[*types.Func]*BreakerFact
 	bbusy      map[*types.Func]bool
+	headers    map[types.Object][]HeaderWrite
+	ssummaries map[*types.Func]*SendFact
+	sbusy      map[*types.Func]bool
 	result     *Result
 }
 
@@ -184,10 +191,13 @@ func build(pass *analysis.Pass) *Result {
 		breakerAt:  map[*ast.CallExpr]*BreakerSite{},
 		bsummaries: map[*types.Func]*BreakerFact{},
 		bbusy:      map[*types.Func]bool{},
+		ssummaries: map[*types.Func]*SendFact{},
+		sbusy:      map[*types.Func]bool{},
 		result:     &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
+	m.headers = m.headerIndex()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}
@@ -208,6 +218,7 @@ func build(pass *analysis.Pass) *Result {
 			m.failsafeOrder(r, call)
 		}
 		r.Breakers = dedupeBreakers(r.Breakers)
+		m.findSends(r)
 		if len(r.Breakers) > 0 || r.Order != nil {
 			m.openHandling(r)
 			r.BreakerFix = m.swapFix(r)
@@ -224,6 +235,12 @@ func build(pass *analysis.Pass) *Result {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.breakerSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.sendSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.requestFact(fn, m.vals.decls[fn]); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

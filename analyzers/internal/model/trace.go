@@ -55,8 +55,14 @@ func newValues(info *types.Info, files []*ast.File) *values {
 				}
 				for i, l := range n.Lhs {
 					var rhs ast.Expr
-					if len(n.Lhs) == len(n.Rhs) {
+					switch {
+					case len(n.Lhs) == len(n.Rhs):
 						rhs = n.Rhs[i]
+					case i == 0 && len(n.Rhs) == 1:
+						// x, err := f(): x is f's first result.
+						if _, isCall := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); isCall {
+							rhs = n.Rhs[0]
+						}
 					}
 					v.record(l, rhs, n.Pos())
 				}

@@ -1,0 +1,308 @@
+package idempotency
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports retried non-idempotent requests without idempotency keys.
+var Analyzer = &analysis.Analyzer{
+	Name:     "idempotency",
+	Doc:      analysisutil.MustExtractDoc(doc, "idempotency"),
+	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
+	Requires: []*analysis.Analyzer{model.Analyzer},
+	Run:      run,
+}
+
+var headerFlag = "Idempotency-Key,X-Idempotency-Key"
+
+func init() {
+	Analyzer.Flags.StringVar(&headerFlag, "header", headerFlag, "comma-separated names of the headers that carry an idempotency key (the first is used by fixes)")
+}
+
+// headerNames parses the -idempotency.header flag.
+func headerNames(flag string) ([]string, error) {
+	var out []string
+	for _, n := range strings.Split(flag, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !validHeaderName(n) {
+			return nil, fmt.Errorf("-idempotency.header: %q is not a valid HTTP header name", n)
+		}
+		out = append(out, http.CanonicalHeaderKey(n))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-idempotency.header: no header name in %q", flag)
+	}
+	return out, nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	names, err := headerNames(headerFlag)
+	if err != nil {
+		return nil, err
+	}
+	isKey := map[string]bool{}
+	for _, n := range names {
+		isKey[n] = true
+	}
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	seen := map[token.Pos]bool{}
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if s.KeyByTransport || s.Method != "" && model.IdempotentMethod(s.Method) || seen[s.Pos] {
+				continue
+			}
+			var keys []model.HeaderWrite
+			for _, h := range s.Headers {
+				if isKey[h.Name] {
+					keys = append(keys, h)
+				}
+			}
+			method := s.Method
+			if method == "" {
+				method = "a request whose method is not a constant idempotent method"
+			}
+			related := []analysis.RelatedInformation{{Pos: r.Pos, Message: fmt.Sprintf("retried by this %s (%s)", r.Describe(), model.AttemptsText(r.Attempts))}}
+			if s.Build != nil {
+				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
+			}
+			via := ""
+			if s.Fact != nil {
+				via = " (" + s.Fact.Site + ")"
+			}
+			switch {
+			case len(keys) == 0:
+				seen[s.Pos] = true
+				d := analysis.Diagnostic{
+					Pos: s.Pos, End: s.End, Category: "no-key", Related: related,
+					Message: fmt.Sprintf("%s sends %s%s inside a retry without an %s header: a timeout means the result is unknown, and a retried %s the server already processed runs twice (a double charge)", s.Lib, method, via, names[0], strings.TrimPrefix(method, "a ")),
+				}
+				if fix := keyFix(pass, r, s, names[0]); fix != nil {
+					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+				}
+				pass.Report(d)
+			case allPerAttempt(keys):
+				seen[s.Pos] = true
+				d := analysis.Diagnostic{
+					Pos: keys[0].Pos, End: keys[0].Pos + token.Pos(len("req")), Category: "key-per-attempt", Related: append(related, analysis.RelatedInformation{Pos: s.Pos, Message: "request sent here"}),
+					Message: fmt.Sprintf("the %s is made anew in every attempt of the %s: each attempt carries a different key, so the server cannot recognize the retry of %s; make the key once, before the retry", keys[0].Name, r.Describe(), strings.TrimPrefix(method, "a ")),
+				}
+				if keys[0].Value != nil {
+					d.Pos, d.End = keys[0].Value.Pos(), keys[0].Value.End()
+					if fix := hoistFix(pass, r, keys[0].Value); fix != nil {
+						d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+					}
+				}
+				pass.Report(d)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func allPerAttempt(hs []model.HeaderWrite) bool {
+	for _, h := range hs {
+		if !h.PerAttempt {
+			return false
+		}
+	}
+	return true
+}
+
+const keyVar = "idempotencyKey"
+
+// keyFix makes the key before the retry and sets it on the request right
+// after it is made (after its error check).
+func keyFix(pass *analysis.Pass, r *model.Retry, s *model.Send, header string) *analysis.SuggestedFix {
+	if s.Build == nil || s.Fact != nil {
+		return nil
+	}
+	buildStmt, indent := analysisutil.EnclosingStmt(pass, s.Build)
+	as, ok := buildStmt.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != s.Build || len(as.Lhs) == 0 {
+		return nil
+	}
+	reqID, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || reqID.Name == "_" {
+		return nil
+	}
+	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
+	if retryStmt == nil || fileLookup(pass, r.Node.Pos(), keyVar) {
+		return nil
+	}
+	file := analysisutil.FileOf(pass, s.Build.Pos())
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
+	after := ast.Node(as)
+	if next := nextStmt(pass, as); next != nil && isErrCheck(next) {
+		after = next
+	}
+	set := fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, reqID.Name, strconv.Quote(header), keyVar)
+	if retryStmt == buildStmt || retryStmt.Pos() > as.Pos() {
+		// The client retries by itself: the request is made once; set the
+		// key on it.
+		edits = append(edits, analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(fmt.Sprintf("\n%s%s.Header.Set(%s, %s.NewKey())", indent, reqID.Name, strconv.Quote(header), name))})
+	} else {
+		edits = append(edits,
+			analysis.TextEdit{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewKey()\n%s", keyVar, name, rindent))},
+			analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(set)})
+	}
+	return &analysis.SuggestedFix{Message: "Make an idempotency key once, before the retry, and set it on every attempt's request", TextEdits: edits}
+}
+
+// hoistFix moves a key made inside the retry to just before it.
+func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.SuggestedFix {
+	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
+	if retryStmt == nil {
+		return nil
+	}
+	info := pass.TypesInfo
+	if lit, ok := ast.Unparen(v).(*ast.CompositeLit); ok && len(lit.Elts) == 1 {
+		v = lit.Elts[0] // []string{NewKey()}
+	}
+	switch x := ast.Unparen(v).(type) {
+	case *ast.CallExpr:
+		if fileLookup(pass, r.Node.Pos(), keyVar) || usesLocals(info, x, r) {
+			return nil
+		}
+		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
+			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s\n%s", keyVar, text(pass, x), rindent))},
+			{Pos: x.Pos(), End: x.End(), NewText: []byte(keyVar)},
+		}}
+	case *ast.Ident:
+		obj := info.Uses[x]
+		if obj == nil {
+			return nil
+		}
+		defID := findDef(pass, obj)
+		if defID == nil {
+			return nil
+		}
+		def, _ := analysisutil.EnclosingStmt(pass, defID)
+		as, ok := def.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || usesLocals(info, as.Rhs[0], r) {
+			return nil
+		}
+		stmtText := text(pass, as)
+		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
+			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(stmtText + "\n" + rindent)},
+			{Pos: as.Pos(), End: as.End(), NewText: nil},
+		}}
+	}
+	return nil
+}
+
+func findDef(pass *analysis.Pass, obj types.Object) ast.Node {
+	for id, o := range pass.TypesInfo.Defs {
+		if o != nil && o.Pos() == obj.Pos() && id.Pos() == obj.Pos() {
+			return id
+		}
+	}
+	return nil
+}
+
+// usesLocals reports whether e refers to variables declared inside the
+// retry's attempt (which a hoisted statement could not see).
+func usesLocals(info *types.Info, e ast.Node, r *model.Retry) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return !found
+		}
+		if obj := info.Uses[id]; obj != nil {
+			for _, op := range r.Ops {
+				if op.Pos() <= obj.Pos() && obj.Pos() < op.End() {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func text(pass *analysis.Pass, n ast.Node) string {
+	var b bytes.Buffer
+	if err := format.Node(&b, pass.Fset, n); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// validHeaderName reports whether n is an HTTP token.
+func validHeaderName(n string) bool {
+	for _, c := range n {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.ContainsRune("!#$%&'*+-.^_`|~", c):
+		default:
+			return false
+		}
+	}
+	return n != ""
+}
+
+func fileLookup(pass *analysis.Pass, pos token.Pos, name string) bool {
+	scope := pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return false
+	}
+	_, obj := scope.LookupParent(name, pos)
+	return obj != nil
+}
+
+func nextStmt(pass *analysis.Pass, st ast.Stmt) ast.Stmt {
+	file := analysisutil.FileOf(pass, st.Pos())
+	var next ast.Stmt
+	ast.Inspect(file, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		}
+		for i, s := range list {
+			if s == st && i+1 < len(list) {
+				next = list[i+1]
+			}
+		}
+		return next == nil
+	})
+	return next
+}
+
+func isErrCheck(st ast.Stmt) bool {
+	ifs, ok := st.(*ast.IfStmt)
+	if !ok || ifs.Init != nil {
+		return false
+	}
+	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return false
+	}
+	id, ok := be.X.(*ast.Ident)
+	return ok && id.Name == "err"
+}

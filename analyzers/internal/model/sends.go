@@ -1,0 +1,558 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// HeaderWrite is a header set on a request.
+type HeaderWrite struct {
+	Name  string    // canonical header name
+	Value ast.Expr  // the value, when set in this package
+	Pos   token.Pos // where it is set
+	Made  bool      // set by a function of another package that makes the value itself
+	// PerAttempt: the value is made anew in every attempt of the retry
+	// the send is in (a new key per attempt).
+	PerAttempt bool
+}
+
+// Send is an HTTP request sent inside a retry.
+type Send struct {
+	Call     *ast.CallExpr // the send (Client.Do, http.Post, ...), or the call of a function that sends
+	Pos, End token.Pos
+	Lib      string // "http.Client.Do", "retryablehttp.Client.Post"
+	// Method is the request's method when it is a constant ("POST");
+	// empty when it is not known.
+	Method string
+	// Build is where the request was made (http.NewRequest...), when it
+	// was made in this package.
+	Build   *ast.CallExpr
+	Headers []HeaderWrite
+	// KeyByTransport: the client's transport adds idempotency keys.
+	KeyByTransport bool
+	// Callee and Fact are set when the send happens in a called function.
+	Callee *types.Func
+	Fact   *SendFact
+}
+
+// SendFact is exported for functions that send an HTTP request whose
+// method is not known to be idempotent.
+type SendFact struct {
+	Method string   // "" when not a constant
+	Site   string   // "http.Client.Do at pay.go:31"
+	Keys   []string // canonical names of the headers it sets with a value it makes itself
+	Given  []string // canonical names of the headers it sets with a value it is given
+}
+
+func (*SendFact) AFact() {}
+
+func (f *SendFact) String() string {
+	m := f.Method
+	if m == "" {
+		m = "?"
+	}
+	return "sends(" + m + ")"
+}
+
+// RequestFact is exported for functions that return an HTTP request they
+// made: its method and the headers set on it.
+type RequestFact struct {
+	Method string
+	Keys   []string
+	Given  []string
+}
+
+func (*RequestFact) AFact() {}
+
+func (f *RequestFact) String() string { return "request(" + f.Method + ")" }
+
+// IdempotentMethod reports whether m is one of the methods HTTP defines
+// as idempotent.
+func IdempotentMethod(m string) bool {
+	switch strings.ToUpper(m) {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// headerIndex finds, package-wide, the headers set on request variables:
+// req.Header.Set/Add(name, v), req.Header[name] = v, req.Header =
+// http.Header{name: ...}.
+func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
+	info := m.pass.TypesInfo
+	idx := map[types.Object][]HeaderWrite{}
+	add := func(base ast.Expr, name string, v ast.Expr, pos token.Pos) {
+		if obj := baseObj(info, base); obj != nil {
+			idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos})
+		}
+	}
+	headerOf := func(e ast.Expr) (ast.Expr, bool) {
+		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Header" || !analysisutil.IsNamedType(info.TypeOf(sel), "net/http", "Header") {
+			return nil, false
+		}
+		return sel.X, true
+	}
+	for _, f := range m.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr)
+				if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(x.Args) != 2 {
+					break
+				}
+				if base, ok := headerOf(sel.X); ok {
+					if name, ok := m.constString(x.Args[0]); ok {
+						add(base, name, x.Args[1], x.Pos())
+					}
+				}
+				// Helpers that set a header on their argument.
+				if fn := analysisutil.Callee(info, x); fn != nil {
+					_ = fn
+				}
+			case *ast.AssignStmt:
+				for i, l := range x.Lhs {
+					if i >= len(x.Rhs) {
+						break
+					}
+					switch lx := analysisutil.Unparen(l).(type) {
+					case *ast.IndexExpr:
+						if base, ok := headerOf(lx.X); ok {
+							if name, ok := m.constString(lx.Index); ok {
+								add(base, name, x.Rhs[i], x.Pos())
+							}
+						}
+					case *ast.SelectorExpr:
+						if base, ok := headerOf(lx); ok {
+							if lit, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.CompositeLit); ok {
+								for _, e := range lit.Elts {
+									if kv, ok := e.(*ast.KeyValueExpr); ok {
+										if name, ok := m.constString(kv.Key); ok {
+											add(base, name, kv.Value, kv.Pos())
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	// Helpers of this package that set a header on a parameter: a call
+	// passing a request sets it on the argument.
+	for fn, d := range m.vals.decls {
+		sig := fn.Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			p := sig.Params().At(i)
+			writes := idx[p]
+			if len(writes) == 0 {
+				continue
+			}
+			for _, f := range m.pass.Files {
+				ast.Inspect(f, func(n ast.Node) bool {
+					c, ok := n.(*ast.CallExpr)
+					if !ok || analysisutil.Callee(info, c) != fn || i >= len(c.Args) {
+						return true
+					}
+					for _, w := range writes {
+						v := w.Value
+						// A value given as another parameter comes from the caller.
+						if id, ok := analysisutil.Unparen(v).(*ast.Ident); ok {
+							for j := range sig.Params().Len() {
+								if info.Uses[id] == sig.Params().At(j) && j < len(c.Args) {
+									v = c.Args[j]
+								}
+							}
+						}
+						add(c.Args[i], w.Name, v, c.Pos())
+					}
+					return true
+				})
+			}
+			_ = d
+		}
+	}
+	return idx
+}
+
+// baseObj returns the variable at the root of a selector chain:
+// req, req.Request, c.req.
+func baseObj(info *types.Info, e ast.Expr) types.Object {
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x)
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && x.Sel.Name != "Request" {
+					return sel.Obj() // a field holding the request
+				}
+				e = x.X
+				continue
+			}
+			return info.Uses[x.Sel]
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+func (m *builder) constString(e ast.Expr) (string, bool) {
+	for _, o := range m.vals.trace(e) {
+		if tv := m.pass.TypesInfo.Types[o.expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
+			return constant.StringVal(tv.Value), true
+		}
+	}
+	if tv := m.pass.TypesInfo.Types[e]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	return "", false
+}
+
+// sendOf recognizes an HTTP send and what is known of its request.
+func (m *builder) sendOf(call *ast.CallExpr) *Send {
+	info := m.pass.TypesInfo
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return nil
+	}
+	row := catalogRow(fn)
+	if row == nil || (row.Role != catalog.Send && row.Role != catalog.RetrySend) {
+		return nil
+	}
+	s := &Send{Call: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Lib: row.Lib, Method: row.Method}
+	if row.Method == "" && row.ReqArg < len(call.Args) {
+		m.request(s, call.Args[row.ReqArg])
+	}
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && row.Recv != "" {
+		s.KeyByTransport = m.keyTransport(sel.X, 0)
+	}
+	return s
+}
+
+// request fills in the method and headers of the request expression e.
+func (m *builder) request(s *Send, e ast.Expr) {
+	methods := map[string]bool{}
+	unknown := false
+	for _, o := range m.vals.trace(e) {
+		method, ok := "", false
+		switch x := analysisutil.Unparen(o.expr).(type) {
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(m.pass.TypesInfo, x)
+			if fn == nil {
+				break
+			}
+			if row := catalogRow(fn); row != nil && row.Role == catalog.RequestBuilder && row.ValueArg < len(x.Args) {
+				s.Build = x
+				method, ok = m.constString(x.Args[row.ValueArg])
+				break
+			}
+			if fn.Pkg() != m.pass.Pkg {
+				var rf RequestFact
+				if m.pass.ImportObjectFact(fn.Origin(), &rf) {
+					method, ok = rf.Method, rf.Method != ""
+					for _, k := range rf.Keys {
+						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
+					}
+					for _, k := range rf.Given {
+						s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: x.Pos()})
+					}
+				}
+			}
+		case *ast.CompositeLit:
+			if v, found := litField(x, "Method"); found {
+				method, ok = m.constString(v)
+			} else {
+				method, ok = http.MethodGet, true
+			}
+		}
+		if w := m.lastWrite(o.via, "Method"); w != nil {
+			method, ok = m.constString(w.value)
+		}
+		if ok {
+			methods[strings.ToUpper(method)] = true
+		} else {
+			unknown = true
+		}
+		for _, obj := range o.via {
+			s.Headers = append(s.Headers, m.headers[obj]...)
+		}
+	}
+	// The worst case: a non-idempotent method if any origin has one.
+	s.Method = ""
+	if !unknown {
+		var ms []string
+		for k := range methods {
+			ms = append(ms, k)
+		}
+		sort.Strings(ms)
+		for _, k := range ms {
+			s.Method = k
+			if !IdempotentMethod(k) {
+				break
+			}
+		}
+	}
+}
+
+// keyTransport reports whether a client's transport adds idempotency keys.
+func (m *builder) keyTransport(client ast.Expr, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	isKeyTransport := func(e ast.Expr) bool {
+		for _, o := range m.vals.trace(e) {
+			t := info.TypeOf(o.expr)
+			for i := range catalog.Rows {
+				r := &catalog.Rows[i]
+				if r.Role == catalog.KeyTransport && analysisutil.IsNamedType(t, r.Path, r.Name) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, o := range m.vals.trace(client) {
+		if w := m.lastWrite(o.via, "Transport"); w != nil && isKeyTransport(w.value) {
+			return true
+		}
+		if w := m.lastWrite(o.via, "HTTPClient"); w != nil && m.keyTransport(w.value, depth+1) {
+			return true
+		}
+		lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		if v, ok := litField(lit, "Transport"); ok && isKeyTransport(v) {
+			return true
+		}
+		if v, ok := litField(lit, "HTTPClient"); ok && m.keyTransport(v, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsIn lists the sends reached from root: direct sends, and calls of
+// functions that send.
+func (m *builder) sendsIn(root ast.Node) []*Send {
+	info := m.pass.TypesInfo
+	var out []*Send
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			if m.uncounted[x] {
+				return false
+			}
+		case *ast.CallExpr:
+			if s := m.sendOf(x); s != nil {
+				out = append(out, s)
+				return true
+			}
+			if fn := analysisutil.Callee(info, x); fn != nil {
+				if f := m.sendSummary(fn); f != nil {
+					s := &Send{Call: x, Pos: x.Pos(), End: x.Fun.End(), Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f}
+					for _, k := range f.Keys {
+						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
+					}
+					for _, k := range f.Given {
+						s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: x.Pos()})
+					}
+					out = append(out, s)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// sendSummary returns the SendFact of fn.
+func (m *builder) sendSummary(fn *types.Func) *SendFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f SendFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
+		}
+		return nil
+	}
+	if f, ok := m.ssummaries[fn]; ok {
+		return f
+	}
+	d := m.vals.decls[fn]
+	if d == nil || m.sbusy[fn] {
+		return nil
+	}
+	m.sbusy[fn] = true
+	sends := m.sendsIn(d.Body)
+	delete(m.sbusy, fn)
+	var f *SendFact
+	for _, s := range sends {
+		if s.Method != "" && IdempotentMethod(s.Method) || s.KeyByTransport {
+			continue
+		}
+		f = &SendFact{Method: s.Method}
+		if s.Fact != nil {
+			f.Site = s.Fact.Site
+		} else {
+			f.Site = fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(m.pass.Fset, s.Pos))
+		}
+		f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
+		break
+	}
+	m.ssummaries[fn] = f
+	return f
+}
+
+// keyNames splits the headers set on a request into those whose value is
+// made inside body (a key made per call) and those given from outside.
+func (m *builder) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
+	for _, h := range hs {
+		if h.Made || h.Value != nil && m.madeIn(h.Value, []ast.Node{body}) {
+			made = append(made, h.Name)
+		} else {
+			given = append(given, h.Name)
+		}
+	}
+	return made, given
+}
+
+// madeIn reports whether the value v is made (by a call) within the
+// regions: directly, or through a local variable assigned there.
+func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
+	info := m.pass.TypesInfo
+	inside := func(pos token.Pos) bool {
+		for _, r := range regions {
+			if r.Pos() <= pos && pos < r.End() {
+				return true
+			}
+		}
+		return false
+	}
+	// Follow local variables to their assignments, stopping at calls.
+	var made func(e ast.Expr, cutoff token.Pos, depth int) bool
+	made = func(e ast.Expr, cutoff token.Pos, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.CallExpr:
+			if tv := info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
+				return made(x.Args[0], cutoff, depth+1)
+			}
+			return inside(x.Pos())
+		case *ast.CompositeLit:
+			for _, el := range x.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					el = kv.Value
+				}
+				if made(el, cutoff, depth+1) {
+					return true
+				}
+			}
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			if !ok || !isLocal(v) {
+				return false
+			}
+			var last *assign
+			for i, a := range m.vals.assigns[v] {
+				if a.pos < cutoff && (last == nil || a.pos > last.pos) {
+					last = &m.vals.assigns[v][i]
+				}
+			}
+			if last != nil && last.value != nil {
+				return made(last.value, last.pos, depth+1)
+			}
+		}
+		return false
+	}
+	return made(v, v.Pos(), 0)
+}
+
+// findSends records the sends each retry's attempts make.
+func (m *builder) findSends(r *Retry) {
+	if r.Kind == ClientRetry {
+		if call, ok := r.Node.(*ast.CallExpr); ok {
+			if s := m.sendOf(call); s != nil {
+				r.Sends = append(r.Sends, s)
+			}
+		}
+		return
+	}
+	for _, op := range r.Ops {
+		r.Sends = append(r.Sends, m.sendsIn(op)...)
+	}
+	defer func() {
+		for _, s := range r.Sends {
+			for i := range s.Headers {
+				s.Headers[i].PerAttempt = m.perAttempt(s.Headers[i], r)
+			}
+		}
+	}()
+	for _, fn := range r.OpFuncs {
+		if f := m.sendSummary(fn); f != nil {
+			s := &Send{Pos: r.Pos, End: r.End, Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f}
+			for _, k := range f.Keys {
+				s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: r.Pos})
+			}
+			for _, k := range f.Given {
+				s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: r.Pos})
+			}
+			r.Sends = append(r.Sends, s)
+		}
+	}
+}
+
+// PerAttempt reports whether the header write's value is made anew in
+// every attempt of r.
+func (m *builder) perAttempt(h HeaderWrite, r *Retry) bool {
+	if h.Made {
+		return true
+	}
+	return h.Value != nil && m.madeIn(h.Value, r.Ops)
+}
+
+// requestFacts exports RequestFacts for functions returning requests.
+func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	t := sig.Results().At(0).Type()
+	if !analysisutil.IsNamedType(t, "net/http", "Request") && !analysisutil.IsNamedType(t, catalog.RetryableHTTP, "Request") {
+		return nil
+	}
+	var f *RequestFact
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 || f != nil {
+			return f == nil
+		}
+		s := &Send{}
+		m.request(s, ret.Results[0])
+		if s.Build == nil {
+			return true
+		}
+		f = &RequestFact{Method: s.Method}
+		f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
+		return false
+	})
+	return f
+}

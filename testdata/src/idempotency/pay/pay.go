@@ -1,0 +1,40 @@
+// Package pay builds and sends payment requests for other packages.
+package pay
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+)
+
+// NewChargeRequest builds a POST without a key.
+func NewChargeRequest(ctx context.Context, body []byte) (*http.Request, error) {
+	return http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
+}
+
+// Charge sends a POST without a key.
+func Charge(ctx context.Context, c *http.Client, body []byte) error {
+	req, err := NewChargeRequest(ctx, body)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ChargeWithKey sends a POST with the key it is given.
+func ChargeWithKey(ctx context.Context, c *http.Client, body []byte, key string) error {
+	req, err := NewChargeRequest(ctx, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
