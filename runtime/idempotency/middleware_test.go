@@ -370,6 +370,7 @@ func TestMiddlewareFlushAndHijack(t *testing.T) {
 	h := &counted{fn: func(w http.ResponseWriter, r *http.Request, n int) {
 		rc := http.NewResponseController(w)
 		_, _, hijackErr = rc.Hijack()
+		assert.ErrorIs(t, rc.SetWriteDeadline(time.Time{}), http.ErrNotSupported, "reaches the recorder through Unwrap")
 		io.WriteString(w, "part 1;")
 		require.NoError(t, rc.Flush())
 		w.(http.Flusher).Flush()

@@ -67,6 +67,11 @@ func TestRecordMalformed(t *testing.T) {
 	} {
 		cases[name] = mutate(sampleRecords()[3])
 	}
+	// Every truncation of a valid payload, with a valid checksum.
+	payload := good[:len(good)-4]
+	for i := range len(payload) {
+		cases[fmt.Sprintf("payload cut at %d", i)] = resum(append(bytes.Clone(payload[:i]), 0, 0, 0, 0))
+	}
 	for name, b := range cases {
 		_, err := decodeRecord(b)
 		assert.ErrorIs(t, err, errMalformed, name)
