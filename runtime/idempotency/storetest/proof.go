@@ -123,20 +123,23 @@ func RunExactlyOnce(t *testing.T, store idempotency.Store) {
 			<-gate
 		}}
 		srv, client := serve(t, idempotency.Config{Store: store, Required: true}, h)
+		openGate := sync.OnceFunc(func() { close(gate) })
+		t.Cleanup(openGate) // before the server closes, should the test fail
 		key, body := idempotency.NewKey(), `{"amount":100}`
 
 		results := fire(client, srv.URL, key, body, Duplicates)
-		<-started
-		// One request is inside the handler, held at the gate; every other
-		// one must be turned away with 409 before the gate opens.
+		// One request claims the key and is held at the gate inside the
+		// handler; every other one must be turned away with 409 before the
+		// gate opens.
 		for range Duplicates - 1 {
-			r := <-results
+			r := recv(t, results)
 			if r.err != nil || r.status != http.StatusConflict || !strings.Contains(r.body, "still being processed") || r.order != "" {
 				t.Errorf("a duplicate during the first request got %v; want 409 Conflict", r)
 			}
 		}
-		close(gate)
-		first := <-results
+		wait(t, started)
+		openGate()
+		first := recv(t, results)
 		if first.err != nil || first.status != http.StatusCreated || first.replayed != "" {
 			t.Fatalf("the first request got %v; want 201 Created, not a replay", first)
 		}
@@ -157,15 +160,17 @@ func RunExactlyOnce(t *testing.T, store idempotency.Store) {
 		srv, client := serve(t, idempotency.Config{
 			Store: store, WaitTimeout: time.Minute, PollInterval: time.Millisecond,
 		}, h)
+		openGate := sync.OnceFunc(func() { close(gate) })
+		t.Cleanup(openGate) // before the server closes, should the test fail
 		key, body := idempotency.NewKey(), `{"amount":200}`
 
 		results := fire(client, srv.URL, key, body, Duplicates)
-		<-started
-		close(gate)
+		wait(t, started)
+		openGate()
 		var first *response
 		var all []response
 		for range Duplicates {
-			r := <-results
+			r := recv(t, results)
 			if r.err != nil || r.status != http.StatusCreated {
 				t.Fatalf("a concurrent duplicate got %v; want 201 Created", r)
 			}
@@ -190,6 +195,30 @@ func RunExactlyOnce(t *testing.T, store idempotency.Store) {
 			t.Fatalf("the handler ran %d times for one key; want exactly once", n)
 		}
 	})
+}
+
+// stuck bounds every wait of these tests, so that a broken store fails
+// them instead of hanging them.
+const stuck = time.Minute
+
+func recv(t *testing.T, results <-chan response) response {
+	t.Helper()
+	select {
+	case r := <-results:
+		return r
+	case <-time.After(stuck):
+		t.Fatalf("no response after %v", stuck)
+		panic("unreachable")
+	}
+}
+
+func wait(t *testing.T, started <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-started:
+	case <-time.After(stuck):
+		t.Fatalf("the handler did not start within %v", stuck)
+	}
 }
 
 // checkReplays sends Duplicates sequential duplicates and checks that each
@@ -232,7 +261,7 @@ func RunOutage(t *testing.T, store idempotency.Store, stop func()) {
 	for _, key := range []string{done, during, fresh} {
 		results := fire(client, srv.URL, key, body, Duplicates)
 		for range Duplicates {
-			checkUnavailable(t, <-results)
+			checkUnavailable(t, recv(t, results))
 		}
 		for range Duplicates {
 			checkUnavailable(t, post(client, srv.URL, key, body))
