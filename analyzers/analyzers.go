@@ -8,6 +8,7 @@ import (
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/retrynesting"
+	"github.com/resilint/resilint/analyzers/timeoutchain"
 )
 
 // All returns the suite's reporting analyzers, in documentation order.
@@ -17,5 +18,6 @@ func All() []*analysis.Analyzer {
 		backoff.Analyzer,
 		decoratororder.Analyzer,
 		idempotency.Analyzer,
+		timeoutchain.Analyzer,
 	}
 }

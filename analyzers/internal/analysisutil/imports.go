@@ -1,8 +1,10 @@
 package analysisutil
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/token"
 	"strconv"
 
@@ -145,4 +147,13 @@ func EnclosingStmt(pass *analysis.Pass, n ast.Node) (ast.Stmt, string) {
 		indent += "\t"
 	}
 	return found, indent
+}
+
+// Text returns the source text of n, formatted.
+func Text(pass *analysis.Pass, n ast.Node) string {
+	var b bytes.Buffer
+	if err := format.Node(&b, pass.Fset, n); err != nil {
+		return ""
+	}
+	return b.String()
 }

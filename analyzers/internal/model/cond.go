@@ -129,6 +129,9 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 		if in.isOp(x) && len(in.results(x)) == 1 {
 			c := s.clone()
 			in.startOp(c)
+			if in.isDelayCall(x) {
+				c.delayed = true
+			}
 			c.overwrite(x)
 			c.setSlot(slot{key: x})
 			return x, c, true

@@ -78,6 +78,17 @@ func (in *interp) isDelayCall(call *ast.CallExpr) bool {
 	return strings.Contains(strings.ToLower(fn.Name()), "sleep")
 }
 
+// isPureWait reports whether call only waits: time.Sleep, runtime/retry's
+// Sleep, or a function named like a sleep.
+func (in *interp) isPureWait(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.info, call)
+	if fn == nil {
+		return false
+	}
+	return analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") ||
+		strings.Contains(strings.ToLower(fn.Name()), "sleep")
+}
+
 // findDelayFuncs marks the package's functions whose body waits.
 func (m *builder) findDelayFuncs() map[*types.Func]bool {
 	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}}
@@ -123,6 +134,9 @@ type Delay struct {
 	Call  *ast.CallExpr // time.Sleep(d), time.After(d), time.NewTimer(d), t.Reset(d), retry.Sleep(ctx, d)
 	Dur   ast.Expr      // the duration argument
 	Shape DelayShape
+	// Cancellable: the wait ends when the context is cancelled
+	// (runtime/retry's Sleep, or a select with a ctx.Done() case).
+	Cancellable bool
 }
 
 // Jitter says how random a delay is.
@@ -174,7 +188,9 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					}
 				}
 				if dur != nil {
-					r.Delays = append(r.Delays, &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)})
+					d := &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)}
+					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.inSelectWithDone(x, op)
+					r.Delays = append(r.Delays, d)
 				}
 			}
 			return true
@@ -248,6 +264,38 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	}
 	visitExpr(dur, 0)
 
+	// A random draw that is not added to a fixed part is full jitter: when
+	// the delay has such an alternative (a jitter mode switch), it is not
+	// judged equal jitter.
+	fullAlt := false
+	for _, e := range exprs {
+		var stack []ast.Node
+		ast.Inspect(e, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			stack = append(stack, n)
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := analysisutil.Callee(info, c)
+			if fn == nil || !(m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+				return true
+			}
+			underAdd := false
+			for _, a := range stack[:len(stack)-1] {
+				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+					underAdd = true
+				}
+			}
+			if !underAdd {
+				fullAlt = true
+			}
+			return true
+		})
+	}
 	for _, e := range exprs {
 		ast.Inspect(e, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -306,7 +354,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	}
 	switch {
 	case sh.Jitter == JitterSeeded:
-	case random && fixed:
+	case random && fixed && !fullAlt:
 		sh.Jitter = JitterEqual
 	case random:
 		sh.Jitter = JitterFull
@@ -521,4 +569,59 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 		})
 	}
 	return opaque
+}
+
+// inSelectWithDone reports whether call is in (or feeds) a select, within
+// root, that also waits on a context's Done channel — or a timer whose
+// channel is received in such a select.
+func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectStmt)
+		if !ok || found {
+			return !found
+		}
+		hasDone := false
+		for _, c := range sel.Body.List {
+			cc := c.(*ast.CommClause)
+			if cc.Comm == nil {
+				continue
+			}
+			ast.Inspect(cc.Comm, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if fn := analysisutil.Callee(m.pass.TypesInfo, c); analysisutil.IsMethod(fn, "context", "Context", "Done") {
+						hasDone = true
+					}
+				}
+				return true
+			})
+		}
+		if hasDone && (sel.Pos() <= call.Pos() && call.End() <= sel.End()) {
+			found = true
+		}
+		if hasDone && !found {
+			// A timer made before the select: t := time.NewTimer(d); select { case <-t.C: }
+			found = timerFeeds(m.pass.TypesInfo, call, sel)
+		}
+		return !found
+	})
+	return found
+}
+
+func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt) bool {
+	feeds := false
+	ast.Inspect(sel, func(n ast.Node) bool {
+		se, ok := n.(*ast.SelectorExpr)
+		if !ok || se.Sel.Name != "C" {
+			return true
+		}
+		if obj := baseObj(info, se.X); obj != nil {
+			// the timer var assigned from call, or reset by call
+			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && baseObj(info, sx.X) == obj {
+				feeds = true
+			}
+		}
+		return !feeds
+	})
+	return feeds
 }

@@ -604,6 +604,9 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 // bindOp records a fresh operation result in the variables lhs.
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 	in.startOp(s)
+	if in.isDelayCall(call) {
+		s.delayed = true // an operation that also waits (a helper that retries)
+	}
 	res := in.results(call)
 	var errObj, respObj types.Object
 	var partials []types.Object
@@ -715,6 +718,9 @@ func (in *interp) isOp(call *ast.CallExpr) bool {
 	}
 	if tv, ok := in.info.Types[call.Fun]; ok && tv.IsType() {
 		return false // conversion
+	}
+	if in.isPureWait(call) {
+		return false // a wait (retry.Sleep returns the context's error)
 	}
 	for _, a := range call.Args {
 		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) {

@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -147,6 +147,8 @@ type Result struct {
 	// Configs lists what the package's library retries are configured to
 	// do wrong: no jitter, no bound, no delay.
 	Configs []*Config
+	// Timeouts holds the package's deadline findings.
+	Timeouts *Timeouts
 }
 
 type builder struct {
@@ -163,6 +165,8 @@ type builder struct {
 	bsummaries map[*types.Func]*BreakerFact
 	bbusy      map[*types.Func]bool
 	headers    map[types.Object][]HeaderWrite
+	tsummaries map[*types.Func]*TimeoutFact
+	tbusy      map[*types.Func]bool
 	ssummaries map[*types.Func]*SendFact
 	sbusy      map[*types.Func]bool
 	result     *Result
@@ -192,6 +196,8 @@ func build(pass *analysis.Pass) *Result {
 		bsummaries: map[*types.Func]*BreakerFact{},
 		bbusy:      map[*types.Func]bool{},
 		ssummaries: map[*types.Func]*SendFact{},
+		tsummaries: map[*types.Func]*TimeoutFact{},
+		tbusy:      map[*types.Func]bool{},
 		sbusy:      map[*types.Func]bool{},
 		result:     &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
@@ -243,7 +249,11 @@ func build(pass *analysis.Pass) *Result {
 		if f := m.requestFact(fn, m.vals.decls[fn]); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
+		if f := m.timeoutSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
 	}
+	m.result.Timeouts = m.findTimeouts()
 	return m.result
 }
 

@@ -64,7 +64,9 @@ func newValues(info *types.Info, files []*ast.File) *values {
 							rhs = n.Rhs[0]
 						}
 					}
-					v.record(l, rhs, n.Pos())
+					// The value is assigned after the right-hand side is
+					// evaluated: uses in it still see the earlier value.
+					v.record(l, rhs, n.End())
 				}
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
@@ -80,7 +82,7 @@ func newValues(info *types.Info, files []*ast.File) *values {
 						v.zeroDecl[id] = true
 						rhs = id
 					}
-					v.assigns[obj] = append(v.assigns[obj], assign{id.Pos(), rhs})
+					v.assigns[obj] = append(v.assigns[obj], assign{n.End(), rhs})
 				}
 			case *ast.CompositeLit:
 				for _, e := range n.Elts {

@@ -1,0 +1,517 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"time"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// TimeoutFact is exported for functions that set a timeout on the context
+// they receive (directly or through the functions they pass it to).
+type TimeoutFact struct {
+	Param   int   // index of the context parameter
+	Timeout int64 // the longest constant timeout set on it, in nanoseconds
+	Site    string
+}
+
+func (*TimeoutFact) AFact() {}
+
+func (f *TimeoutFact) String() string {
+	return fmt.Sprintf("timeout(%d, %s)", f.Param, time.Duration(f.Timeout))
+}
+
+// Bound is a known limit on the time a context has left.
+type Bound struct {
+	D   time.Duration
+	Pos token.Pos // where it was set
+}
+
+// TimeoutFinding is an inner timeout that does not fit in the deadline of
+// the context it is set on.
+type TimeoutFinding struct {
+	Pos, End token.Pos
+	Inner    time.Duration
+	What     string // "context.WithTimeout", "pay.Charge sets a timeout (pay.go:12)", "http.Client Timeout"
+	Outer    Bound
+}
+
+// DroppedContext is a context.Background() or TODO() used where a
+// context is in scope.
+type DroppedContext struct {
+	Call    *ast.CallExpr
+	InScope string // the expression to use instead: "ctx", "r.Context()"
+}
+
+// CancelDelay is a retry's wait that ignores the context's cancellation.
+type CancelDelay struct {
+	Delay   *Delay
+	Retry   *Retry
+	Ctx     string // the context in scope
+	Stmt    ast.Stmt
+	Returns bool // the enclosing function returns only an error
+}
+
+// AttemptFit is a retry whose attempts cannot fit in its deadline.
+type AttemptFit struct {
+	Retry      *Retry
+	PerAttempt time.Duration
+	Delays     time.Duration // known total of the waits between attempts
+	Outer      Bound
+}
+
+// NoTimeout is a send in a retry whose client has no timeout and whose
+// request has no deadline.
+type NoTimeout struct {
+	Send  *Send
+	Retry *Retry
+}
+
+// Timeouts is what the model knows about the package's deadlines.
+type Timeouts struct {
+	Inner     []*TimeoutFinding
+	Dropped   []*DroppedContext
+	Sleeps    []*CancelDelay
+	Fits      []*AttemptFit
+	NoTimeout []*NoTimeout
+}
+
+func (m *builder) isContextFunc(call *ast.CallExpr, names ...string) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil || analysisutil.PkgPath(fn) != "context" {
+		return false
+	}
+	for _, n := range names {
+		if fn.Name() == n {
+			return true
+		}
+	}
+	return false
+}
+
+func isContextType(t types.Type) bool {
+	return t != nil && analysisutil.IsNamedType(t, "context", "Context")
+}
+
+// durationOf evaluates a constant duration.
+func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal}
+	v, ok := in.eval(e, nil)
+	if !ok || v.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(v)
+	return time.Duration(n), exact && n > 0
+}
+
+// timeoutOf returns the timeout a WithTimeout/WithDeadline call sets.
+func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
+	switch {
+	case m.isContextFunc(call, "WithTimeout", "WithTimeoutCause") && len(call.Args) >= 2:
+		return m.durationOf(call.Args[1])
+	case m.isContextFunc(call, "WithDeadline", "WithDeadlineCause") && len(call.Args) >= 2:
+		// time.Now().Add(d)
+		if c, ok := analysisutil.Unparen(call.Args[1]).(*ast.CallExpr); ok && len(c.Args) == 1 {
+			if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" {
+				if now, ok := analysisutil.Unparen(sel.X).(*ast.CallExpr); ok {
+					if fn := analysisutil.Callee(m.pass.TypesInfo, now); analysisutil.IsFunc(fn, "time", "Now") {
+						return m.durationOf(c.Args[0])
+					}
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// bound returns the known time a context expression has left, following
+// derived contexts back to constant timeouts set in this package.
+func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
+	if depth > 10 {
+		return Bound{}, false
+	}
+	var best Bound
+	found := false
+	for _, o := range m.vals.trace(ctx) {
+		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		if !ok {
+			return Bound{}, false // a parameter or field: unknown
+		}
+		var b Bound
+		var ok2 bool
+		if d, ok := m.timeoutOf(call); ok {
+			b, ok2 = Bound{D: d, Pos: call.Pos()}, true
+			if pb, ok := m.bound(call.Args[0], depth+1); ok && pb.D < b.D {
+				b = pb
+			}
+		} else if m.isContextFunc(call, "WithCancel", "WithCancelCause", "WithValue") && len(call.Args) > 0 {
+			b, ok2 = m.bound(call.Args[0], depth+1)
+		}
+		if !ok2 {
+			return Bound{}, false
+		}
+		if !found || b.D > best.D {
+			best = b // the worst case over the origins: the longest
+		}
+		found = true
+	}
+	return best, found
+}
+
+// noDeadline reports whether a context expression is known to carry no
+// deadline: Background, TODO, or contexts derived from them without one.
+func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
+	if depth > 10 {
+		return false
+	}
+	origins := m.vals.trace(ctx)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		switch {
+		case m.isContextFunc(call, "Background", "TODO"):
+		case m.isContextFunc(call, "WithCancel", "WithCancelCause", "WithValue", "WithoutCancel") && len(call.Args) > 0:
+			if !m.isContextFunc(call, "WithoutCancel") && !m.noDeadline(call.Args[0], depth+1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// timeoutSummary returns the TimeoutFact of fn.
+func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f TimeoutFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
+		}
+		return nil
+	}
+	if f, ok := m.tsummaries[fn]; ok {
+		return f
+	}
+	d := m.vals.decls[fn]
+	if d == nil || m.tbusy[fn] {
+		return nil
+	}
+	m.tbusy[fn] = true
+	defer delete(m.tbusy, fn)
+	sig := fn.Type().(*types.Signature)
+	var f *TimeoutFact
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if !isContextType(p.Type()) {
+			continue
+		}
+		isParam := func(e ast.Expr) bool {
+			id, ok := analysisutil.Unparen(e).(*ast.Ident)
+			return ok && m.pass.TypesInfo.Uses[id] == p
+		}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if dur, ok := m.timeoutOf(call); ok && isParam(call.Args[0]) {
+				if f == nil || int64(dur) > f.Timeout {
+					f = &TimeoutFact{Param: i, Timeout: int64(dur), Site: fmt.Sprintf("%s at %s", calleeName(m, call), analysisutil.ShortPos(m.pass.Fset, call.Pos()))}
+				}
+				return true
+			}
+			if cf := analysisutil.Callee(m.pass.TypesInfo, call); cf != nil {
+				if sf := m.timeoutSummary(cf); sf != nil && sf.Param < len(call.Args) && isParam(call.Args[sf.Param]) {
+					if f == nil || sf.Timeout > f.Timeout {
+						f = &TimeoutFact{Param: i, Timeout: sf.Timeout, Site: sf.Site}
+					}
+				}
+			}
+			return true
+		})
+	}
+	m.tsummaries[fn] = f
+	return f
+}
+
+func calleeName(m *builder, call *ast.CallExpr) string {
+	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
+		return analysisutil.FuncName(fn, nil)
+	}
+	return "call"
+}
+
+// findTimeouts computes the timeout findings of the package.
+func (m *builder) findTimeouts() *Timeouts {
+	info := m.pass.TypesInfo
+	t := &Timeouts{}
+	for _, f := range m.pass.Files {
+		isTest := analysisutil.IsTestFile(m.pass, f.Pos())
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			// 1. An inner timeout on a context with a shorter deadline.
+			if d, ok := m.timeoutOf(call); ok {
+				if b, ok := m.bound(call.Args[0], 0); ok && b.D <= d {
+					t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: d, What: calleeName(m, call), Outer: b})
+				}
+				return true
+			}
+			if fn := analysisutil.Callee(info, call); fn != nil {
+				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) {
+					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) <= sf.Timeout {
+						t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: time.Duration(sf.Timeout),
+							What: fmt.Sprintf("%s (%s)", analysisutil.FuncName(fn, m.pass.Pkg), sf.Site), Outer: b})
+					}
+				}
+			}
+			_ = isTest
+			return true
+		})
+	}
+	m.findDropped(t)
+	for _, r := range m.result.Retries {
+		m.retryTimeouts(t, r)
+	}
+	return t
+}
+
+// ctxInScope finds a context usable at pos in the function fn: a
+// context.Context parameter, or r.Context() of an *http.Request.
+func (m *builder) ctxInScope(fnType *ast.FuncType) string {
+	info := m.pass.TypesInfo
+	if fnType == nil || fnType.Params == nil {
+		return ""
+	}
+	req := ""
+	for _, f := range fnType.Params.List {
+		for _, n := range f.Names {
+			obj := info.Defs[n]
+			if obj == nil || n.Name == "_" {
+				continue
+			}
+			if isContextType(obj.Type()) {
+				return n.Name
+			}
+			if analysisutil.IsNamedType(obj.Type(), "net/http", "Request") && req == "" {
+				req = n.Name + ".Context()"
+			}
+		}
+	}
+	return req
+}
+
+// findDropped finds context.Background() and TODO() used where a context
+// is in scope (not in main, init, tests, or goroutines started to outlive
+// the request).
+func (m *builder) findDropped(t *Timeouts) {
+	for _, f := range m.pass.Files {
+		if analysisutil.IsTestFile(m.pass, f.Pos()) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+				continue
+			}
+			var walk func(n ast.Node, scope string)
+			walk = func(n ast.Node, scope string) {
+				ast.Inspect(n, func(x ast.Node) bool {
+					switch y := x.(type) {
+					case *ast.GoStmt:
+						return false // work meant to outlive the caller
+					case *ast.FuncLit:
+						s := m.ctxInScope(y.Type)
+						if s == "" {
+							s = scope
+						}
+						walk(y.Body, s)
+						return false
+					case *ast.CallExpr:
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") {
+							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
+						}
+					}
+					return true
+				})
+			}
+			walk(fd.Body, m.ctxInScope(fd.Type))
+		}
+	}
+}
+
+// retryTimeouts finds, for one retry, waits that ignore cancellation,
+// attempts that cannot fit in the deadline, and sends without any timeout.
+func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
+	info := m.pass.TypesInfo
+	fnType, results := m.enclosingFunc(r.Pos)
+	scope := m.ctxInScope(fnType)
+	// 3. Sleeps that ignore cancellation.
+	if scope != "" {
+		for _, d := range r.Delays {
+			if d.Cancellable {
+				continue
+			}
+			t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results})
+		}
+	}
+	// 4. Attempts that cannot fit.
+	if r.Attempts > 0 {
+		var per time.Duration
+		var parent ast.Expr
+		for _, op := range r.Ops {
+			ast.Inspect(op, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok && r.Kind != LibraryRetry {
+					return false
+				}
+				if call, ok := n.(*ast.CallExpr); ok {
+					if d, ok := m.timeoutOf(call); ok && per == 0 {
+						per, parent = d, call.Args[0]
+					}
+				}
+				return true
+			})
+		}
+		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Path == catalog.ResilintRetry && len(call.Args) > 1 {
+			for _, o := range m.vals.trace(call.Args[1]) {
+				if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
+					if v, ok := litField(lit, "PerAttemptTimeout"); ok {
+						if d, ok := m.durationOf(v); ok {
+							per, parent = d, call.Args[0]
+						}
+					}
+				}
+			}
+		}
+		if per > 0 && parent != nil {
+			if b, ok := m.bound(parent, 0); ok {
+				var delays time.Duration
+				for _, d := range r.Delays {
+					if dd, ok := m.durationOf(d.Dur); ok && d.Shape.Jitter == JitterNone && !d.Shape.Exponential {
+						delays += dd * time.Duration(r.Attempts-1)
+					}
+				}
+				if total := per*time.Duration(r.Attempts) + delays; total > b.D {
+					t.Fits = append(t.Fits, &AttemptFit{Retry: r, PerAttempt: per, Delays: delays, Outer: b})
+				}
+			}
+		}
+	}
+	// 5. Sends with no timeout at all.
+	for _, s := range r.Sends {
+		if s.Call == nil || s.Fact != nil {
+			continue
+		}
+		fn := analysisutil.Callee(info, s.Call)
+		if fn == nil || analysisutil.PkgPath(fn) != "net/http" {
+			continue
+		}
+		if !m.clientWithoutTimeout(s.Call) || !m.requestWithoutDeadline(s) {
+			continue
+		}
+		t.NoTimeout = append(t.NoTimeout, &NoTimeout{Send: s, Retry: r})
+	}
+}
+
+// enclosingFunc returns the type of the innermost function around pos and
+// whether it returns exactly one error.
+func (m *builder) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
+	var ft *ast.FuncType
+	for _, f := range m.pass.Files {
+		if !(f.FileStart <= pos && pos < f.FileEnd) {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || !(n.Pos() <= pos && pos < n.End()) {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				ft = x.Type
+			case *ast.FuncLit:
+				ft = x.Type
+			}
+			return true
+		})
+	}
+	if ft == nil {
+		return nil, false
+	}
+	res := ft.Results
+	onlyErr := res != nil && res.NumFields() == 1 && analysisutil.IsErrorType(m.pass.TypesInfo.TypeOf(res.List[0].Type))
+	return ft, onlyErr
+}
+
+// clientWithoutTimeout reports whether a net/http send's client is known
+// to have no Timeout: http.DefaultClient, a package-level helper, or a
+// literal without Timeout that nothing sets later.
+func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := sel.X.(*ast.Ident); ok {
+		if _, isPkg := m.pass.TypesInfo.Uses[id].(*types.PkgName); isPkg {
+			return true // http.Get, http.Post: the default client
+		}
+	}
+	origins := m.vals.trace(sel.X)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if w := m.lastWrite(o.via, "Timeout"); w != nil {
+			return false
+		}
+		switch x := analysisutil.Unparen(o.expr).(type) {
+		case *ast.SelectorExpr:
+			if v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var); !ok || analysisutil.PkgPath(v) != "net/http" || v.Name() != "DefaultClient" {
+				return false
+			}
+		case *ast.CompositeLit:
+			if _, ok := litField(x, "Timeout"); ok {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// requestWithoutDeadline reports whether the request of a send is known
+// to carry no deadline.
+func (m *builder) requestWithoutDeadline(s *Send) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, s.Call)
+	if fn == nil {
+		return false
+	}
+	if fn.Name() != "Do" {
+		return true // Get, Post, Head, PostForm: no context at all
+	}
+	if s.Build == nil {
+		return false
+	}
+	bf := analysisutil.Callee(m.pass.TypesInfo, s.Build)
+	if bf == nil {
+		return false
+	}
+	if bf.Name() == "NewRequest" {
+		return true
+	}
+	return len(s.Build.Args) > 0 && m.noDeadline(s.Build.Args[0], 0)
+}

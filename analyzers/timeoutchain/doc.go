@@ -1,0 +1,39 @@
+// Package timeoutchain defines an Analyzer that reports timeouts that do
+// not fit inside the deadline they run under, and contexts that drop it.
+//
+// # Analyzer timeoutchain
+//
+// timeoutchain: report timeouts longer than their deadline, dropped contexts, and waits that ignore cancellation
+//
+// A deadline is only useful if every hop below it respects it. When the
+// caller gives up after 4 s but the service it called sets its own 5 s
+// timeout, or starts the downstream call with context.Background(), the
+// work goes on after nobody is waiting for it any more: zombie work that
+// holds connections, threads and database locks, and, under load, keeps a
+// struggling service busy with requests whose callers are gone.
+//
+// The check reports:
+//
+//   - inner-timeout: a timeout (context.WithTimeout, WithDeadline with
+//     time.Now().Add) that is not shorter than the deadline the context
+//     already carries, set in the same function or by a caller through any
+//     chain of calls, in any package (facts: "sets a timeout of T on the
+//     context it receives"); the message gives both durations and where the
+//     outer one was set;
+//   - dropped-context: context.Background() or context.TODO() in a function
+//     that has a context.Context (or an *http.Request, whose Context carries
+//     the caller's cancellation); not in main, init, tests, or goroutines
+//     started to outlive the request (use context.WithoutCancel for work
+//     that must finish after the response). The fix uses the context in
+//     scope;
+//   - sleep-ignores-cancel: in a retry, time.Sleep or a bare <-time.After
+//     with no ctx.Done() alternative. The fix uses runtime/retry's Sleep;
+//   - attempts-exceed-deadline: per-attempt timeout × attempts (+ the waits,
+//     when known) longer than the deadline the retry runs under;
+//   - no-timeout: an outbound net/http client with no Timeout used in a
+//     retry for a request with no context deadline either.
+//
+// Durations are constant-folded from time.Duration arithmetic, named
+// constants and package-level variables with constant initializers;
+// unknown durations are not guessed.
+package timeoutchain

@@ -1,0 +1,109 @@
+package timeoutchain
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports timeouts that outlive their deadline and contexts that
+// drop it.
+var Analyzer = &analysis.Analyzer{
+	Name:     "timeoutchain",
+	Doc:      analysisutil.MustExtractDoc(doc, "timeoutchain"),
+	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/timeoutchain.md",
+	Requires: []*analysis.Analyzer{model.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	t := res.Timeouts
+	if t == nil {
+		return nil, nil
+	}
+	for _, f := range t.Inner {
+		pass.Report(analysis.Diagnostic{
+			Pos: f.Pos, End: f.End, Category: "inner-timeout",
+			Message: fmt.Sprintf("%s sets a %s timeout on a context that has at most %s left (set at %s): the caller gives up first and the work goes on without anyone waiting for it (zombie work); use a shorter timeout, or none and inherit the deadline",
+				f.What, f.Inner, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos)),
+			Related: []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("outer deadline: %s", f.Outer.D)}},
+		})
+	}
+	for _, d := range t.Dropped {
+		name := "context.Background()"
+		if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn != nil && fn.Name() == "TODO" {
+			name = "context.TODO()"
+		}
+		pass.Report(analysis.Diagnostic{
+			Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
+			Message: fmt.Sprintf("%s drops the deadline and cancellation of %s: the call keeps running after the caller has given up; pass %s (or context.WithoutCancel(%s) for work that must outlive the request)", name, d.InScope, d.InScope, d.InScope),
+			SuggestedFixes: []analysis.SuggestedFix{{
+				Message:   "Use " + d.InScope,
+				TextEdits: []analysis.TextEdit{{Pos: d.Call.Pos(), End: d.Call.End(), NewText: []byte(d.InScope)}},
+			}},
+		})
+	}
+	for _, s := range t.Sleeps {
+		d := analysis.Diagnostic{
+			Pos: s.Delay.Call.Pos(), End: s.Delay.Call.End(), Category: "sleep-ignores-cancel",
+			Message: fmt.Sprintf("the %s waits without watching %s: when the caller gives up, the retry sleeps on and tries again; wait with runtime/retry's Sleep(ctx, d) or a select on ctx.Done()", s.Retry.Describe(), s.Ctx),
+		}
+		if fix := sleepFix(pass, s); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		pass.Report(d)
+	}
+	for _, f := range t.Fits {
+		total := f.PerAttempt*time.Duration(f.Retry.Attempts) + f.Delays
+		delays := ""
+		if f.Delays > 0 {
+			delays = fmt.Sprintf(" + %s of waits", f.Delays)
+		}
+		pass.Report(analysis.Diagnostic{
+			Pos: f.Retry.Pos, End: f.Retry.End, Category: "attempts-exceed-deadline",
+			Message: fmt.Sprintf("%d attempts × %s per attempt%s = %s do not fit in the %s deadline set at %s: the last attempts are cut short or never run; shorten the per-attempt timeout or make fewer attempts",
+				f.Retry.Attempts, f.PerAttempt, delays, total, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos)),
+			Related: []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("deadline: %s", f.Outer.D)}},
+		})
+	}
+	for _, n := range t.NoTimeout {
+		pass.Report(analysis.Diagnostic{
+			Pos: n.Send.Pos, End: n.Send.End, Category: "no-timeout",
+			Message: fmt.Sprintf("%s in a %s has no timeout: the client has no Timeout and the request no deadline, so one hung connection stalls every attempt; set http.Client.Timeout or send with a context that has a deadline", n.Send.Lib, n.Retry.Describe()),
+		})
+	}
+	return nil, nil
+}
+
+// sleepFix replaces `time.Sleep(d)` with a wait that returns the
+// context's error, in a function that returns only an error.
+func sleepFix(pass *analysis.Pass, s *model.CancelDelay) *analysis.SuggestedFix {
+	fn := analysisutil.Callee(pass.TypesInfo, s.Delay.Call)
+	if !s.Returns || !analysisutil.IsFunc(fn, "time", "Sleep") {
+		return nil
+	}
+	st, indent := analysisutil.EnclosingStmt(pass, s.Delay.Call)
+	es, ok := st.(*ast.ExprStmt)
+	if !ok || es.X != ast.Expr(s.Delay.Call) {
+		return nil
+	}
+	file := analysisutil.FileOf(pass, es.Pos())
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
+	// Edit around the duration, not over it, so that other fixes of the
+	// duration (the backoff check's jitter) still apply.
+	edits = append(edits,
+		analysis.TextEdit{Pos: es.Pos(), End: s.Delay.Dur.Pos(), NewText: []byte(fmt.Sprintf("if err := %s.Sleep(%s, ", name, s.Ctx))},
+		analysis.TextEdit{Pos: s.Delay.Dur.End(), End: es.End(), NewText: []byte(fmt.Sprintf("); err != nil {\n%s\treturn err\n%s}", indent, indent))})
+	return &analysis.SuggestedFix{Message: "Wait with retry.Sleep, which returns when the context is done", TextEdits: edits}
+}

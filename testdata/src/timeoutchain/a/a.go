@@ -1,0 +1,175 @@
+// Package a: deadlines and the timeouts below them.
+package a
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"timeoutchain/svc"
+)
+
+func call(ctx context.Context) error { return nil }
+
+const requestBudget = 2 * time.Second
+
+// An inner timeout longer than the deadline it runs under.
+func innerLonger(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	ctx2, cancel2 := context.WithTimeout(ctx, 5*time.Second) // want `context.WithTimeout sets a 5s timeout on a context that has at most 2s left \(set at a.go:\d+\)`
+	defer cancel2()
+	return call(ctx2)
+}
+
+// Across packages: svc.Fetch sets 5s on the 2s context it is given.
+func acrossPackages(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	return svc.Fetch(ctx) // want `svc.Fetch \(context.WithTimeout at svc.go:\d+\) sets a 5s timeout on a context that has at most 2s left`
+}
+
+// A deadline dropped.
+func handler(w http.ResponseWriter, r *http.Request) {
+	if err := call(context.Background()); err != nil { // want `context.Background\(\) drops the deadline and cancellation of r.Context\(\)`
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	}
+}
+
+func dropped(ctx context.Context) error {
+	return svc.Short(context.TODO()) // want `context.TODO\(\) drops the deadline and cancellation of ctx`
+}
+
+// A retry that sleeps through cancellation.
+func sleeps(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return err
+}
+
+func afterOnly(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		<-time.After(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return err
+}
+
+// Attempts that cannot fit: 3 × 1s + 2 × 500ms > 2s.
+func cannotFit(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	var err error
+	for i := 0; i < 3; i++ { // want `3 attempts × 1s per attempt \+ 1s of waits = 4s do not fit in the 2s deadline set at a.go:\d+`
+		actx, acancel := context.WithTimeout(ctx, time.Second)
+		err = call(actx)
+		acancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+// No timeout at all.
+func noTimeout(url string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		var resp *http.Response
+		resp, err = http.Get(url) // want `http.Get in a retry loop has no timeout`
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// ---- near misses ---------------------------------------------------------
+
+func innerShorter(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	ctx2, cancel2 := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel2()
+	return errors.Join(call(ctx2), svc.Short(ctx))
+}
+
+func detached(ctx context.Context) error {
+	return call(context.WithoutCancel(ctx))
+}
+
+func background(ctx context.Context) {
+	go func() {
+		_ = call(context.Background()) // work started to outlive the request
+	}()
+}
+
+func main() {
+	_ = call(context.Background())
+}
+
+func init() {
+	_ = call(context.TODO())
+}
+
+func noContextInScope() error {
+	return call(context.Background())
+}
+
+func sleepsWithSelect(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+func fits(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var err error
+	for i := 0; i < 3; i++ {
+		actx, acancel := context.WithTimeout(ctx, time.Second)
+		err = call(actx)
+		acancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func clientWithTimeout(url string) error {
+	c := &http.Client{Timeout: 2 * time.Second}
+	var err error
+	for i := 0; i < 3; i++ {
+		var resp *http.Response
+		if resp, err = c.Get(url); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
