@@ -15,9 +15,9 @@ import (
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retrynesting.Analyzer,
-		backoff.Analyzer,
 		decoratororder.Analyzer,
 		idempotency.Analyzer,
 		timeoutchain.Analyzer,
+		backoff.Analyzer,
 	}
 }
