@@ -49,29 +49,18 @@ func stress(t *testing.T, c Config) {
 
 	const workers, perWorker = 32, 2000
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	go func() { // the environment: time passes, the dependency flaps
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			clk.Advance(200 * time.Microsecond)
-			if i%200 == 0 {
-				down.Store(!down.Load())
-			}
-			if i%16 == 0 {
-				time.Sleep(0) // yield; not waiting for state
-			}
-		}
-	}()
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range perWorker {
-				calls.Add(1)
+				// The environment, driven by progress rather than by a
+				// goroutine's timing: time passes with every call, and the
+				// dependency flaps every 1500 calls, so every run goes
+				// through the transitions whatever the scheduling.
+				n := calls.Add(1)
+				clk.Advance(200 * time.Microsecond)
+				down.Store(n/1500%2 == 1)
 				op := func(ctx context.Context) error {
 					ops.Add(1)
 					if (w+i)%7 == 0 {
@@ -126,7 +115,6 @@ func stress(t *testing.T, c Config) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
 
 	m := b.Metrics()
 	assert.Equal(t, calls.Load(), ops.Load()+int64(m.Rejected), "every call was either run or rejected")
