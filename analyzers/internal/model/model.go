@@ -152,24 +152,25 @@ type Result struct {
 }
 
 type builder struct {
-	pass       *analysis.Pass
-	vals       *values
-	pkgConsts  map[*types.Var]int64
-	retryAt    map[ast.Node]*Retry
-	covered    map[ast.Node]*Retry // statements of a goto loop after its label
-	uncounted  map[*ast.FuncLit]bool
-	summaries  map[*types.Func]*RetryFact
-	busy       map[*types.Func]bool
-	delayFuncs map[*types.Func]bool
-	breakerAt  map[*ast.CallExpr]*BreakerSite
-	bsummaries map[*types.Func]*BreakerFact
-	bbusy      map[*types.Func]bool
-	headers    map[types.Object][]HeaderWrite
-	tsummaries map[*types.Func]*TimeoutFact
-	tbusy      map[*types.Func]bool
-	ssummaries map[*types.Func]*SendFact
-	sbusy      map[*types.Func]bool
-	result     *Result
+	pass        *analysis.Pass
+	vals        *values
+	pkgConsts   map[*types.Var]int64
+	retryAt     map[ast.Node]*Retry
+	covered     map[ast.Node]*Retry // statements of a goto loop after its label
+	uncounted   map[*ast.FuncLit]bool
+	summaries   map[*types.Func]*RetryFact
+	busy        map[*types.Func]bool
+	delayFuncs  map[*types.Func]bool
+	breakerAt   map[*ast.CallExpr]*BreakerSite
+	bsummaries  map[*types.Func]*BreakerFact
+	bbusy       map[*types.Func]bool
+	headers     map[types.Object][]HeaderWrite
+	walkingLits map[*types.Var]bool
+	tsummaries  map[*types.Func]*TimeoutFact
+	tbusy       map[*types.Func]bool
+	ssummaries  map[*types.Func]*SendFact
+	sbusy       map[*types.Func]bool
+	result      *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -185,21 +186,22 @@ func run(pass *analysis.Pass) (any, error) {
 // build computes the model of the package of pass.
 func build(pass *analysis.Pass) *Result {
 	m := &builder{
-		pass:       pass,
-		vals:       newValues(pass.TypesInfo, pass.Files),
-		retryAt:    map[ast.Node]*Retry{},
-		covered:    map[ast.Node]*Retry{},
-		uncounted:  map[*ast.FuncLit]bool{},
-		summaries:  map[*types.Func]*RetryFact{},
-		busy:       map[*types.Func]bool{},
-		breakerAt:  map[*ast.CallExpr]*BreakerSite{},
-		bsummaries: map[*types.Func]*BreakerFact{},
-		bbusy:      map[*types.Func]bool{},
-		ssummaries: map[*types.Func]*SendFact{},
-		tsummaries: map[*types.Func]*TimeoutFact{},
-		tbusy:      map[*types.Func]bool{},
-		sbusy:      map[*types.Func]bool{},
-		result:     &Result{Funcs: map[*types.Func]*RetryFact{}},
+		pass:        pass,
+		vals:        newValues(pass.TypesInfo, pass.Files),
+		retryAt:     map[ast.Node]*Retry{},
+		covered:     map[ast.Node]*Retry{},
+		uncounted:   map[*ast.FuncLit]bool{},
+		summaries:   map[*types.Func]*RetryFact{},
+		busy:        map[*types.Func]bool{},
+		breakerAt:   map[*ast.CallExpr]*BreakerSite{},
+		bsummaries:  map[*types.Func]*BreakerFact{},
+		bbusy:       map[*types.Func]bool{},
+		ssummaries:  map[*types.Func]*SendFact{},
+		tsummaries:  map[*types.Func]*TimeoutFact{},
+		walkingLits: map[*types.Var]bool{},
+		tbusy:       map[*types.Func]bool{},
+		sbusy:       map[*types.Func]bool{},
+		result:      &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
@@ -813,6 +815,17 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 		case *ast.CallExpr:
 			if fn := analysisutil.Callee(info, x); fn != nil {
 				addFunc(x.Pos(), fn)
+			} else if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+				// A call of a local function variable: op := func() {...}; op().
+				if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && !m.walkingLits[v] {
+					m.walkingLits[v] = true
+					for _, a := range m.vals.assigns[v] {
+						if lit, ok := analysisutil.Unparen(a.value).(*ast.FuncLit); ok && a.value != nil {
+							out = append(out, m.reachesIn(lit.Body, self)...)
+						}
+					}
+					delete(m.walkingLits, v)
+				}
 			}
 			switch fun := analysisutil.Unparen(x.Fun).(type) {
 			case *ast.Ident:

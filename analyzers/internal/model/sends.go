@@ -91,6 +91,11 @@ func IdempotentMethod(m string) bool {
 func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	info := m.pass.TypesInfo
 	idx := map[types.Object][]HeaderWrite{}
+	type headerAssign struct {
+		base ast.Expr
+		from types.Object
+	}
+	var assigned []headerAssign
 	add := func(base ast.Expr, name string, v ast.Expr, pos token.Pos) {
 		if obj := baseObj(info, base); obj != nil {
 			idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos})
@@ -115,6 +120,13 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 					if name, ok := m.constString(x.Args[0]); ok {
 						add(base, name, x.Args[1], x.Pos())
 					}
+				} else if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok && analysisutil.IsNamedType(info.TypeOf(id), "net/http", "Header") {
+					// h := http.Header{}; h.Set(name, v); req.Header = h
+					if name, ok := m.constString(x.Args[0]); ok {
+						if obj := info.Uses[id]; obj != nil {
+							idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: x.Args[1], Pos: x.Pos()})
+						}
+					}
 				}
 				// Helpers that set a header on their argument.
 				if fn := analysisutil.Callee(info, x); fn != nil {
@@ -134,6 +146,9 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 						}
 					case *ast.SelectorExpr:
 						if base, ok := headerOf(lx); ok {
+							if id, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.Ident); ok {
+								assigned = append(assigned, headerAssign{base: base, from: info.Uses[id]})
+							}
 							if lit, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.CompositeLit); ok {
 								for _, e := range lit.Elts {
 									if kv, ok := e.(*ast.KeyValueExpr); ok {
@@ -149,6 +164,12 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 			}
 			return true
 		})
+	}
+	// req.Header = h: the headers set on h are set on the request.
+	for _, a := range assigned {
+		if obj := baseObj(info, a.base); obj != nil && a.from != nil {
+			idx[obj] = append(idx[obj], idx[a.from]...)
+		}
 	}
 	// Helpers of this package that set a header on a parameter: a call
 	// passing a request sets it on the argument.

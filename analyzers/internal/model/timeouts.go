@@ -271,6 +271,16 @@ func (m *builder) findTimeouts() *Timeouts {
 				}
 				return true
 			}
+			// An http.Client Timeout on a request whose context has less.
+			if s := m.sendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
+				if ct, ok := m.clientTimeout(call); ok {
+					if bf := analysisutil.Callee(info, s.Build); bf != nil && bf.Name() == "NewRequestWithContext" {
+						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D <= ct {
+							t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: ct, What: "the http.Client's Timeout", Outer: b})
+						}
+					}
+				}
+			}
 			if fn := analysisutil.Callee(info, call); fn != nil {
 				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) {
 					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) <= sf.Timeout {
@@ -334,6 +344,18 @@ func (m *builder) findDropped(t *Timeouts) {
 					switch y := x.(type) {
 					case *ast.GoStmt:
 						return false // work meant to outlive the caller
+					case *ast.IfStmt:
+						// if ctx == nil { ctx = context.Background() }: a
+						// default for a missing context, not a dropped one.
+						if be, ok := analysisutil.Unparen(y.Cond).(*ast.BinaryExpr); ok && be.Op == token.EQL {
+							if isContextType(m.pass.TypesInfo.TypeOf(be.X)) && m.pass.TypesInfo.Types[be.Y].IsNil() ||
+								isContextType(m.pass.TypesInfo.TypeOf(be.Y)) && m.pass.TypesInfo.Types[be.X].IsNil() {
+								if y.Else != nil {
+									walk(y.Else, scope)
+								}
+								return false
+							}
+						}
 					case *ast.FuncLit:
 						s := m.ctxInScope(y.Type)
 						if s == "" {
@@ -514,4 +536,38 @@ func (m *builder) requestWithoutDeadline(s *Send) bool {
 		return true
 	}
 	return len(s.Build.Args) > 0 && m.noDeadline(s.Build.Args[0], 0)
+}
+
+// clientTimeout returns the constant Timeout of a net/http send's client.
+func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return 0, false
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil || !analysisutil.IsMethod(fn, "net/http", "Client", fn.Name()) {
+		return 0, false
+	}
+	var best time.Duration
+	found := false
+	for _, o := range m.vals.trace(sel.X) {
+		var v ast.Expr
+		if w := m.lastWrite(o.via, "Timeout"); w != nil {
+			v = w.value
+		} else if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
+			v, _ = litField(lit, "Timeout")
+		}
+		if v == nil {
+			return 0, false
+		}
+		d, ok := m.durationOf(v)
+		if !ok {
+			return 0, false
+		}
+		if !found || d < best {
+			best = d
+		}
+		found = true
+	}
+	return best, found
 }

@@ -249,3 +249,22 @@ func noRetry(body []byte) error {
 	}
 	return resp.Body.Close()
 }
+
+// The key is set on a header map given to the request.
+func headerMap(ctx context.Context, c *http.Client, body []byte) error {
+	key := idempotency.NewKey()
+	return backoff.Retry(func() error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		h := http.Header{}
+		h.Set("Idempotency-Key", key)
+		req.Header = h
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 2))
+}

@@ -195,3 +195,16 @@ func failsafeAround(ctx context.Context) error {
 		return fetchStock(ctx)
 	})
 }
+
+// The retried operation is a closure held in a variable.
+func closureVar(ctx context.Context) error {
+	op := func() error { return fetchPrice(ctx) }
+	var err error
+	for i := 0; i < 2; i++ { // want `nested retry: retry loop makes 2 attempts, each reaching fetchPrice, which retries: retry loop \(3 attempts\) at a.go:\d+: up to 6 downstream calls per request`
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

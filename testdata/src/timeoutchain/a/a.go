@@ -173,3 +173,27 @@ func clientWithTimeout(url string) error {
 	}
 	return err
 }
+
+// A default for a missing context is not a dropped one.
+func defaultCtx(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return call(ctx)
+}
+
+// A client timeout longer than the request's deadline never fires.
+func clientLonger(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	c := &http.Client{Timeout: 10 * time.Second}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req) // want `the http.Client's Timeout sets a 10s timeout on a context that has at most 2s left`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
