@@ -2,22 +2,59 @@
 package analyzers
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
+	"github.com/resilint/resilint/analyzers/internal/suppress"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
 )
 
-// All returns the suite's reporting analyzers, in documentation order.
-func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{
-		retrynesting.Analyzer,
-		decoratororder.Analyzer,
-		idempotency.Analyzer,
-		timeoutchain.Analyzer,
-		backoff.Analyzer,
+// checks are the reporting analyzers, in documentation order, as their
+// packages export them.
+var checks = []*analysis.Analyzer{
+	retrynesting.Analyzer,
+	decoratororder.Analyzer,
+	idempotency.Analyzer,
+	timeoutchain.Analyzer,
+	backoff.Analyzer,
+}
+
+// suite is what All returns: the checks wrapped for //resilint:ignore,
+// then ignorecheck. It is built once so that every caller gets the same
+// *analysis.Analyzer values (drivers key their work by them).
+var suite = func() []*analysis.Analyzer {
+	var names []string
+	var all []*analysis.Analyzer
+	for _, a := range checks {
+		all = append(all, suppress.Wrap(a))
+		names = append(names, a.Name)
 	}
+	return append(all, suppress.Checker(names))
+}()
+
+// All returns the suite's reporting analyzers, in documentation order,
+// followed by ignorecheck, which reports malformed //resilint:ignore
+// directives.
+//
+// Each check is a copy of its package's Analyzer (same name, flags and
+// facts) that drops the diagnostics a //resilint:ignore directive
+// silences, so suppression works under whatever driver runs the suite.
+// The packages' own Analyzer variables do not suppress anything.
+func All() []*analysis.Analyzer {
+	return slices.Clone(suite)
+}
+
+// Lookup returns the analyzer of All named name, or nil.
+func Lookup(name string) *analysis.Analyzer {
+	for _, a := range suite {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
 }

@@ -1,0 +1,99 @@
+package suppress_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilint/resilint/analyzers"
+	"github.com/resilint/resilint/analyzers/backoff"
+	"github.com/resilint/resilint/analyzers/internal/suppress"
+	"github.com/resilint/resilint/analyzers/retrynesting"
+)
+
+// checks are the packages' own analyzers the tests compare against.
+var checks = []*analysis.Analyzer{retrynesting.Analyzer, backoff.Analyzer}
+
+func lookup(t *testing.T, name string) *analysis.Analyzer {
+	t.Helper()
+	a := analyzers.Lookup(name)
+	if a == nil {
+		t.Fatalf("no analyzer %q in the suite", name)
+	}
+	return a
+}
+
+// Directives on the line or the line above silence the named check only;
+// malformed ones silence nothing.
+func TestSilences(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "silenced")
+}
+
+// The package's own Analyzer does not suppress: the same fixture reports
+// everything the directives would silence.
+func TestUnwrappedReports(t *testing.T) {
+	res := analysistest.Run(&quiet{}, analysistest.TestData(), retrynesting.Analyzer, "silenced")
+	if n := len(res[0].Diagnostics); n != 8 {
+		t.Errorf("unwrapped retrynesting: %d diagnostics, want 8 (every nested loop of the fixture)", n)
+	}
+}
+
+// One directive naming two checks silences both, on its line and the next.
+func TestCommaSeparated(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "comma")
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "backoff"), "comma")
+	// Without the wrapper both checks have findings there.
+	for _, name := range []string{"retrynesting", "backoff"} {
+		a := analyzers.Lookup(name)
+		orig := *a
+		orig.Run = unwrapped(t, name)
+		res := analysistest.Run(&quiet{}, analysistest.TestData(), &orig, "comma")
+		if len(res[0].Diagnostics) == 0 {
+			t.Errorf("%s reports nothing in comma even without suppression: the test proves nothing", name)
+		}
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, suppress.Name), "directives")
+}
+
+func TestUnused(t *testing.T) {
+	setUnused(t, true)
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "unused")
+}
+
+func TestUnusedOffByDefault(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "unusedquiet")
+}
+
+func setUnused(t *testing.T, on bool) {
+	t.Helper()
+	flags := &lookup(t, suppress.Name).Flags
+	v := "false"
+	if on {
+		v = "true"
+	}
+	if err := flags.Set("unused", v); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { flags.Set("unused", "false") })
+}
+
+// unwrapped returns the Run of the check's own package Analyzer.
+func unwrapped(t *testing.T, name string) func(*analysis.Pass) (any, error) {
+	for _, a := range checks {
+		if a.Name == name {
+			return a.Run
+		}
+	}
+	t.Fatalf("no check %q", name)
+	return nil
+}
+
+// quiet is an analysistest.Testing that ignores unmet expectations, for
+// runs that look at the diagnostics themselves.
+type quiet struct{}
+
+func (*quiet) Errorf(string, ...any) {}
