@@ -239,6 +239,10 @@ func run[T any](ctx context.Context, p *Path, op func(context.Context) (T, error
 	if p == nil {
 		p = &zeroPath
 	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
 	var start time.Time // set when the path sets a deadline of its own
 	fctx := ctx         // the fallback's context: the total deadline
 	if p.timeout > 0 {
