@@ -1,0 +1,265 @@
+package lsp
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// analysisResult is the outcome of analyzing one directory's packages.
+type analysisResult struct {
+	// files holds every Go file of the packages analyzed, with its
+	// findings (none clears the file's diagnostics).
+	files map[string]*fileState
+	// problems are packages that were not analyzed, and why.
+	problems []string
+}
+
+// loadMode is what the checker needs: syntax and types for every package,
+// because the analyzers compute facts on the dependencies too.
+const loadMode = packages.LoadAllSyntax | packages.NeedModule
+
+// analyze loads the packages of dir, with the open documents as an
+// overlay, runs the analyzers on them as the command-line driver does,
+// and converts the diagnostics to LSP.
+func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res *analysisResult, err error) {
+	defer func() {
+		// An analyzer's bug must not take the server down: the checker
+		// runs sequentially, so its panics arrive here.
+		if p := recover(); p != nil {
+			s.logf("panic analyzing %s: %v\n%s", dir, p, debug.Stack())
+			res, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+
+	overlay := make(map[string][]byte, len(docs))
+	for path, d := range docs {
+		overlay[path] = []byte(d.text)
+	}
+	cfg := &packages.Config{
+		Context: s.ctx,
+		Mode:    loadMode,
+		Dir:     dir,
+		Tests:   tests,
+		Overlay: overlay,
+		Logf:    nil,
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, err
+	}
+
+	res = &analysisResult{files: make(map[string]*fileState)}
+	content := newContents(docs)
+	var roots []*packages.Package
+	for _, pkg := range pkgs {
+		if strings.HasSuffix(pkg.ID, ".test") {
+			continue // the generated test main
+		}
+		for _, f := range pkg.GoFiles {
+			if _, ok := res.files[f]; !ok {
+				res.files[f] = &fileState{uri: pathToURI(f), version: content.version(f)}
+			}
+		}
+		if msg := loadProblem(pkg); msg != "" {
+			res.problems = append(res.problems, msg)
+			continue
+		}
+		roots = append(roots, pkg)
+	}
+	if len(roots) == 0 {
+		return res, nil
+	}
+
+	graph, err := checker.Analyze(s.analyzers, roots, &checker.Options{Sequential: true})
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool)
+	failed := make(map[string]bool)
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			msg := fmt.Sprintf("%s on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err)
+			if !failed[msg] {
+				failed[msg] = true
+				res.problems = append(res.problems, msg)
+			}
+			continue
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			fd, file, key := convert(fset, act.Analyzer, d, content)
+			if fd == nil || seen[key] {
+				continue // the same finding in a package and its test variant
+			}
+			seen[key] = true
+			f, ok := res.files[file]
+			if !ok {
+				f = &fileState{uri: pathToURI(file), version: content.version(file)}
+				res.files[file] = f
+			}
+			f.findings = append(f.findings, fd)
+		}
+	}
+	for _, f := range res.files {
+		sort.SliceStable(f.findings, func(i, j int) bool {
+			return before(f.findings[i].diag.Range.Start, f.findings[j].diag.Range.Start)
+		})
+	}
+	return res, nil
+}
+
+// loadProblem says why a package cannot be analyzed, or returns "".
+func loadProblem(pkg *packages.Package) string {
+	if !pkg.IllTyped && len(pkg.Errors) == 0 {
+		return ""
+	}
+	var errs []packages.Error
+	packages.Visit([]*packages.Package{pkg}, nil, func(p *packages.Package) {
+		errs = append(errs, p.Errors...)
+	})
+	if len(errs) == 0 {
+		return fmt.Sprintf("%s was not analyzed: a dependency does not compile", pkg.PkgPath)
+	}
+	msg := fmt.Sprintf("%s was not analyzed: it does not compile: %s", pkg.PkgPath, errs[0])
+	if len(errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more errors)", len(errs)-1)
+	}
+	return msg
+}
+
+// convert turns an analysis diagnostic into a finding in its file. It
+// returns the file's path and a key that identifies the finding.
+func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic, c *contents) (*finding, string, string) {
+	loc, ok := c.location(fset, d.Pos, d.End)
+	if !ok {
+		return nil, "", ""
+	}
+	file := fset.File(d.Pos).Name()
+	code := a.Name
+	if d.Category != "" {
+		code += "/" + d.Category
+	}
+	url := d.URL
+	if url == "" {
+		url = a.URL
+	}
+	diag := Diagnostic{
+		Range:    loc.Range,
+		Severity: severityWarning,
+		Code:     code,
+		Source:   "resilint",
+		Message:  d.Message,
+	}
+	if url != "" {
+		diag.CodeDescription = &CodeDescription{Href: url}
+	}
+	for _, r := range d.Related {
+		rl, ok := c.location(fset, r.Pos, r.End)
+		if !ok {
+			continue
+		}
+		diag.RelatedInformation = append(diag.RelatedInformation, DiagnosticRelatedInformation{Location: rl, Message: r.Message})
+	}
+	fd := &finding{diag: diag}
+	for _, fix := range d.SuggestedFixes {
+		edit, ok := c.workspaceEdit(fset, fix.TextEdits)
+		if !ok {
+			continue
+		}
+		fd.fixes = append(fd.fixes, CodeAction{Title: fix.Message, Kind: kindQuickFix, Edit: edit})
+	}
+	if len(fd.fixes) == 1 {
+		fd.fixes[0].IsPreferred = true
+	}
+	start := fset.File(d.Pos).Offset(d.Pos)
+	key := fmt.Sprintf("%s:%d:%s:%s", file, start, code, d.Message)
+	return fd, file, key
+}
+
+// contents reads each file once per analysis: an open document's text
+// (what the overlay gave the parser), else the file on disk.
+type contents struct {
+	docs    map[string]*document
+	mappers map[string]*mapper
+}
+
+func newContents(docs map[string]*document) *contents {
+	return &contents{docs: docs, mappers: make(map[string]*mapper)}
+}
+
+// version is the document version analyzed, or -1 for a file from disk.
+func (c *contents) version(path string) int {
+	if d, ok := c.docs[path]; ok {
+		return d.version
+	}
+	return -1
+}
+
+func (c *contents) mapper(path string) *mapper {
+	if m, ok := c.mappers[path]; ok {
+		return m
+	}
+	var m *mapper
+	if d, ok := c.docs[path]; ok {
+		m = newMapper([]byte(d.text))
+	} else if b, err := os.ReadFile(path); err == nil {
+		m = newMapper(b)
+	}
+	c.mappers[path] = m
+	return m
+}
+
+// location converts a token range to an LSP location; a NoPos end means
+// the start.
+func (c *contents) location(fset *token.FileSet, pos, end token.Pos) (Location, bool) {
+	if !pos.IsValid() {
+		return Location{}, false
+	}
+	tf := fset.File(pos)
+	if tf == nil {
+		return Location{}, false
+	}
+	m := c.mapper(tf.Name())
+	if m == nil {
+		return Location{}, false
+	}
+	start := tf.Offset(pos)
+	stop := start
+	if end.IsValid() && end >= pos && int(end) <= tf.Base()+tf.Size() {
+		stop = tf.Offset(end)
+	}
+	return Location{URI: c.uri(tf.Name()), Range: m.rng(start, stop)}, true
+}
+
+func (c *contents) uri(path string) string {
+	if d, ok := c.docs[path]; ok {
+		return d.uri
+	}
+	return pathToURI(path)
+}
+
+// workspaceEdit converts a fix's edits; a fix with an edit the server
+// cannot place is not offered.
+func (c *contents) workspaceEdit(fset *token.FileSet, edits []analysis.TextEdit) (*WorkspaceEdit, bool) {
+	we := &WorkspaceEdit{Changes: make(map[string][]TextEdit)}
+	for _, e := range edits {
+		end := e.End
+		if !end.IsValid() {
+			end = e.Pos
+		}
+		loc, ok := c.location(fset, e.Pos, end)
+		if !ok {
+			return nil, false
+		}
+		we.Changes[loc.URI] = append(we.Changes[loc.URI], TextEdit{Range: loc.Range, NewText: string(e.NewText)})
+	}
+	return we, len(we.Changes) > 0
+}
