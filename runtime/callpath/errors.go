@@ -71,10 +71,10 @@ func (e *TimeoutError) Is(target error) bool { return target == context.Deadline
 func (e *TimeoutError) Timeout() bool { return true }
 
 func roundDuration(d time.Duration) time.Duration {
-	if d >= time.Millisecond {
+	if d >= time.Second {
 		return d.Round(time.Millisecond)
 	}
-	return d
+	return d.Round(time.Microsecond)
 }
 
 // ConfigError is returned by [New] for a Config field with an invalid value.
