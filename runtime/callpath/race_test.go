@@ -1,0 +1,5 @@
+//go:build race
+
+package callpath_test
+
+const raceEnabled = true
