@@ -43,7 +43,9 @@ func TestErrorsNameTheLayer(t *testing.T) {
 		want: []error{breaker.ErrOpen},
 	}, {
 		name: "attempts exhausted",
-		cfg:  func(t *testing.T) callpath.Config { return callpath.Config{Breaker: newBreaker(t, breaker.Config{}), Retry: fast(3)} },
+		cfg: func(t *testing.T) callpath.Config {
+			return callpath.Config{Breaker: newBreaker(t, breaker.Config{}), Retry: fast(3)}
+		},
 		op:   fail,
 		want: []error{retry.ErrAttemptsExhausted, errDown},
 	}, {
