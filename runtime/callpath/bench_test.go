@@ -40,46 +40,43 @@ func byHand(ctx context.Context, timeout, attemptTimeout time.Duration, br *brea
 	})
 }
 
+// BenchmarkPath runs the same successful call through a Path and through the
+// same parts by hand; compare with benchstat -col /impl.
 func BenchmarkPath(b *testing.B) {
 	for _, timeouts := range []bool{false, true} {
 		var timeout, attemptTimeout time.Duration
-		suffix := ""
+		name := "timeouts=none"
 		if timeouts {
-			timeout, attemptTimeout, suffix = time.Minute, 10*time.Second, "+timeouts"
+			timeout, attemptTimeout, name = time.Minute, 10*time.Second, "timeouts=both"
 		}
 		br := newBreaker(b, breaker.Config{})
 		pol := &retry.Policy{MaxAttempts: 3, Idempotent: true}
 		bh := newBulkhead(b, bulkhead.Config{MaxConcurrent: 1 << 20})
 		p := newPath(b, callpath.Config{Timeout: timeout, Breaker: br, Retry: pol, Bulkhead: bh, AttemptTimeout: attemptTimeout})
 		ctx := context.Background()
-		b.Run("composed"+suffix, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_, _ = callpath.Execute(ctx, p, succeed)
-			}
-		})
-		b.Run("by-hand"+suffix, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_, _ = byHand(ctx, timeout, attemptTimeout, br, pol, bh, succeed)
-			}
-		})
-		b.Run("composed"+suffix+"/parallel", func(b *testing.B) {
-			b.ReportAllocs()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, _ = callpath.Execute(ctx, p, succeed)
+		impls := []struct {
+			name string
+			call func() (int, error)
+		}{
+			{"composed", func() (int, error) { return callpath.Execute(ctx, p, succeed) }},
+			{"by-hand", func() (int, error) { return byHand(ctx, timeout, attemptTimeout, br, pol, bh, succeed) }},
+		}
+		for _, impl := range impls {
+			b.Run(name+"/mode=serial/impl="+impl.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					_, _ = impl.call()
 				}
 			})
-		})
-		b.Run("by-hand"+suffix+"/parallel", func(b *testing.B) {
-			b.ReportAllocs()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					_, _ = byHand(ctx, timeout, attemptTimeout, br, pol, bh, succeed)
-				}
+			b.Run(name+"/mode=parallel/impl="+impl.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						_, _ = impl.call()
+					}
+				})
 			})
-		})
+		}
 	}
 }
 
