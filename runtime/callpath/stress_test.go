@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/resilint/resilint/runtime/breaker"
 	"github.com/resilint/resilint/runtime/bulkhead"
@@ -85,7 +84,7 @@ func TestStress(t *testing.T) {
 					}
 					return 0, err
 				})
-				require.NoError(t, err)
+				assert.NoError(t, err)
 			}
 		})
 	}
