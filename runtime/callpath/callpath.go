@@ -248,7 +248,7 @@ func run[T any](ctx context.Context, p *Path, op func(context.Context) (T, error
 	if p.timeout > 0 {
 		start = time.Now()
 		var cancel context.CancelFunc
-		fctx, cancel = context.WithTimeoutCause(ctx, p.timeout, ErrTimeout)
+		fctx, cancel = context.WithDeadlineCause(ctx, start.Add(p.timeout), ErrTimeout)
 		defer cancel()
 	}
 	pctx := fctx // the rest of the path: the total deadline less the reserve

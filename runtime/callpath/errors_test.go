@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -224,4 +227,48 @@ func TestTimeoutErrorText(t *testing.T) {
 		(&callpath.TimeoutError{Attempt: true, After: 1500 * time.Microsecond, Err: errors.New("x")}).Error())
 	assert.Equal(t, "callpath: timeout after 300µs: x",
 		(&callpath.TimeoutError{After: 300 * time.Microsecond, Err: errors.New("x")}).Error())
+}
+
+// TestDeadlineTransportPerAttempt: through a deadline.Transport, each attempt
+// tells the next hop its own time (the attempt timeout, less the margin), not
+// the request's.
+func TestDeadlineTransportPerAttempt(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		budgets []int
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ms, err := strconv.Atoi(r.Header.Get(deadline.DefaultTimeoutHeader))
+		assert.NoError(t, err)
+		mu.Lock()
+		budgets = append(budgets, ms)
+		mu.Unlock()
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	tr, err := deadline.NewTransport(deadline.TransportConfig{})
+	require.NoError(t, err)
+	client := &http.Client{Transport: tr}
+	p := newPath(t, callpath.Config{Timeout: 10 * time.Second, Retry: fast(2), AttemptTimeout: time.Second})
+
+	err = p.Do(t.Context(), func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		if err != nil {
+			return retry.Permanent(err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return retry.HTTPError(resp)
+	})
+	require.ErrorIs(t, err, retry.ErrAttemptsExhausted)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, budgets, 2)
+	for _, ms := range budgets {
+		assert.InDelta(t, 900, ms, 100, "the attempt's second less the 100ms margin")
+		assert.LessOrEqual(t, ms, 900)
+	}
 }
