@@ -55,7 +55,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 			Message:  fmt.Sprintf("%s tries again at once after a failure (no delay between attempts): a failing dependency gets every retry immediately, a retry storm; wait a jittered backoff between attempts (runtime/retry)", r.Describe()),
 		})
 	}
-	if r.Attempts == 0 && !r.TimeBounded {
+	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded {
 		pass.Report(analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,

@@ -133,7 +133,7 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 				c.delayed = true
 			}
 			c.overwrite(x)
-			c.setSlot(slot{key: x})
+			c.setSlot(slot{key: x, op: x})
 			return x, c, true
 		}
 	}

@@ -39,7 +39,7 @@ func (in *interp) waits(stmt ast.Node) bool {
 			case *ast.FuncLit:
 				return false
 			case *ast.UnaryExpr:
-				if x.Op == token.ARROW && isTimeChan(in.info.TypeOf(x.X)) {
+				if x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X)) {
 					found = true
 				}
 			case *ast.CallExpr:
@@ -51,6 +51,17 @@ func (in *interp) waits(stmt ast.Node) bool {
 		})
 	}
 	return found
+}
+
+// isDone reports whether e is ctx.Done(): a receive from it waits until
+// the context ends.
+func (in *interp) isDone(e ast.Expr) bool {
+	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(in.info, c)
+	return analysisutil.IsMethod(fn, "context", "Context", "Done")
 }
 
 func isTimeChan(t types.Type) bool {

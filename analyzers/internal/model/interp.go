@@ -637,9 +637,9 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		}
 		switch obj {
 		case errObj:
-			s.setSlot(slot{key: obj, partials: partials})
+			s.setSlot(slot{key: obj, partials: partials, op: call})
 		case respObj:
-			s.setSlot(slot{key: obj, isResp: true, mask: fullMask})
+			s.setSlot(slot{key: obj, isResp: true, mask: fullMask, op: call})
 		}
 	}
 }

@@ -77,6 +77,9 @@ type Retry struct {
 	Delays      []*Delay
 	Immediate   bool
 	TimeBounded bool
+	// CountBounded: the loop compares a counter it advances with a limit,
+	// even one that is not a constant (a configured number of attempts).
+	CountBounded bool
 
 	// Breakers lists the circuit breaker calls one attempt reaches: the
 	// retry runs outside those breakers. StopsOnOpen says the retry stops
@@ -525,8 +528,69 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	}
 	m.findDelays(r, body)
 	r.TimeBounded = m.timeBounded(r.Ops)
+	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
 	m.add(r)
 	return r
+}
+
+// countBounded reports whether a loop compares a counter it advances
+// (x++, x--, x += n, x -= n) with anything: an attempt limit, constant or
+// configured.
+func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
+	info := m.pass.TypesInfo
+	if rs, ok := stmt.(*ast.RangeStmt); ok {
+		if b, ok := info.TypeOf(rs.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return true
+		}
+	}
+	nodes := append([]ast.Node{stmt}, ops...)
+	counters := map[types.Object]bool{}
+	objOf := func(e ast.Expr) types.Object {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x)
+		case *ast.SelectorExpr:
+			return info.Uses[x.Sel]
+		}
+		return nil
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.IncDecStmt:
+				if obj := objOf(x.X); obj != nil {
+					counters[obj] = true
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN {
+					if obj := objOf(x.Lhs[0]); obj != nil {
+						counters[obj] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	found := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if be, ok := n.(*ast.BinaryExpr); ok && !found {
+				switch be.Op {
+				case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+					ast.Inspect(be, func(n ast.Node) bool {
+						if e, ok := n.(ast.Expr); ok {
+							if obj := objOf(e); obj != nil && counters[obj] {
+								found = true
+							}
+						}
+						return !found
+					})
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // timeBounded reports whether a loop checks a context or the clock.
@@ -1050,6 +1114,23 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			}
 			return true
 		})
+	}
+	// for x := first(); x != nil; x = next(): the loop walks candidates
+	// (brokers, replicas), each tried once.
+	if fs, ok := stmt.(*ast.ForStmt); ok && fs.Post != nil {
+		if as, ok := fs.Post.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				obj := objOf(l)
+				if obj == nil || isPlainValue(obj.Type()) && mentions(as.Rhs[i], obj) {
+					continue // a counter
+				}
+				for _, call := range ops {
+					if mentions(call, obj) {
+						return true
+					}
+				}
+			}
+		}
 	}
 	for _, call := range ops {
 		var parts []ast.Node

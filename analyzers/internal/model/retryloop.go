@@ -13,6 +13,10 @@ import (
 type loopVerdict struct {
 	retry    bool
 	attempts int64 // worst-case attempts; 0 when no constant bound was found
+	// givesUp: some path leaves the loop because an operation failed whose
+	// failure never sends the loop round again (a "should I retry?" call,
+	// a budget): the loop is bounded by something other than a counter.
+	givesUp bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -82,6 +86,8 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 
 	var (
 		failBack, okBack, okExit bool
+		loopingOps               = map[*ast.CallExpr]bool{}
+		exitFailOps              = map[*ast.CallExpr]bool{}
 		maxAttempts              int
 		seen                     = map[string]bool{}
 		terminated               bool
@@ -97,6 +103,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		if success && s.succeeded() {
 			okExit = true
 		}
+		for _, sl := range s.slots {
+			if sl.status() == stFailed && sl.op != nil {
+				exitFailOps[sl.op] = true
+			}
+		}
 	}
 	// judgeBack judges an iteration that went round again.
 	judgeBack := func(t *state) {
@@ -105,6 +116,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			okBack = true // a read or write loop making progress
 		case t.failing():
 			failBack = true
+			for _, sl := range t.slots {
+				if st := sl.status(); (st == stFailed || st == stChecked) && sl.op != nil {
+					loopingOps[sl.op] = true
+				}
+			}
 		case t.okOnly():
 			okBack = true
 		}
@@ -214,6 +230,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		return loopVerdict{}
 	}
 	v := loopVerdict{retry: failBack && !okBack && okExit}
+	for op := range exitFailOps {
+		if !loopingOps[op] {
+			v.givesUp = true
+		}
+	}
 	if terminated && maxAttempts > 0 {
 		v.attempts = int64(maxAttempts)
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/types"
 	"sort"
@@ -80,6 +81,8 @@ type slot struct {
 	// loop makes progress with partial results (a read or write loop), not
 	// a retry.
 	partials []types.Object
+	// op is the call that produced the outcome.
+	op *ast.CallExpr
 }
 
 func (sl slot) status() status {

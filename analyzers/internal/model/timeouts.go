@@ -340,9 +340,20 @@ func (m *builder) findDropped(t *Timeouts) {
 			}
 			var walk func(n ast.Node, scope string)
 			walk = func(n ast.Node, scope string) {
+				var stack []ast.Node
 				ast.Inspect(n, func(x ast.Node) bool {
+					if x == nil {
+						stack = stack[:len(stack)-1]
+						return false
+					}
+					var parent ast.Node
+					if len(stack) > 0 {
+						parent = stack[len(stack)-1]
+					}
+					stack = append(stack, x)
 					switch y := x.(type) {
 					case *ast.GoStmt:
+						stack = stack[:len(stack)-1]
 						return false // work meant to outlive the caller
 					case *ast.IfStmt:
 						// if ctx == nil { ctx = context.Background() }: a
@@ -353,6 +364,7 @@ func (m *builder) findDropped(t *Timeouts) {
 								if y.Else != nil {
 									walk(y.Else, scope)
 								}
+								stack = stack[:len(stack)-1]
 								return false
 							}
 						}
@@ -362,9 +374,10 @@ func (m *builder) findDropped(t *Timeouts) {
 							s = scope
 						}
 						walk(y.Body, s)
+						stack = stack[:len(stack)-1]
 						return false
 					case *ast.CallExpr:
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
@@ -570,4 +583,42 @@ func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 		found = true
 	}
 	return best, found
+}
+
+// passedDown reports whether a context.Background() call is used for a
+// call: an argument of a call (not a logger's), or the value of a
+// variable. Comparisons (ctx != context.Background()) and returns of a
+// context-choosing helper are not.
+func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		for _, a := range p.Args {
+			if a == ast.Expr(bg) {
+				return !m.isLogCall(p)
+			}
+		}
+	case *ast.AssignStmt, *ast.ValueSpec:
+		return true
+	case *ast.KeyValueExpr, *ast.CompositeLit:
+		return true
+	}
+	return false
+}
+
+func (m *builder) isLogCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	switch analysisutil.PkgPath(fn) {
+	case "log", "log/slog", "runtime/pprof", "runtime/trace":
+		return true
+	}
+	name := fn.Name()
+	for _, p := range []string{"Print", "Log", "Debug", "Info", "Warn", "Error", "Trace", "Fatal"} {
+		if len(name) >= len(p) && name[:len(p)] == p {
+			return true
+		}
+	}
+	return false
 }

@@ -583,3 +583,19 @@ func growingTimeout(ctx context.Context) error { // want growingTimeout:`retries
 	}
 	return err
 }
+
+type broker struct{}
+
+func (*broker) send() error { return nil }
+
+func leastLoaded() *broker { return nil }
+
+// Walking candidates, each tried once, is a failover, not a retry.
+func failover() error {
+	for b := leastLoaded(); b != nil; b = leastLoaded() {
+		if err := b.send(); err == nil {
+			return nil
+		}
+	}
+	return errors.New("no broker")
+}
