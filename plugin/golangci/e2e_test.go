@@ -1,0 +1,271 @@
+package golangci_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The end-to-end test builds a real golangci-lint with the plugin and runs
+// it on a copy of examples/. It takes minutes the first time (golangci-lint
+// and its linters compile), so it runs only when asked:
+//
+//	RESILINT_E2E_GOLANGCI=1 go test -run E2E -v ./plugin/golangci
+//
+// RESILINT_E2E_GOLANGCI_DIR=<dir> keeps the generated module and binary
+// there between runs instead of in a temporary directory.
+//
+// `golangci-lint custom` clones golangci-lint's repository, writes a file
+// of blank imports of the plugins into cmd/golangci-lint and builds that
+// command. Cloning needs the network, so the test writes the equivalent
+// module itself: a main package that calls commands.Execute, like
+// golangci-lint's own, plus the blank import of this plugin, with
+// golangci-lint and its dependencies from the Go module proxy (or cache)
+// and resilint replaced by this repository.
+const golangciVersion = "v2.15.0"
+
+func TestE2EGolangciLint(t *testing.T) {
+	if os.Getenv("RESILINT_E2E_GOLANGCI") == "" {
+		t.Skip("set RESILINT_E2E_GOLANGCI=1 to build golangci-lint " + golangciVersion + " with the plugin (slow)")
+	}
+	root := repoRoot(t)
+	gcl := buildGolangci(t, root)
+
+	// A copy of the demo, as its own checkout: go.mod, examples, and the
+	// runtime packages the examples and the fixes import.
+	work := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		copyFile(t, filepath.Join(root, f), filepath.Join(work, f))
+	}
+	for _, d := range []string{"examples", "runtime"} {
+		copyTree(t, filepath.Join(root, d), filepath.Join(work, d))
+	}
+	cache := t.TempDir()
+	lint := func(config string, args ...string) (string, int) {
+		t.Helper()
+		writeFile(t, filepath.Join(work, ".golangci.yml"), config)
+		cmd := exec.Command(gcl, append([]string{"run"}, args...)...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+cache, "GOFLAGS=-mod=readonly")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+
+	start := time.Now()
+	out, code := lint(config(""), "./examples/...")
+	t.Logf("golangci-lint run on examples/: %v", time.Since(start).Round(time.Millisecond))
+	if code != 1 {
+		t.Errorf("exit status %d, want 1 (issues found)\n%s", code, out)
+	}
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: retrynesting: nested retry: retry loop makes 3 attempts, each reaching \(\*payments\.Client\)\.Charge, which retries: retryablehttp\.Client\.Do \(4 attempts\) at payments\.go:\d+: up to 12 downstream calls per request.* \(resilint\)`),
+		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: backoff: retry delay has no jitter.* \(resilint\)`),
+		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: idempotency: \(\*payments\.Client\)\.Charge sends POST .* \(resilint\)`),
+		regexp.MustCompile(`examples/payments/payments\.go:\d+:\d+: idempotency: retryablehttp\.Client\.Do sends POST inside a retry without an Idempotency-Key header.* \(resilint\)`),
+		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: decoratororder: retry outside a circuit breaker.* \(resilint\)`),
+	} {
+		if !re.MatchString(out) {
+			t.Errorf("missing %s in:\n%s", re, out)
+		}
+	}
+	if n := strings.Count(out, ": retrynesting: nested retry:"); n != 3 {
+		t.Errorf("%d nested-retry issues, want 3:\n%s", n, out)
+	}
+
+	// Settings reach the analyzers: switched off, a check reports nothing.
+	out, _ = lint(config("disable: [backoff, idempotency]"), "./examples/...")
+	if strings.Contains(out, "jitter") || strings.Contains(out, "Idempotency-Key") || !strings.Contains(out, "nested retry") {
+		t.Errorf("with backoff and idempotency disabled:\n%s", out)
+	}
+
+	// Malformed settings: a clear message naming the key, no panic.
+	out, code = lint(config("idempotency:\n            hedaer: X-Key"), "./examples/...")
+	if code == 0 || !strings.Contains(out, `resilint settings: unknown key "idempotency.hedaer" (the settings of idempotency are: header)`) || strings.Contains(out, "panic") {
+		t.Errorf("malformed settings: exit %d, want an error naming idempotency.hedaer:\n%s", code, out)
+	}
+
+	// --fix applies the suggested fixes, and the demo still builds.
+	before := readFile(t, filepath.Join(work, "examples", "checkout", "checkout.go"))
+	out, code = lint(config(""), "--fix", "./examples/...")
+	if code != 0 && code != 1 {
+		t.Fatalf("--fix: exit status %d\n%s", code, out)
+	}
+	after := readFile(t, filepath.Join(work, "examples", "checkout", "checkout.go"))
+	if after == before || !strings.Contains(after, "retry.FullJitter(") || !strings.Contains(after, `"github.com/resilint/resilint/runtime/retry"`) {
+		t.Errorf("--fix did not wrap checkout.go's delays in retry.FullJitter:\n%s", after)
+	}
+	payments := readFile(t, filepath.Join(work, "examples", "payments", "payments.go"))
+	if !strings.Contains(payments, "Idempotency-Key") {
+		t.Errorf("--fix did not set an idempotency key in payments.go:\n%s", payments)
+	}
+	build := exec.Command("go", "build", "./examples/...")
+	build.Dir = work
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("examples do not build after --fix: %v\n%s", err, out)
+	}
+	out, _ = lint(config(""), "./examples/...")
+	if strings.Contains(out, "has no jitter") {
+		t.Errorf("delays still without jitter after --fix:\n%s", out)
+	}
+}
+
+// config returns a .golangci.yml that runs only the resilint plugin, with
+// settings (YAML, indented under settings:) if any.
+func config(settings string) string {
+	s := `version: "2"
+linters:
+  default: none
+  enable:
+    - resilint
+  settings:
+    custom:
+      resilint:
+        type: module
+        description: resilience anti-patterns (retries, breakers, timeouts, idempotency)
+`
+	if settings != "" {
+		s += "        settings:\n          " + settings + "\n"
+	}
+	return s + `issues:
+  max-issues-per-linter: 0
+  max-same-issues: 0
+  uniq-by-line: false
+`
+}
+
+// buildGolangci writes the module `golangci-lint custom` would build and
+// builds it, returning the binary.
+func buildGolangci(t *testing.T, root string) string {
+	t.Helper()
+	dir := os.Getenv("RESILINT_E2E_GOLANGCI_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "go.mod"), `module resilint.test/custom-gcl
+
+go 1.26
+
+require (
+	github.com/golangci/golangci-lint/v2 `+golangciVersion+`
+	github.com/resilint/resilint v0.0.0
+)
+
+replace github.com/resilint/resilint => `+root+`
+`)
+	writeFile(t, filepath.Join(dir, "main.go"), `// Command custom-gcl is golangci-lint with the resilint plugin, the
+// program golangci-lint custom builds.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/golangci/golangci-lint/v2/pkg/commands"
+	"github.com/golangci/golangci-lint/v2/pkg/exitcodes"
+)
+
+func main() {
+	info := commands.BuildInfo{Version: "`+strings.TrimPrefix(golangciVersion, "v")+`-custom-resilint", Commit: "none", Date: "none", GoVersion: "`+runtime.Version()+`"}
+	if err := commands.Execute(info); err != nil {
+		fmt.Fprintf(os.Stderr, "The command is terminated due to an error: %v\n", err)
+		os.Exit(exitcodes.Failure)
+	}
+}
+`)
+	writeFile(t, filepath.Join(dir, "plugins.go"), `package main
+
+import (
+	_ "github.com/resilint/resilint/plugin/golangci"
+)
+`)
+	bin := filepath.Join(dir, "custom-gcl")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	env := append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	for _, args := range [][]string{{"mod", "tidy"}, {"build", "-o", bin, "."}} {
+		start := time.Now()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
+		}
+		t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	}
+	return bin
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	writeFile(t, to, readFile(t, from))
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
