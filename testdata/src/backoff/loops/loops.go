@@ -229,3 +229,33 @@ func givenDelay(ctx context.Context, d time.Duration) error {
 	}
 	return err
 }
+
+type config struct{ MaxAttempts int }
+
+// A configured bound is a bound.
+func configured(ctx context.Context, c config) error {
+	var err error
+	for attempt := 0; attempt < c.MaxAttempts; attempt++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+func shouldRetry(err error) (bool, error) { return true, nil }
+
+// The loop gives up when another call says so.
+func givesUp(ctx context.Context) error {
+	for {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if _, serr := shouldRetry(err); serr != nil {
+			return serr
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+}
