@@ -1,0 +1,177 @@
+package analyzers_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"flag"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/resilint/resilint/analyzers"
+	"github.com/resilint/resilint/analyzers/backoff"
+	"github.com/resilint/resilint/analyzers/decoratororder"
+	"github.com/resilint/resilint/analyzers/idempotency"
+	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/retrynesting"
+	"github.com/resilint/resilint/analyzers/timeoutchain"
+)
+
+// Drivers that analyze one package per process (go vet, Bazel's nogo on
+// remote executors) carry facts between processes gob-encoded. Every fact
+// type the model exports must survive that with every field intact.
+
+// factSamples holds one realistic value of each fact type, every field
+// set. A new fact type or field fails TestFactsGobRoundTrip until it has a
+// sample here.
+var factSamples = []analysis.Fact{
+	&model.RetryFact{Calls: 12, Depth: 2, Via: []string{"(*payments.Client).Charge", "payments.post"}, Site: "retryablehttp.Client.Do (4 attempts) at payments.go:43", Disable: "set RetryMax to 0 on the retryablehttp.Client"},
+	&model.ConstFact{Value: 5},
+	&model.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33"},
+	&model.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}},
+	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}},
+	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
+}
+
+func TestFactsGobRoundTrip(t *testing.T) {
+	byType := make(map[reflect.Type]analysis.Fact)
+	for _, f := range factSamples {
+		byType[reflect.TypeOf(f)] = f
+	}
+	for _, ft := range model.Analyzer.FactTypes {
+		typ := reflect.TypeOf(ft)
+		sample, ok := byType[typ]
+		if !ok {
+			t.Errorf("fact type %v has no sample in factSamples", typ)
+			continue
+		}
+		v := reflect.ValueOf(sample).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if v.Field(i).IsZero() {
+				t.Errorf("sample %v: field %s is zero; set every field so that the round trip covers it", typ, v.Type().Field(i).Name)
+			}
+		}
+		roundTrip(t, sample)
+	}
+}
+
+// roundTrip encodes a fact alone and as an interface value (as the
+// drivers' fact files hold them) and checks both decode equal.
+func roundTrip(t *testing.T, f analysis.Fact) {
+	t.Helper()
+	typ := reflect.TypeOf(f)
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(f); err != nil {
+		t.Errorf("%v: encode: %v", typ, err)
+		return
+	}
+	got := reflect.New(typ.Elem()).Interface().(analysis.Fact)
+	if err := gob.NewDecoder(&buf).Decode(got); err != nil {
+		t.Errorf("%v: decode: %v", typ, err)
+		return
+	}
+	if !reflect.DeepEqual(got, f) {
+		t.Errorf("%v: round trip changed the fact:\n got %#v\nwant %#v", typ, got, f)
+	}
+	if s, ok := f.(interface{ String() string }); ok && s.String() != got.(interface{ String() string }).String() {
+		t.Errorf("%v: String() differs after the round trip", typ)
+	}
+
+	gob.Register(f)
+	type envelope struct {
+		Object string
+		Fact   analysis.Fact
+	}
+	buf.Reset()
+	if err := gob.NewEncoder(&buf).Encode(envelope{"F", f}); err != nil {
+		t.Errorf("%v: encode as interface: %v", typ, err)
+		return
+	}
+	var env envelope
+	if err := gob.NewDecoder(&buf).Decode(&env); err != nil {
+		t.Errorf("%v: decode as interface: %v", typ, err)
+		return
+	}
+	if !reflect.DeepEqual(env.Fact, f) {
+		t.Errorf("%v: interface round trip changed the fact:\n got %#v\nwant %#v", typ, env.Fact, f)
+	}
+}
+
+// The facts the model really exports on the demo round-trip too, and the
+// checker's own sanity check (encode, decode, re-encode identically)
+// passes for them.
+func TestDemoFactsRoundTrip(t *testing.T) {
+	pkgs := loadExamples(t)
+	graph, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer}, pkgs, &checker.Options{SanityCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[reflect.Type]int)
+	for act := range graph.All() {
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act, act.Err)
+		}
+		for _, of := range act.AllObjectFacts() {
+			seen[reflect.TypeOf(of.Fact)]++
+			roundTrip(t, of.Fact)
+		}
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[*model.RetryFact](), reflect.TypeFor[*model.BreakerFact](), reflect.TypeFor[*model.SendFact]()} {
+		if seen[typ] == 0 {
+			t.Errorf("the demo exports no %v: the test does not see real facts", typ)
+		}
+	}
+	t.Logf("facts round-tripped: %v", seen)
+}
+
+// nogo runs each package's Analyzer as it is: no flag may be needed, and
+// each must run alone (with only what it Requires) at its defaults.
+func TestEachAnalyzerRunsWithDefaults(t *testing.T) {
+	pkgs := loadExamples(t)
+	for _, a := range []*analysis.Analyzer{retrynesting.Analyzer, decoratororder.Analyzer, idempotency.Analyzer, timeoutchain.Analyzer, backoff.Analyzer} {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if f.Value.String() != f.DefValue {
+				t.Errorf("%s: flag -%s is %q, not its default %q", a.Name, f.Name, f.Value, f.DefValue)
+			}
+		})
+		if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
+			t.Errorf("%s: %v", a.Name, err)
+			continue
+		}
+		graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, act := range graph.Roots {
+			if act.Err != nil {
+				t.Errorf("%s: %v", act, act.Err)
+			}
+			n += len(act.Diagnostics)
+		}
+		if n == 0 && a != timeoutchain.Analyzer {
+			t.Errorf("%s alone at its defaults reports nothing on the demo", a.Name)
+		}
+	}
+	// And the suite as a whole validates (no fact type claimed twice, no
+	// cycle) with the wrapped copies beside the originals' Requires.
+	if err := analysis.Validate(analyzers.All()); err != nil {
+		t.Error(err)
+	}
+}
+
+func loadExamples(t *testing.T) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: "..", Tests: false}
+	pkgs, err := packages.Load(cfg, "./examples/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 || len(pkgs) == 0 {
+		t.Fatal("examples do not load")
+	}
+	return pkgs
+}
