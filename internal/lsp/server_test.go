@@ -227,7 +227,8 @@ func readFile(t *testing.T, path string) string {
 }
 
 // TestDiagnosticsAndQuickFix: open a file, get the backoff check's
-// diagnostic, ask for its quick fix, apply it, save, and see the
+// diagnostic (and see //resilint:ignore work in another file of the
+// package), ask for its quick fix, apply it, save, and see the
 // diagnostic go.
 func TestDiagnosticsAndQuickFix(t *testing.T) {
 	dir := fixture(t)
@@ -266,6 +267,14 @@ func TestDiagnosticsAndQuickFix(t *testing.T) {
 	}
 	if d.Range != want {
 		t.Errorf("range %+v, want %+v (UTF-16 columns of %q)", d.Range, want, line)
+	}
+
+	// Suppression applies as under every driver: in ignored.go the
+	// backoff finding is silenced, and the directive that names no check
+	// is reported.
+	ignored := c.diagnostics(pathToURI(filepath.Join(dir, "ignored.go")))
+	if len(ignored.Diagnostics) != 1 || ignored.Diagnostics[0].Code != "ignorecheck/unknown" {
+		t.Errorf("ignored.go: %+v, want only an ignorecheck/unknown diagnostic", ignored.Diagnostics)
 	}
 
 	// A cursor inside the diagnostic asks for its quick fix.
