@@ -723,7 +723,7 @@ func (in *interp) isOp(call *ast.CallExpr) bool {
 		return false // a wait (retry.Sleep returns the context's error)
 	}
 	for _, a := range call.Args {
-		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) {
+		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) && len(res) == 1 {
 			// A wrapper: an operation only if it wraps one
 			// (errors.Join(a(), b()), fmt.Errorf("...: %w", op())).
 			for _, b := range call.Args {
