@@ -208,16 +208,19 @@ func (ts *triState) Set(s string) error {
 // root of the Git work tree holding dir (code scanning wants paths
 // relative to the repository), or dir itself outside any.
 func srcRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+	for d := dir; ; d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
 			return d
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
+		if filepath.Dir(d) == d {
 			return dir
 		}
-		d = parent
 	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // The subset of the SARIF 2.1.0 schema that resilint writes.
