@@ -83,6 +83,9 @@ const (
 	// KeyTransport: a RoundTripper type that adds idempotency keys to the
 	// requests it sends.
 	KeyTransport
+	// PolicyField: a struct field holding the retry policy of the value;
+	// a literal without it does not retry (1 attempt).
+	PolicyField
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -149,6 +152,7 @@ const (
 	ResilintRetry       = "github.com/resilint/resilint/runtime/retry"
 	ResilintBreaker     = "github.com/resilint/resilint/runtime/breaker"
 	ResilintIdempotency = "github.com/resilint/resilint/runtime/idempotency"
+	ResilintCallpath    = "github.com/resilint/resilint/runtime/callpath"
 	GoBreaker           = "github.com/sony/gobreaker"
 	GoBreakerV2         = "github.com/sony/gobreaker/v2"
 	Hystrix             = "github.com/afex/hystrix-go/hystrix"
@@ -293,6 +297,14 @@ var Rows = []Row{
 	{Path: ResilintRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
 	{Path: ResilintRetry, Name: "DoValue", Role: Retry, Lib: "retry.DoValue", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},
 	{Path: ResilintRetry, Recv: "Policy", Name: "MaxAttempts", Role: AttemptField, ZeroMeans: DefaultResilintAttempts, Default: DefaultResilintAttempts},
+	// resilint's runtime/callpath: the retry inside a composed call path;
+	// without Config.Retry it does not retry.
+	{Path: ResilintCallpath, Name: "Execute", Role: Retry, Lib: "callpath.Execute", OpArg: 2, BoundArg: 1, Default: 1},
+	{Path: ResilintCallpath, Name: "ExecuteWithFallback", Role: Retry, Lib: "callpath.ExecuteWithFallback", OpArg: 2, BoundArg: 1, Default: 1},
+	{Path: ResilintCallpath, Recv: "Path", Name: "Do", Role: Retry, Lib: "callpath.Path.Do", OpArg: 1, BoundArg: -1, Default: 1},
+	{Path: ResilintCallpath, Recv: "Path", Name: "DoWithFallback", Role: Retry, Lib: "callpath.Path.DoWithFallback", OpArg: 1, BoundArg: -1, Default: 1},
+	{Path: ResilintCallpath, Name: "New", Role: Wrapper, Inner: 0},
+	{Path: ResilintCallpath, Recv: "Config", Name: "Retry", Role: PolicyField},
 	{Path: ResilintRetry, Name: "JitterNone", Role: DelayOption, Jitter: JitterNone, JitterFix: "JitterFull"},
 	{Path: ResilintRetry, Name: "JitterEqual", Role: DelayOption, Jitter: JitterHas},
 }

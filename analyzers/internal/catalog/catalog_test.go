@@ -57,7 +57,7 @@ func TestRowsResolve(t *testing.T) {
 // TestRuntimeRowsResolve checks the rows of resilint's own runtime
 // packages against the real packages, so the stubs cannot drift from them.
 func TestRuntimeRowsResolve(t *testing.T) {
-	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency} {
+	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency, catalog.ResilintCallpath} {
 		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
 		pkgs, err := packages.Load(cfg, path)
 		if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
@@ -91,7 +91,7 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			}
 			return nil
 		}
-	case catalog.AttemptField, catalog.JitterField, catalog.ElapsedField:
+	case catalog.AttemptField, catalog.JitterField, catalog.ElapsedField, catalog.PolicyField:
 		tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
 		if !ok {
 			return errf("type %s not found", r.Recv)

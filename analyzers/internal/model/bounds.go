@@ -107,6 +107,15 @@ func (m *builder) originBound(o origin, depth int) bound {
 		}
 	case *ast.CompositeLit:
 		t := m.pass.TypesInfo.Types[x].Type
+		if row := policyFieldRow(t); row != nil {
+			if v, ok := litField(x, row.Name); ok && !m.pass.TypesInfo.Types[v].IsNil() {
+				return m.boundDepth(v, depth+1)
+			}
+			if w := m.lastWrite(o.via, row.Name); w != nil {
+				return m.boundDepth(w.value, depth+1)
+			}
+			return attemptsBound(1) // no retry policy: one attempt
+		}
 		for _, row := range fieldRows(t) {
 			for _, elt := range x.Elts {
 				kv, ok := elt.(*ast.KeyValueExpr)
@@ -313,4 +322,26 @@ func (m *builder) isRetryPolicy(e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// policyFieldRow returns the PolicyField row of the struct type t.
+func policyFieldRow(t types.Type) *catalog.Row {
+	if t == nil {
+		return nil
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	obj := n.Origin().Obj()
+	for i := range catalog.Rows {
+		r := &catalog.Rows[i]
+		if r.Role == catalog.PolicyField && r.Recv == obj.Name() && r.Path == analysisutil.PkgPath(obj) {
+			return r
+		}
+	}
+	return nil
 }

@@ -698,7 +698,11 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 			}
 			r.Attempts = b.attempts
 		} else {
-			r.Attempts = m.siteBound(call, row).attempts
+			b := m.siteBound(call, row)
+			if b.set && b.attempts == 1 {
+				return // configured not to retry (a call path without a retry policy)
+			}
+			r.Attempts = b.attempts
 		}
 		if row.OpArg < len(call.Args) {
 			m.setOp(r, call.Args[row.OpArg])

@@ -13,6 +13,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/resilint/resilint/runtime/callpath"
 	rt "github.com/resilint/resilint/runtime/retry"
 	sethretry "github.com/sethvargo/go-retry"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -180,4 +181,17 @@ func resilintValue(ctx context.Context) (int, error) { // want resilintValue:`re
 	p := rt.Policy{BaseDelay: time.Millisecond}
 	p.MaxAttempts = 2
 	return rt.DoValue(ctx, &p, func(ctx context.Context) (int, error) { return 0, nil })
+}
+
+func callpathRetry(ctx context.Context) error { // want callpathRetry:`retries\(4\)`
+	p, err := callpath.New(callpath.Config{Retry: &rt.Policy{MaxAttempts: 4}, Timeout: time.Second})
+	if err != nil {
+		return err
+	}
+	return p.Do(ctx, func(ctx context.Context) error { return op() })
+}
+
+func callpathNoRetry(ctx context.Context) (int, error) {
+	p, _ := callpath.New(callpath.Config{Timeout: time.Second})
+	return callpath.Execute(ctx, p, func(ctx context.Context) (int, error) { return 0, op() })
 }
