@@ -93,6 +93,20 @@ func TestE2EGolangciLint(t *testing.T) {
 		t.Errorf("with backoff and idempotency disabled:\n%s", out)
 	}
 
+	// //resilint:ignore works inside golangci-lint too: the directive
+	// silences the nested retry; one without a reason is reported.
+	if err := os.MkdirAll(filepath.Join(work, "examples", "suppressed"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(work, "examples", "suppressed", "suppressed.go"), suppressedGo)
+	out, _ = lint(config("disable: [backoff]"), "./examples/suppressed/...")
+	if strings.Contains(out, "suppressed.go:21:") || !strings.Contains(out, "suppressed.go:32:2: ignorecheck: resilint:ignore directive gives no reason") || !strings.Contains(out, "suppressed.go:33:2: retrynesting: nested retry") {
+		t.Errorf("suppression under golangci-lint: want line 21 silenced, the directive at 32 reported and the retry at 33 kept:\n%s", out)
+	}
+	if err := os.RemoveAll(filepath.Join(work, "examples", "suppressed")); err != nil {
+		t.Fatal(err)
+	}
+
 	// Malformed settings: a clear message naming the key, no panic.
 	out, code = lint(config("idempotency:\n            hedaer: X-Key"), "./examples/...")
 	if code == 0 || !strings.Contains(out, `resilint settings: unknown key "idempotency.hedaer" (the settings of idempotency are: header)`) || strings.Contains(out, "panic") {
@@ -124,6 +138,47 @@ func TestE2EGolangciLint(t *testing.T) {
 		t.Errorf("delays still without jitter after --fix:\n%s", out)
 	}
 }
+
+const suppressedGo = `package suppressed
+
+import "errors"
+
+func call() error { return errors.New("down") }
+
+func inner() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Silenced: the directive is on the line above the outer retry (21).
+func Silenced() error {
+	var err error
+	//resilint:ignore retrynesting inner retries only in tests
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Reported twice: the directive has no reason.
+func NoReason() error {
+	var err error
+	//resilint:ignore retrynesting
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+`
 
 // config returns a .golangci.yml that runs only the resilint plugin, with
 // settings (YAML, indented under settings:) if any.
