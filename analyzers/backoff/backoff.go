@@ -78,7 +78,7 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 		category := "no-jitter"
 		fixMsg := "Wrap the delay in retry.FullJitter"
 		if noCap {
-			msg = "retry delay grows exponentially with no cap and no jitter: clients retry in synchronized waves, and the delay grows without bound (a shifted duration overflows)"
+			msg = "retry delay grows exponentially with no cap and no jitter: clients retry in synchronized waves, and the delay grows without bound (and eventually overflows)"
 			fixMsg = "Cap the delay at 30s and wrap it in retry.FullJitter"
 		}
 		name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
@@ -104,7 +104,7 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 				analysis.TextEdit{Pos: d.Dur.End(), End: d.Dur.End(), NewText: []byte(", " + fmt.Sprintf(defaultCap, tname) + ")")})
 			pass.Report(analysis.Diagnostic{
 				Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "no-cap",
-				Message:        "retry delay grows exponentially with no cap: after a few failures the wait outlives any caller, and a shifted duration overflows",
+				Message:        "retry delay grows exponentially with no cap: after a few failures the wait outlives any caller, and it eventually overflows",
 				SuggestedFixes: []analysis.SuggestedFix{{Message: "Cap the delay at 30s", TextEdits: edits}},
 			})
 			return

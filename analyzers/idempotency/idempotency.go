@@ -33,8 +33,22 @@ var Analyzer = &analysis.Analyzer{
 
 var headerFlag = "Idempotency-Key,X-Idempotency-Key"
 
+// headerValue validates -idempotency.header when it is set, so that a bad
+// name is a flag (or plugin settings) error, not an analysis failure.
+type headerValue struct{}
+
+func (headerValue) String() string { return headerFlag }
+
+func (headerValue) Set(s string) error {
+	if _, err := headerNames(s); err != nil {
+		return err
+	}
+	headerFlag = s
+	return nil
+}
+
 func init() {
-	Analyzer.Flags.StringVar(&headerFlag, "header", headerFlag, "comma-separated names of the headers that carry an idempotency key (the first is used by fixes)")
+	Analyzer.Flags.Var(headerValue{}, "header", "comma-separated names of the headers that carry an idempotency key (the first is used by fixes)")
 }
 
 // headerNames parses the -idempotency.header flag.

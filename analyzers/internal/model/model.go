@@ -1106,7 +1106,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					}
 					advanced[obj] = true
 					counter := (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Rhs) == 1 && info.Types[x.Rhs[0]].Value != nil
-					self := x.Tok != token.ASSIGN || (len(x.Rhs) == len(x.Lhs) && mentions(x.Rhs[i], obj))
+					self := x.Tok != token.ASSIGN || (len(x.Rhs) == len(x.Lhs) && (mentions(x.Rhs[i], obj) || m.derivedVia(x.Rhs[i], obj, nodes)))
 					if self && !counter && isPlainValue(obj.Type()) {
 						derived[obj] = true
 					}
@@ -1194,4 +1194,41 @@ func isPlainValue(t types.Type) bool {
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsString) != 0
+}
+
+// derivedVia reports whether e is a variable that the loop computes from
+// obj: parent := filepath.Dir(dir); ...; dir = parent.
+func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) bool {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := m.pass.TypesInfo.Uses[id]
+	if v == nil {
+		return false
+	}
+	inLoop := func(pos token.Pos) bool {
+		for _, n := range nodes {
+			if n.Pos() <= pos && pos < n.End() {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range m.vals.assigns[v] {
+		if a.value == nil || !inLoop(a.pos) {
+			continue
+		}
+		found := false
+		ast.Inspect(a.value, func(n ast.Node) bool {
+			if x, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[x] == obj {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
