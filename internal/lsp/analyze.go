@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"os"
@@ -53,7 +54,7 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
-		return nil, err
+		return nil, cleanLoadError(err)
 	}
 
 	res = &analysisResult{files: make(map[string]*fileState)}
@@ -128,7 +129,11 @@ func loadProblem(pkg *packages.Package) string {
 	if len(errs) == 0 {
 		return fmt.Sprintf("%s was not analyzed: a dependency does not compile", pkg.PkgPath)
 	}
-	msg := fmt.Sprintf("%s was not analyzed: it does not compile: %s", pkg.PkgPath, errs[0])
+	why := "it does not load"
+	if k := errs[0].Kind; k == packages.ParseError || k == packages.TypeError {
+		why = "it does not compile"
+	}
+	msg := fmt.Sprintf("%s was not analyzed: %s: %s", pkg.PkgPath, why, strings.TrimSpace(errs[0].Error()))
 	if len(errs) > 1 {
 		msg += fmt.Sprintf(" (and %d more errors)", len(errs)-1)
 	}
@@ -262,4 +267,15 @@ func (c *contents) workspaceEdit(fset *token.FileSet, edits []analysis.TextEdit)
 		we.Changes[loc.URI] = append(we.Changes[loc.URI], TextEdit{Range: loc.Range, NewText: string(e.NewText)})
 	}
 	return we, len(we.Changes) > 0
+}
+
+// cleanLoadError keeps what the go command said of an error from
+// packages.Load ("err: exit status 1: stderr: go: go.mod file not found
+// ..." becomes "go: go.mod file not found ...").
+func cleanLoadError(err error) error {
+	msg := err.Error()
+	if _, after, ok := strings.Cut(msg, "stderr: "); ok && strings.TrimSpace(after) != "" {
+		msg = after
+	}
+	return errors.New(strings.TrimSpace(msg))
 }

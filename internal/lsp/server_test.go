@@ -368,6 +368,16 @@ func TestBrokenPackage(t *testing.T) {
 	if pd.Version == nil || *pd.Version != 2 || len(pd.Diagnostics) != 0 {
 		t.Errorf("after the fix: version %v, %+v; want version 2, no diagnostics", pd.Version, pd.Diagnostics)
 	}
+
+	// A file outside any module: the go command's own words.
+	loose := filepath.Join(t.TempDir(), "loose.go")
+	c.notify("textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: pathToURI(loose), LanguageID: "go", Version: 1, Text: "package loose\n"}})
+	msg = c.showMessage("a message about the missing module", func(p showMessageParams) bool {
+		return strings.Contains(p.Message, "go.mod file not found")
+	})
+	if msg.Type != messageError || !strings.HasPrefix(msg.Message, "resilint: cannot analyze ") {
+		t.Errorf("message %+v, want an error saying what cannot be analyzed", msg)
+	}
 	c.shutdown()
 }
 
