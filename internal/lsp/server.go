@@ -41,10 +41,19 @@ var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 // then exit.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	s := newServer(ctx, w, opts)
-	defer s.stop()
-	go s.worker()
+	workerDone := make(chan struct{})
+	go func() {
+		defer close(workerDone)
+		s.worker()
+	}()
+	defer func() {
+		// Stop the timers and the analysis in progress (the load
+		// watches ctx), and publish nothing after returning.
+		s.stop()
+		cancel()
+		<-workerDone
+	}()
 
 	// Read on a goroutine of its own so that a blocked read does not
 	// outlive ctx.
