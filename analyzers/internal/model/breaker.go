@@ -203,35 +203,19 @@ func dedupeBreakers(rs []*BreakerReach) []*BreakerReach {
 // breakerSummary returns the BreakerFact of fn, computed for this
 // package's functions and imported for others.
 func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
-	fn = fn.Origin()
-	if fn.Pkg() != m.pass.Pkg {
-		var f BreakerFact
-		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
-			return &f
+	return summarize(m, m.bsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *BreakerFact {
+		reach := m.breakersIn(d.Body, nil)
+		var f *BreakerFact
+		if len(reach) > 0 {
+			w := reach[0]
+			if w.Site != nil {
+				f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos))}
+			} else {
+				f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site}
+			}
 		}
-		return nil
-	}
-	if f, ok := m.bsummaries[fn]; ok {
 		return f
-	}
-	d := m.vals.decls[fn]
-	if d == nil || m.bbusy[fn] {
-		return nil
-	}
-	m.bbusy[fn] = true
-	reach := m.breakersIn(d.Body, nil)
-	delete(m.bbusy, fn)
-	var f *BreakerFact
-	if len(reach) > 0 {
-		w := reach[0]
-		if w.Site != nil {
-			f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos))}
-		} else {
-			f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site}
-		}
-	}
-	m.bsummaries[fn] = f
-	return f
+	})
 }
 
 // openHandling judges how a retry treats a breaker's open error: whether

@@ -161,18 +161,14 @@ type builder struct {
 	retryAt     map[ast.Node]*Retry
 	covered     map[ast.Node]*Retry // statements of a goto loop after its label
 	uncounted   map[*ast.FuncLit]bool
-	summaries   map[*types.Func]*RetryFact
-	busy        map[*types.Func]bool
+	summaries   *summaries[RetryFact]
 	delayFuncs  map[*types.Func]bool
 	breakerAt   map[*ast.CallExpr]*BreakerSite
-	bsummaries  map[*types.Func]*BreakerFact
-	bbusy       map[*types.Func]bool
+	bsummaries  *summaries[BreakerFact]
 	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
-	tsummaries  map[*types.Func]*TimeoutFact
-	tbusy       map[*types.Func]bool
-	ssummaries  map[*types.Func]*SendFact
-	sbusy       map[*types.Func]bool
+	tsummaries  *summaries[TimeoutFact]
+	ssummaries  *summaries[SendFact]
 	result      *Result
 }
 
@@ -194,16 +190,12 @@ func build(pass *analysis.Pass) *Result {
 		retryAt:     map[ast.Node]*Retry{},
 		covered:     map[ast.Node]*Retry{},
 		uncounted:   map[*ast.FuncLit]bool{},
-		summaries:   map[*types.Func]*RetryFact{},
-		busy:        map[*types.Func]bool{},
+		summaries:   newSummaries[RetryFact](),
 		breakerAt:   map[*ast.CallExpr]*BreakerSite{},
-		bsummaries:  map[*types.Func]*BreakerFact{},
-		bbusy:       map[*types.Func]bool{},
-		ssummaries:  map[*types.Func]*SendFact{},
-		tsummaries:  map[*types.Func]*TimeoutFact{},
+		bsummaries:  newSummaries[BreakerFact](),
+		ssummaries:  newSummaries[SendFact](),
+		tsummaries:  newSummaries[TimeoutFact](),
 		walkingLits: map[*types.Var]bool{},
-		tbusy:       map[*types.Func]bool{},
-		sbusy:       map[*types.Func]bool{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
@@ -932,45 +924,29 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 // summary returns the RetryFact of fn: computed for this package's
 // functions, imported for others. nil if fn does not retry.
 func (m *builder) summary(fn *types.Func) *RetryFact {
-	fn = fn.Origin()
-	if fn.Pkg() != m.pass.Pkg {
-		var f RetryFact
-		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
-			return &f
+	return summarize(m, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *RetryFact {
+		reaches := m.reachesIn(d.Body, nil)
+		var f *RetryFact
+		if len(reaches) > 0 {
+			f = &RetryFact{Calls: sumReaches(reaches)}
+			w := worst(reaches)
+			if w.Retry != nil {
+				f.Depth = retryDepth(w.Retry)
+				f.Site = m.site(w.Retry)
+				f.Disable = w.Retry.Disable()
+			} else {
+				f.Depth = w.Fact.Depth
+				f.Via = append([]string{analysisutil.FuncName(w.Callee, m.pass.Pkg)}, w.Fact.Via...)
+				f.Site = w.Fact.Site
+				f.Disable = w.Fact.Disable
+			}
+			// Names in Via are read from other packages: qualify them.
+			if len(f.Via) > 0 {
+				f.Via[0] = analysisutil.FuncName(w.Callee, nil)
+			}
 		}
-		return nil
-	}
-	if f, ok := m.summaries[fn]; ok {
 		return f
-	}
-	d := m.vals.decls[fn]
-	if d == nil || m.busy[fn] {
-		return nil
-	}
-	m.busy[fn] = true
-	reaches := m.reachesIn(d.Body, nil)
-	delete(m.busy, fn)
-	var f *RetryFact
-	if len(reaches) > 0 {
-		f = &RetryFact{Calls: sumReaches(reaches)}
-		w := worst(reaches)
-		if w.Retry != nil {
-			f.Depth = retryDepth(w.Retry)
-			f.Site = m.site(w.Retry)
-			f.Disable = w.Retry.Disable()
-		} else {
-			f.Depth = w.Fact.Depth
-			f.Via = append([]string{analysisutil.FuncName(w.Callee, m.pass.Pkg)}, w.Fact.Via...)
-			f.Site = w.Fact.Site
-			f.Disable = w.Fact.Disable
-		}
-		// Names in Via are read from other packages: qualify them.
-		if len(f.Via) > 0 {
-			f.Via[0] = analysisutil.FuncName(w.Callee, nil)
-		}
-	}
-	m.summaries[fn] = f
-	return f
+	})
 }
 
 // worst returns the reach with the most downstream calls (unknown counts

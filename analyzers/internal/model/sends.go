@@ -128,10 +128,6 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 						}
 					}
 				}
-				// Helpers that set a header on their argument.
-				if fn := analysisutil.Callee(info, x); fn != nil {
-					_ = fn
-				}
 			case *ast.AssignStmt:
 				for i, l := range x.Lhs {
 					if i >= len(x.Rhs) {
@@ -173,7 +169,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	// Helpers of this package that set a header on a parameter: a call
 	// passing a request sets it on the argument.
-	for fn, d := range m.vals.decls {
+	for fn := range m.vals.decls {
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)
@@ -202,7 +198,6 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 					return true
 				})
 			}
-			_ = d
 		}
 	}
 	return idx
@@ -405,40 +400,24 @@ func (m *builder) sendsIn(root ast.Node) []*Send {
 
 // sendSummary returns the SendFact of fn.
 func (m *builder) sendSummary(fn *types.Func) *SendFact {
-	fn = fn.Origin()
-	if fn.Pkg() != m.pass.Pkg {
-		var f SendFact
-		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
-			return &f
+	return summarize(m, m.ssummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *SendFact {
+		sends := m.sendsIn(d.Body)
+		var f *SendFact
+		for _, s := range sends {
+			if s.Method != "" && IdempotentMethod(s.Method) || s.KeyByTransport {
+				continue
+			}
+			f = &SendFact{Method: s.Method}
+			if s.Fact != nil {
+				f.Site = s.Fact.Site
+			} else {
+				f.Site = fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(m.pass.Fset, s.Pos))
+			}
+			f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
+			break
 		}
-		return nil
-	}
-	if f, ok := m.ssummaries[fn]; ok {
 		return f
-	}
-	d := m.vals.decls[fn]
-	if d == nil || m.sbusy[fn] {
-		return nil
-	}
-	m.sbusy[fn] = true
-	sends := m.sendsIn(d.Body)
-	delete(m.sbusy, fn)
-	var f *SendFact
-	for _, s := range sends {
-		if s.Method != "" && IdempotentMethod(s.Method) || s.KeyByTransport {
-			continue
-		}
-		f = &SendFact{Method: s.Method}
-		if s.Fact != nil {
-			f.Site = s.Fact.Site
-		} else {
-			f.Site = fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(m.pass.Fset, s.Pos))
-		}
-		f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
-		break
-	}
-	m.ssummaries[fn] = f
-	return f
+	})
 }
 
 // keyNames splits the headers set on a request into those whose value is

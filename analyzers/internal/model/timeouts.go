@@ -193,57 +193,41 @@ func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
 
 // timeoutSummary returns the TimeoutFact of fn.
 func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
-	fn = fn.Origin()
-	if fn.Pkg() != m.pass.Pkg {
-		var f TimeoutFact
-		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
-			return &f
-		}
-		return nil
-	}
-	if f, ok := m.tsummaries[fn]; ok {
-		return f
-	}
-	d := m.vals.decls[fn]
-	if d == nil || m.tbusy[fn] {
-		return nil
-	}
-	m.tbusy[fn] = true
-	defer delete(m.tbusy, fn)
-	sig := fn.Type().(*types.Signature)
-	var f *TimeoutFact
-	for i := range sig.Params().Len() {
-		p := sig.Params().At(i)
-		if !isContextType(p.Type()) {
-			continue
-		}
-		isParam := func(e ast.Expr) bool {
-			id, ok := analysisutil.Unparen(e).(*ast.Ident)
-			return ok && m.pass.TypesInfo.Uses[id] == p
-		}
-		ast.Inspect(d.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+	return summarize(m, m.tsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *TimeoutFact {
+		sig := fn.Type().(*types.Signature)
+		var f *TimeoutFact
+		for i := range sig.Params().Len() {
+			p := sig.Params().At(i)
+			if !isContextType(p.Type()) {
+				continue
 			}
-			if dur, ok := m.timeoutOf(call); ok && isParam(call.Args[0]) {
-				if f == nil || int64(dur) > f.Timeout {
-					f = &TimeoutFact{Param: i, Timeout: int64(dur), Site: fmt.Sprintf("%s at %s", calleeName(m, call), analysisutil.ShortPos(m.pass.Fset, call.Pos()))}
+			isParam := func(e ast.Expr) bool {
+				id, ok := analysisutil.Unparen(e).(*ast.Ident)
+				return ok && m.pass.TypesInfo.Uses[id] == p
+			}
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
 				}
-				return true
-			}
-			if cf := analysisutil.Callee(m.pass.TypesInfo, call); cf != nil {
-				if sf := m.timeoutSummary(cf); sf != nil && sf.Param < len(call.Args) && isParam(call.Args[sf.Param]) {
-					if f == nil || sf.Timeout > f.Timeout {
-						f = &TimeoutFact{Param: i, Timeout: sf.Timeout, Site: sf.Site}
+				if dur, ok := m.timeoutOf(call); ok && isParam(call.Args[0]) {
+					if f == nil || int64(dur) > f.Timeout {
+						f = &TimeoutFact{Param: i, Timeout: int64(dur), Site: fmt.Sprintf("%s at %s", calleeName(m, call), analysisutil.ShortPos(m.pass.Fset, call.Pos()))}
+					}
+					return true
+				}
+				if cf := analysisutil.Callee(m.pass.TypesInfo, call); cf != nil {
+					if sf := m.timeoutSummary(cf); sf != nil && sf.Param < len(call.Args) && isParam(call.Args[sf.Param]) {
+						if f == nil || sf.Timeout > f.Timeout {
+							f = &TimeoutFact{Param: i, Timeout: sf.Timeout, Site: sf.Site}
+						}
 					}
 				}
-			}
-			return true
-		})
-	}
-	m.tsummaries[fn] = f
-	return f
+				return true
+			})
+		}
+		return f
+	})
 }
 
 func calleeName(m *builder, call *ast.CallExpr) string {
@@ -258,7 +242,6 @@ func (m *builder) findTimeouts() *Timeouts {
 	info := m.pass.TypesInfo
 	t := &Timeouts{}
 	for _, f := range m.pass.Files {
-		isTest := analysisutil.IsTestFile(m.pass, f.Pos())
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -289,7 +272,6 @@ func (m *builder) findTimeouts() *Timeouts {
 					}
 				}
 			}
-			_ = isTest
 			return true
 		})
 	}
