@@ -181,8 +181,8 @@ func (m *builder) innerBound(call *ast.CallExpr, row *catalog.Row, depth int) bo
 	return noBound
 }
 
-// fieldRows returns the AttemptField rows of the struct type t.
-func fieldRows(t types.Type) []*catalog.Row {
+// namedOf returns the named type behind t (through a pointer), or nil.
+func namedOf(t types.Type) *types.TypeName {
 	if t == nil {
 		return nil
 	}
@@ -193,16 +193,27 @@ func fieldRows(t types.Type) []*catalog.Row {
 	if !ok {
 		return nil
 	}
-	obj := n.Origin().Obj()
+	return n.Origin().Obj()
+}
+
+// structRows returns the rows of role for the fields of the struct type t.
+func structRows(t types.Type, role catalog.Role) []*catalog.Row {
+	obj := namedOf(t)
+	if obj == nil {
+		return nil
+	}
 	var out []*catalog.Row
 	for i := range catalog.Rows {
 		r := &catalog.Rows[i]
-		if r.Role == catalog.AttemptField && r.Recv == obj.Name() && r.Path == analysisutil.PkgPath(obj) {
+		if r.Role == role && r.Recv == obj.Name() && r.Path == analysisutil.PkgPath(obj) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// fieldRows returns the AttemptField rows of the struct type t.
+func fieldRows(t types.Type) []*catalog.Row { return structRows(t, catalog.AttemptField) }
 
 // fieldWrites looks for `x.Field = n` writes of an attempt field on the
 // variables a value passed through; the last one in the source wins.
@@ -326,22 +337,8 @@ func (m *builder) isRetryPolicy(e ast.Expr) bool {
 
 // policyFieldRow returns the PolicyField row of the struct type t.
 func policyFieldRow(t types.Type) *catalog.Row {
-	if t == nil {
-		return nil
-	}
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return nil
-	}
-	obj := n.Origin().Obj()
-	for i := range catalog.Rows {
-		r := &catalog.Rows[i]
-		if r.Role == catalog.PolicyField && r.Recv == obj.Name() && r.Path == analysisutil.PkgPath(obj) {
-			return r
-		}
+	if rows := structRows(t, catalog.PolicyField); len(rows) > 0 {
+		return rows[0]
 	}
 	return nil
 }
