@@ -78,6 +78,8 @@ var wantExamplesOther = []*regexp.Regexp{
 	regexp.MustCompile(`checkout\.go:\d+:\d+: retry loop tries again at once after a failure`),
 	regexp.MustCompile(`payments\.go:\d+:\d+: retryablehttp\.Client\.Do sends POST inside a retry without an Idempotency-Key header`),
 	regexp.MustCompile(`checkout\.go:\d+:\d+: \(\*payments\.Client\)\.Charge sends POST \(retryablehttp\.Client\.Do at payments\.go:\d+\) inside a retry without an Idempotency-Key header`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: \(\*Handler\)\.reserveAll \(context\.WithTimeout at inventory\.go:\d+\) sets a 5s timeout on a context that has at most 3s left \(set at checkout\.go:\d+\)`),
+	regexp.MustCompile(`checkout\.go:\d+:\d+: context\.Background\(\) drops the deadline and cancellation of ctx`),
 	regexp.MustCompile(`checkout\.go:\d+:\d+: retry outside a circuit breaker: retry loop \(3 attempts\) retries calls that go through \(\*pricing\.Client\)\.Quote, which calls breaker\.Breaker\.Do at pricing\.go:\d+`),
 }
 

@@ -20,6 +20,9 @@ import (
 // maxChargeAttempts bounds the handler's own retry of the charge.
 const maxChargeAttempts = 3
 
+// checkoutBudget is how long a checkout may take end to end.
+const checkoutBudget = 3 * time.Second
+
 // Handler serves POST /checkout.
 type Handler struct {
 	Payments      *payments.Client
@@ -41,7 +44,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	ctx := r.Context()
+	ctx, cancel := context.WithTimeout(r.Context(), checkoutBudget)
+	defer cancel()
 	for sku := range o.Items {
 		if _, err := h.quote(ctx, sku); err != nil {
 			http.Error(w, "pricing unavailable", http.StatusServiceUnavailable)
@@ -104,7 +108,7 @@ func (h *Handler) Confirm(ctx context.Context, o order) error {
 		err := errors.Join(
 			h.Payments.Charge(ctx, o.ID, 0),
 			h.Inventory.Reserve(ctx, "confirmation-slip", 1),
-			h.Notifications.OrderConfirmed(ctx, o.Email, o.ID),
+			h.Notifications.OrderConfirmed(context.Background(), o.Email, o.ID),
 		)
 		if err == nil {
 			return nil

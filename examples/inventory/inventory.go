@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/cenkalti/backoff/v4"
 )
@@ -16,9 +17,14 @@ type Client struct {
 	HTTP *http.Client
 }
 
+// reserveTimeout is the stock service's own timeout for a reservation.
+const reserveTimeout = 5 * time.Second
+
 // Reserve holds qty units of sku, retrying with exponential backoff up to
-// 5 attempts.
+// 5 attempts, within its own timeout.
 func (c *Client) Reserve(ctx context.Context, sku string, qty int) error {
+	ctx, cancel := context.WithTimeout(ctx, reserveTimeout)
+	defer cancel()
 	op := func() error {
 		u := fmt.Sprintf("%s/reserve?sku=%s&qty=%d", c.Base, url.QueryEscape(sku), qty)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPut, u, nil)
