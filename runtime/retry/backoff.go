@@ -97,7 +97,7 @@ func (p *Policy) delay(k int, prev time.Duration) time.Duration {
 		return Backoff(base, max, k)
 	case JitterEqual:
 		c := Backoff(base, max, k)
-		return uniform(p.Rand, c/2, c)
+		return uniform(p.source(), c/2, c)
 	case JitterDecorrelated:
 		if prev < base {
 			prev = base
@@ -106,9 +106,9 @@ func (p *Policy) delay(k int, prev time.Duration) time.Duration {
 		if prev <= max/3 {
 			hi = prev * 3
 		}
-		return uniform(p.Rand, base, hi)
+		return uniform(p.source(), base, hi)
 	default:
-		return uniform(p.Rand, 0, Backoff(base, max, k))
+		return uniform(p.source(), 0, Backoff(base, max, k))
 	}
 }
 

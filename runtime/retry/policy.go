@@ -2,10 +2,15 @@ package retry
 
 import (
 	"context"
+	cryptorand "crypto/rand"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Defaults for the zero fields of a [Policy].
@@ -79,10 +84,15 @@ type Policy struct {
 
 	// Rand, if not nil, is the random source for jitter, for deterministic
 	// tests (a *math/rand/v2.Rand fits). It must be safe for concurrent use
-	// if the policy is shared. Nil means the runtime's generator behind
-	// math/rand/v2's top-level functions: seeded from the operating system's
-	// entropy at start-up, per-thread and lock-free, never a fixed seed.
+	// if the policy is shared. Nil means the policy's own generator
+	// (ChaCha8), made on the first retry and seeded from crypto/rand: never
+	// a fixed seed, and not shared with other policies.
 	Rand Source
+
+	// src is the policy's own generator once made (a *lockedSource), set
+	// atomically; copies of the policy made later share it. A plain pointer
+	// rather than an atomic.Pointer so that copying a Policy stays legal.
+	src unsafe.Pointer
 }
 
 // RetryEvent describes a retry about to happen, for [Policy.OnRetry].
@@ -230,4 +240,43 @@ func (p *Policy) ValidateFor(ctx context.Context) error {
 			ErrInvalidPolicy, p.PerAttemptTimeout, n, total, left.Round(time.Millisecond))
 	}
 	return nil
+}
+
+// lockedSource is a policy's own generator, safe for concurrent use.
+type lockedSource struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func (s *lockedSource) Int64N(n int64) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Int64N(n)
+}
+
+// source returns the random source of the policy: Rand, or the policy's
+// own generator, made on first use and seeded from crypto/rand.
+func (p *Policy) source() Source {
+	if p.Rand != nil {
+		return p.Rand
+	}
+	if s := (*lockedSource)(atomic.LoadPointer(&p.src)); s != nil {
+		return s
+	}
+	var seed [32]byte
+	if _, err := cryptorand.Read(seed[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; fall back on
+		// the runtime's randomly seeded generator rather than a fixed seed.
+		for i := 0; i < len(seed); i += 8 {
+			v := rand.Uint64()
+			for j := 0; j < 8; j++ {
+				seed[i+j] = byte(v >> (8 * j))
+			}
+		}
+	}
+	s := &lockedSource{r: rand.New(rand.NewChaCha8(seed))}
+	if atomic.CompareAndSwapPointer(&p.src, nil, unsafe.Pointer(s)) {
+		return s
+	}
+	return (*lockedSource)(atomic.LoadPointer(&p.src))
 }
