@@ -220,6 +220,7 @@ func TestNoSlotHeldWhileRetrySleeps(t *testing.T) {
 func TestBulkheadOutsideRetryHoldsSlot(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		bh := newBulkhead(t, bulkhead.Config{MaxConcurrent: 1})
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		pol := &retry.Policy{MaxAttempts: 2, BaseDelay: time.Second, MaxDelay: time.Second, Jitter: retry.JitterNone}
 		done := make(chan error)
 		go func() {

@@ -86,6 +86,7 @@ func newPath(t testing.TB, c callpath.Config) *callpath.Path {
 
 // fast is a retry policy with fixed, short delays.
 func fast(attempts int) *retry.Policy {
+	//resilint:ignore backoff the test needs exact, deterministic delays
 	return &retry.Policy{MaxAttempts: attempts, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Jitter: retry.JitterNone, Idempotent: true}
 }
 

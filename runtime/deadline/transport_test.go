@@ -183,6 +183,7 @@ func TestTransportThroughClient(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 250*time.Millisecond)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://inventory/", nil)
+		//resilint:ignore timeoutchain the test builds a deadline that cannot fit on purpose
 		_, err := client.Do(req)
 		var ue *url.Error
 		require.ErrorAs(t, err, &ue)
@@ -375,7 +376,9 @@ func TestTransportUnderRetry(t *testing.T) {
 		client := &http.Client{Transport: newTransport(t, TransportConfig{Base: base})}
 		ctx, cancel := context.WithTimeout(t.Context(), 2500*time.Millisecond)
 		defer cancel()
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &retry.Policy{MaxAttempts: 3, PerAttemptTimeout: time.Second, BaseDelay: time.Second, Jitter: retry.JitterNone}
+		//resilint:ignore timeoutchain the test builds a deadline that cannot fit on purpose
 		err := retry.Do(ctx, p, func(ctx context.Context) error {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://inventory/", nil)
 			resp, err := client.Do(req)

@@ -42,6 +42,7 @@ func BenchmarkDoSuccessWithBudget(b *testing.B) {
 
 func BenchmarkDoFailTwice(b *testing.B) {
 	ctx := context.Background()
+	//resilint:ignore backoff the test needs exact, deterministic delays
 	p := &Policy{BaseDelay: time.Nanosecond, MaxDelay: time.Nanosecond, Jitter: JitterNone}
 	errFail := errors.New("fail")
 	b.ReportAllocs()

@@ -37,6 +37,7 @@ func TestDoFirstAttemptSucceeds(t *testing.T) {
 
 func TestDoRetriesWithBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: time.Minute, Jitter: JitterNone}
 		calls := 0
 		start := time.Now()
@@ -117,6 +118,7 @@ func TestDoDeadline(t *testing.T) {
 		// deadline at 2.5s, so Do stops at 1s without sleeping.
 		ctx, cancel := context.WithTimeout(t.Context(), 2500*time.Millisecond)
 		defer cancel()
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{MaxAttempts: 10, BaseDelay: time.Second, MaxDelay: time.Minute, Jitter: JitterNone}
 		calls := 0
 		start := time.Now()
@@ -155,6 +157,7 @@ func TestDoCancellation(t *testing.T) {
 
 		// Cancelled during the delay: Do returns at once.
 		ctx, cancel = context.WithCancel(t.Context())
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{BaseDelay: time.Second, Jitter: JitterNone}
 		go func() {
 			time.Sleep(300 * time.Millisecond)
@@ -199,6 +202,7 @@ func TestDoPerAttemptTimeout(t *testing.T) {
 			return ctx.Err()
 		}
 		// A timeout means the outcome is unknown: not retried unless idempotent.
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{PerAttemptTimeout: 2 * time.Second, BaseDelay: time.Second, Jitter: JitterNone}
 		start := time.Now()
 		err := Do(t.Context(), p, hang)
@@ -218,6 +222,7 @@ func TestDoPerAttemptTimeout(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		deadlines = nil
+		//resilint:ignore timeoutchain the test builds a deadline that cannot fit on purpose
 		_ = Do(ctx, p, hang)
 		assert.Equal(t, []time.Duration{time.Second}, deadlines)
 	})
@@ -225,6 +230,7 @@ func TestDoPerAttemptTimeout(t *testing.T) {
 
 func TestDoRetryAfter(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{BaseDelay: time.Second, MaxDelay: 10 * time.Second, Jitter: JitterNone}
 		unavailable := &StatusError{StatusCode: 503, After: 4 * time.Second}
 
@@ -336,6 +342,7 @@ func TestDoOnRetry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var events []RetryEvent
 		var ids []string
+		//resilint:ignore backoff the test needs exact, deterministic delays
 		p := &Policy{MaxAttempts: 4, BaseDelay: time.Second, Jitter: JitterNone, OnRetry: func(ctx context.Context, ev RetryEvent) {
 			a, ok := AttemptFromContext(ctx)
 			require.True(t, ok)

@@ -170,6 +170,9 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !isErr || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
 			continue
 		}
+		if !in.isSentinel(pair[1]) {
+			continue // err != otherErr: two outcomes compared, not a sentinel
+		}
 		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
 			// EINTR, EAGAIN: a system call interrupted or not ready, tried
 			// again at once; not a failed downstream call.
@@ -496,4 +499,20 @@ func comparableKinds(l, r constant.Value) bool {
 		return true
 	}
 	return l.Kind() == r.Kind() && l.Kind() != constant.Complex
+}
+
+// isSentinel reports whether e names a package-level error variable
+// (io.EOF, ErrNotFound) or a constant-like error value.
+func (in *interp) isSentinel(e ast.Expr) bool {
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = in.info.Uses[x]
+	case *ast.SelectorExpr:
+		obj = in.info.Uses[x.Sel]
+	case *ast.CompositeLit:
+		return true
+	}
+	v, ok := obj.(*types.Var)
+	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
