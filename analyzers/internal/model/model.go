@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -167,6 +167,7 @@ type builder struct {
 	bsummaries  *summaries[BreakerFact]
 	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
+	helpers     map[*types.Func]*RetryHelperFact
 	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
 	result      *Result
@@ -196,6 +197,7 @@ func build(pass *analysis.Pass) *Result {
 		ssummaries:  newSummaries[SendFact](),
 		tsummaries:  newSummaries[TimeoutFact](),
 		walkingLits: map[*types.Var]bool{},
+		helpers:     map[*types.Func]*RetryHelperFact{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}},
 	}
 	m.findConsts()
@@ -203,6 +205,10 @@ func build(pass *analysis.Pass) *Result {
 	m.headers = m.headerIndex()
 	for _, f := range pass.Files {
 		m.findRetries(f)
+	}
+	m.findHelpers()
+	for _, f := range pass.Files {
+		m.findCalls(f)
 	}
 	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })
 	for _, r := range m.result.Retries {
@@ -379,9 +385,18 @@ func (m *builder) findRetries(f *ast.File) {
 					}
 				}
 			}
-		case *ast.CallExpr:
-			m.findCallRetry(n)
-			m.findBreaker(n)
+		}
+		return true
+	})
+}
+
+// findCalls recognizes the retry and breaker calls of one file (after the
+// loops, so that the package's own retry helpers are known).
+func (m *builder) findCalls(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			m.findCallRetry(call)
+			m.findBreaker(call)
 		}
 		return true
 	})
@@ -653,6 +668,10 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 	info := m.pass.TypesInfo
 	fn := analysisutil.Callee(info, call)
 	if fn == nil {
+		return
+	}
+	if h := m.helperOf(fn); h != nil {
+		m.helperCall(call, fn, h)
 		return
 	}
 	row := catalogRow(fn)

@@ -208,3 +208,19 @@ func closureVar(ctx context.Context) error {
 	}
 	return err
 }
+
+// A retry helper of this package, with a constant bound.
+func retry3(op func(context.Context) error, ctx context.Context) error {
+	var err error
+	for range 3 {
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func viaLocalHelper(ctx context.Context) error {
+	return retry3(fetchPrice, ctx) // want `nested retry: retry3 makes 3 attempts, each reaching fetchPrice, which retries: retry loop \(3 attempts\) at a.go:\d+: up to 9 downstream calls per request`
+}

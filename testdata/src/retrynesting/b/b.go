@@ -51,3 +51,15 @@ func chargeAll(ctx context.Context, n int) error {
 	}
 	return nil
 }
+
+// A retry helper of another package around a retrying call: 4 × 3.
+func viaHelper(ctx context.Context) error {
+	return clients.Do(4, func() error { // want `nested retry: clients.Do makes 4 attempts, each reaching clients.Charge, which retries: retry loop \(3 attempts\) at clients.go:\d+: up to 12 downstream calls per request`
+		return clients.Charge(ctx)
+	})
+}
+
+// The helper around a call that does not retry.
+func helperOnce(ctx context.Context) error {
+	return clients.Do(3, func() error { return clients.Refund(ctx) })
+}

@@ -53,3 +53,15 @@ func ChargeTwice(ctx context.Context) error {
 	}
 	return errors.New("charge failed")
 }
+
+// Do is the package's own retry helper: it retries op up to attempts times.
+func Do(attempts int, op func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
