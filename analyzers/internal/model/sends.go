@@ -228,6 +228,20 @@ func baseObj(info *types.Info, e ast.Expr) types.Object {
 }
 
 func (m *builder) constString(e ast.Expr) (string, bool) {
+	// http.CanonicalHeaderKey("idempotency-key"), strings.ToUpper("post")
+	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		fn := analysisutil.Callee(m.pass.TypesInfo, c)
+		if s, ok := m.constString(c.Args[0]); ok && fn != nil {
+			switch {
+			case analysisutil.IsFunc(fn, "net/http", "CanonicalHeaderKey"), analysisutil.IsFunc(fn, "net/textproto", "CanonicalMIMEHeaderKey"):
+				return http.CanonicalHeaderKey(s), true
+			case analysisutil.IsFunc(fn, "strings", "ToUpper"):
+				return strings.ToUpper(s), true
+			case analysisutil.IsFunc(fn, "strings", "ToLower"):
+				return strings.ToLower(s), true
+			}
+		}
+	}
 	for _, o := range m.vals.trace(e) {
 		if tv := m.pass.TypesInfo.Types[o.expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
 			return constant.StringVal(tv.Value), true

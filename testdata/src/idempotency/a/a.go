@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	backoff "github.com/cenkalti/backoff/v4"
@@ -267,4 +268,23 @@ func headerMap(ctx context.Context, c *http.Client, body []byte) error {
 		}
 		return resp.Body.Close()
 	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 2))
+}
+
+// The header name built with CanonicalHeaderKey, the method from a string.
+func canonicalName(ctx context.Context, c *http.Client, body []byte) error {
+	key := idempotency.NewKey()
+	var err error
+	for i := 0; i < 3; i++ {
+		req, rerr := http.NewRequestWithContext(ctx, strings.ToUpper("post"), "https://pay.example/charges", bytes.NewReader(body))
+		if rerr != nil {
+			return rerr
+		}
+		req.Header.Set(http.CanonicalHeaderKey("idempotency-key"), key)
+		var resp *http.Response
+		if resp, err = c.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return err
 }
