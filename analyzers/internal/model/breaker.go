@@ -227,11 +227,25 @@ func (m *builder) openHandling(r *Retry) {
 	var nodes []ast.Node
 	nodes = append(nodes, r.Ops...)
 	if call, ok := r.Node.(*ast.CallExpr); ok {
-		for _, a := range call.Args {
+		var args []ast.Expr
+		args = append(args, call.Args...)
+		// Options are calls too: retry.RetryIf(isRetryable).
+		for i := 0; i < len(args); i++ {
+			if c, ok := analysisutil.Unparen(args[i]).(*ast.CallExpr); ok {
+				args = append(args, c.Args...)
+			}
+		}
+		for _, a := range args {
 			nodes = append(nodes, a)
 			for _, o := range m.vals.trace(a) {
 				if o.expr != a {
 					nodes = append(nodes, o.expr)
+				}
+			}
+			// A classifier given as a function of this package.
+			if fn, ok := funcOfExpr(m.pass.TypesInfo, a); ok {
+				if d := m.vals.decls[fn]; d != nil {
+					nodes = append(nodes, d.Body)
 				}
 			}
 		}

@@ -150,3 +150,12 @@ func failsafeRightOrder() error {
 func noBreaker() error {
 	return retrygo.Do(call, retrygo.Attempts(3))
 }
+
+func notOpen(err error) bool {
+	return !errors.Is(err, gobreaker.ErrOpenState)
+}
+
+// The classifier is a function of the package that excludes the open error.
+func namedClassifier() error {
+	return retrygo.Do(viaBreaker, retrygo.Attempts(3), retrygo.RetryIf(notOpen))
+}
