@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"time"
 
+	rt "github.com/resilint/resilint/runtime/retry"
+
 	"timeoutchain/svc"
 )
 
@@ -196,4 +198,20 @@ func clientLonger(ctx context.Context, url string) error {
 		return err
 	}
 	return resp.Body.Close()
+}
+
+// WithDeadline(now + d) counts as a timeout of d.
+func deadlineLonger(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	ctx2, cancel2 := context.WithDeadline(ctx, time.Now().Add(3*time.Second)) // want `context.WithDeadline sets a 3s timeout on a context that has at most 2s left`
+	defer cancel2()
+	return call(ctx2)
+}
+
+// runtime/retry's per-attempt timeout × attempts against the deadline.
+func runtimePerAttempt(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, requestBudget)
+	defer cancel()
+	return rt.Do(ctx, &rt.Policy{MaxAttempts: 4, PerAttemptTimeout: time.Second}, call) // want `4 attempts × 1s per attempt = 4s do not fit in the 2s deadline`
 }

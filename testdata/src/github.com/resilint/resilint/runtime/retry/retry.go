@@ -20,6 +20,8 @@ type Policy struct {
 	BaseDelay   time.Duration
 	MaxDelay    time.Duration
 	Jitter      Jitter
+
+	PerAttemptTimeout time.Duration
 }
 
 func Do(ctx context.Context, p *Policy, op func(context.Context) error) error { return op(ctx) }
