@@ -159,3 +159,25 @@ func notOpen(err error) bool {
 func namedClassifier() error {
 	return retrygo.Do(viaBreaker, retrygo.Attempts(3), retrygo.RetryIf(notOpen))
 }
+
+var twoStep = gobreaker.NewTwoStepCircuitBreaker(gobreaker.Settings{Name: "stock"})
+
+// The two-step breaker: Allow, call, report.
+func twoStepInLoop() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry outside a circuit breaker: retry loop \(3 attempts\) retries calls that go through gobreaker TwoStepCircuitBreaker.Allow`
+		done, aerr := twoStep.Allow()
+		if aerr != nil {
+			err = aerr
+			time.Sleep(time.Second)
+			continue
+		}
+		err = call()
+		done(err == nil)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
