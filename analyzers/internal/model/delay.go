@@ -29,28 +29,19 @@ func (in *interp) waits(stmt ast.Node) bool {
 	default:
 		nodes = []ast.Node{stmt}
 	}
-	found := false
-	for _, n := range nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.UnaryExpr:
-				if x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X)) {
-					found = true
-				}
-			case *ast.CallExpr:
-				if in.isDelayCall(x) {
-					found = true
-				}
-			}
-			return true
-		})
+	return anyIn(nodes, in.waitsHere)
+}
+
+// waitsHere reports whether n itself waits: a receive from a timer or
+// ctx.Done(), or a call that sleeps.
+func (in *interp) waitsHere(n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.UnaryExpr:
+		return x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X))
+	case *ast.CallExpr:
+		return in.isDelayCall(x)
 	}
-	return found
+	return false
 }
 
 // isDone reports whether e is ctx.Done(): a receive from it waits until
@@ -109,25 +100,7 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 			if in.delayFuncs[fn] {
 				continue
 			}
-			waits := false
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				if waits {
-					return false
-				}
-				switch x := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.UnaryExpr:
-					if x.Op == token.ARROW && isTimeChan(in.info.TypeOf(x.X)) {
-						waits = true
-					}
-				case *ast.CallExpr:
-					if in.isDelayCall(x) {
-						waits = true
-					}
-				}
-				return true
-			})
+			waits := anyIn([]ast.Node{d.Body}, in.waitsHere)
 			if waits {
 				in.delayFuncs[fn] = true
 				changed = true

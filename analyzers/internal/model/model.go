@@ -603,64 +603,26 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 // timeBounded reports whether a loop checks a context or the clock.
 func (m *builder) timeBounded(nodes []ast.Node) bool {
 	info := m.pass.TypesInfo
-	found := false
-	for _, n := range nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn := analysisutil.Callee(info, call)
-			if fn == nil {
-				return true
-			}
-			switch {
-			case analysisutil.IsMethod(fn, "context", "Context", "Done"), analysisutil.IsMethod(fn, "context", "Context", "Err"),
-				analysisutil.IsMethod(fn, "context", "Context", "Deadline"),
-				analysisutil.IsFunc(fn, "time", "Since"), analysisutil.IsFunc(fn, "time", "Until"), analysisutil.IsFunc(fn, "time", "Now"),
-				analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
-				found = true
-			}
-			return true
-		})
-	}
-	return found
+	return anyIn(nodes, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := analysisutil.Callee(info, call)
+		return analysisutil.IsMethod(fn, "context", "Context", "Done") || analysisutil.IsMethod(fn, "context", "Context", "Err") ||
+			analysisutil.IsMethod(fn, "context", "Context", "Deadline") ||
+			analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
+			analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep")
+	})
 }
 
 // mayRetry is the cheap test before judging: the loop calls something
 // fallible.
 func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
-	nodes := []ast.Node{stmt}
-	if gotoList != nil {
-		nodes = nil
-		for _, s := range gotoList[gotoIdx:] {
-			nodes = append(nodes, s)
-		}
-	}
-	found := false
-	for _, n := range nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if in.isOp(n) {
-					found = true
-				}
-			}
-			return true
-		})
-	}
-	return found
+	return anyIn(loopNodes(stmt, gotoList, gotoIdx), func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && in.isOp(c)
+	})
 }
 
 // findCallRetry recognizes a catalogued retry call.
@@ -1052,13 +1014,7 @@ func isStd(path string) bool {
 // durations (growing timeouts) and rebuilt requests do not count.
 func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
 	info := m.pass.TypesInfo
-	nodes := []ast.Node{stmt}
-	if gotoList != nil {
-		nodes = nil
-		for _, s := range gotoList[gotoIdx:] {
-			nodes = append(nodes, s)
-		}
-	}
+	nodes := loopNodes(stmt, gotoList, gotoIdx)
 	objOf := func(e ast.Expr) types.Object {
 		switch x := analysisutil.Unparen(e).(type) {
 		case *ast.Ident:
