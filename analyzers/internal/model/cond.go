@@ -513,6 +513,11 @@ func (in *interp) isSentinel(e ast.Expr) bool {
 	case *ast.CompositeLit:
 		return true
 	}
-	v, ok := obj.(*types.Var)
-	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	switch v := obj.(type) {
+	case *types.Const:
+		return true // const ErrEndOfStream Error = "..."
+	case *types.Var:
+		return !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
 }
