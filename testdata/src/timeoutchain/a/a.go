@@ -215,3 +215,44 @@ func runtimePerAttempt(ctx context.Context) error {
 	defer cancel()
 	return rt.Do(ctx, &rt.Policy{MaxAttempts: 4, PerAttemptTimeout: time.Second}, call) // want `4 attempts × 1s per attempt = 4s do not fit in the 2s deadline`
 }
+
+// The default client, a request without a context.
+func defaultClient(url string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		req, rerr := http.NewRequest(http.MethodGet, url, nil)
+		if rerr != nil {
+			return rerr
+		}
+		var resp *http.Response
+		resp, err = http.DefaultClient.Do(req) // want `http.Client.Do in a retry loop has no timeout`
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// The request carries the caller's context: its deadline is not known
+// here, so nothing is said.
+func callersContext(ctx context.Context, url string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if rerr != nil {
+			return rerr
+		}
+		var resp *http.Response
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
