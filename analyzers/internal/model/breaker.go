@@ -327,11 +327,11 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 				}
 				return walk(x.Y, neg)
 			case token.NEQ:
-				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) {
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(x) {
 					return !neg, true
 				}
 			case token.EQL:
-				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) {
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(x) {
 					return neg, true
 				}
 			}
@@ -508,4 +508,27 @@ func (m *builder) swapFix(r *Retry) *Fix {
 	newLit := "func" + strings.TrimPrefix(m.text(lit.Type), "func") + " {\n\treturn " + inner + "\n}"
 	outer := m.text(bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
 	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
+}
+
+// isOpenState recognizes cb.State() == gobreaker.StateOpen (and GetState).
+func isOpenState(be *ast.BinaryExpr) bool {
+	isStateCall := func(e ast.Expr) bool {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		return ok && (sel.Sel.Name == "State" || sel.Sel.Name == "GetState")
+	}
+	isOpenName := func(e ast.Expr) bool {
+		var name string
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			name = x.Name
+		case *ast.SelectorExpr:
+			name = x.Sel.Name
+		}
+		return name == "StateOpen" || name == "Open" || name == "OpenState"
+	}
+	return isStateCall(be.X) && isOpenName(be.Y) || isStateCall(be.Y) && isOpenName(be.X)
 }

@@ -181,3 +181,18 @@ func twoStepInLoop() error {
 	}
 	return err
 }
+
+// Stops when the breaker says it is open.
+func stopsOnState() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if cb.State() == gobreaker.StateOpen {
+			return errors.New("pricing unavailable")
+		}
+		if err = viaBreaker(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

@@ -21,7 +21,17 @@ type Settings struct {
 	ReadyToTrip func(counts Counts) bool
 }
 
+type State int
+
+const (
+	StateClosed State = iota
+	StateHalfOpen
+	StateOpen
+)
+
 type CircuitBreaker struct{}
+
+func (cb *CircuitBreaker) State() State { return StateClosed }
 
 func NewCircuitBreaker(st Settings) *CircuitBreaker { return &CircuitBreaker{} }
 
