@@ -14,6 +14,36 @@ import (
 // and those where it does not, refining what the path knows. Infeasible
 // branches (an error known nil tested non-nil) are dropped.
 func (in *interp) cond(e ast.Expr, s *state) (ts, fs []*state) {
+	ts, fs = in.cond0(e, s)
+	if len(in.boundVars) > 0 && len(ts) > 0 && len(fs) > 0 && in.mentionsBound(e) {
+		// A condition on the loop's bound taken both ways (attempt+1 <
+		// maxRetries): whichever way, the path may be the last attempt.
+		mark := func(ss []*state) []*state {
+			out := make([]*state, len(ss))
+			for i, x := range ss {
+				x = x.clone()
+				x.boundFork = true
+				out[i] = x
+			}
+			return out
+		}
+		ts, fs = mark(ts), mark(fs)
+	}
+	return ts, fs
+}
+
+func (in *interp) mentionsBound(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && in.boundVars[in.info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 	if !in.step() {
 		return nil, nil
 	}

@@ -50,16 +50,18 @@ type interp struct {
 	// immediate is set when a later iteration's first operation runs with
 	// no wait since the previous iteration's operations: a retry storm.
 	immediate  bool
-	delayFuncs map[*types.Func]bool // this package's functions that wait
+	delayFuncs map[*types.Func]bool  // this package's functions that wait
+	boundVars  map[types.Object]bool // variables of the judged loop's condition
 }
 
 // startOp notes that an operation is about to run on path s.
 func (in *interp) startOp(s *state) {
-	if !s.opIter && s.attempts > 0 && !s.delayed {
+	if !s.opIter && s.attempts > 0 && !s.delayed && !s.boundFork {
 		in.immediate = true
 	}
 	s.opIter = true
 	s.delayed = false
+	s.boundFork = false
 }
 
 func (in *interp) step() bool {

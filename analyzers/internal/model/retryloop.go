@@ -65,6 +65,17 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	}
 
 	in.track = trackedVars(in.info, region, gotoList, gotoIdx)
+	in.boundVars = map[types.Object]bool{}
+	if cond != nil {
+		ast.Inspect(cond, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := in.info.Uses[id].(*types.Var); ok {
+					in.boundVars[v] = true
+				}
+			}
+			return true
+		})
+	}
 	s0 := &state{}
 	for obj, v := range in.initialValues(fnBody, region.Pos(), in.track) {
 		s0.setVal(obj, v)

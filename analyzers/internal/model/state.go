@@ -109,6 +109,7 @@ type state struct {
 	opIter     bool // an operation ran in the current iteration
 	progress   bool // a partial result of an unsuccessful operation was used in this iteration
 	delayed    bool // the path waited (sleep, timer) since its last operation
+	boundFork  bool // the path went one way of an undecided test of the loop's bound
 	attempts   int  // completed iterations that ran an operation
 }
 
@@ -270,7 +271,7 @@ func (s *state) key() string {
 		parts = append(parts, fmt.Sprintf("b%p=%p", keyPtr(b.key), keyPtr(b.expr)))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf("%v%v%v%v%v|", s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed) + strings.Join(parts, ",")
+	return fmt.Sprintf("%v%v%v%v%v%v|", s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork) + strings.Join(parts, ",")
 }
 
 func keyPtr(k any) any { return k }

@@ -259,3 +259,24 @@ func givesUp(ctx context.Context) error {
 		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
 	}
 }
+
+// No wait after the last attempt, with a bound that is not a constant: not
+// an immediate retry.
+func noWaitAfterLast(ctx context.Context, maxRetries int) error {
+	var lastErr error
+	for attempt := 0; attempt < maxRetries; attempt++ {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+		if attempt+1 < maxRetries {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(rand.Int63n(int64(time.Second)))):
+			}
+		}
+	}
+	return lastErr
+}
