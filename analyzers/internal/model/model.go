@@ -534,6 +534,12 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		}
 	}
 	m.findDelays(r, body)
+	// An immediate retry is one that never waits: a loop that waits on
+	// some paths (after the first retry, on some errors) is judged by the
+	// backoff of those waits instead.
+	if r.Immediate && anyIn(r.Ops, in.waitsHere) {
+		r.Immediate = false
+	}
 	r.TimeBounded = m.timeBounded(r.Ops)
 	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
 	m.add(r)
