@@ -585,14 +585,22 @@ func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 		}
 		if hasDone && !found {
 			// A timer made before the select: t := time.NewTimer(d); select { case <-t.C: }
-			found = timerFeeds(m.pass.TypesInfo, call, sel)
+			found = timerFeeds(m.pass.TypesInfo, call, sel, root)
 		}
 		return !found
 	})
 	return found
 }
 
-func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt) bool {
+func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root ast.Node) bool {
+	// The variable the timer was made into: tm := time.NewTimer(d).
+	var made types.Object
+	ast.Inspect(root, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == ast.Expr(call) {
+			made = baseObj(info, as.Lhs[0])
+		}
+		return made == nil
+	})
 	feeds := false
 	ast.Inspect(sel, func(n ast.Node) bool {
 		se, ok := n.(*ast.SelectorExpr)
@@ -601,7 +609,7 @@ func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt) bool 
 		}
 		if obj := baseObj(info, se.X); obj != nil {
 			// the timer var assigned from call, or reset by call
-			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && baseObj(info, sx.X) == obj {
+			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && baseObj(info, sx.X) == obj || made != nil && made == obj {
 				feeds = true
 			}
 		}

@@ -4,6 +4,7 @@ package a
 import (
 	"context"
 	"errors"
+	"math/rand"
 	"net/http"
 	"time"
 
@@ -252,6 +253,24 @@ func callersContext(ctx context.Context, url string) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+// A timer made first and received in a select with the context.
+func timerSelect(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		tm := time.NewTimer(time.Duration(rand.Int63n(int64(time.Second))))
+		select {
+		case <-tm.C:
+		case <-ctx.Done():
+			tm.Stop()
+			return ctx.Err()
 		}
 	}
 	return err
