@@ -63,6 +63,7 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 		fmt.Fprintf(&b, "; retry at one layer only (%s)", hint)
 	}
 
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	var related []analysis.RelatedInformation
 	for i, in := range r.Inner {
 		if i == maxRelated {
@@ -72,6 +73,12 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 			Pos:     in.Pos,
 			Message: "inner retry: " + describe(pass, in),
 		})
+		// The inner retry itself, when it is in this package.
+		if in.Callee != nil {
+			if p, ok := res.SitePos[in.Callee.Origin()]; ok {
+				related = append(related, analysis.RelatedInformation{Pos: p, Message: "the inner retry: " + in.Fact.Site})
+			}
+		}
 	}
 	return analysis.Diagnostic{
 		Pos:      r.Pos,

@@ -151,6 +151,10 @@ type Result struct {
 	// do wrong: no jitter, no bound, no delay.
 	Configs []*Config
 	// Timeouts holds the package's deadline findings.
+	// SitePos gives, for a function of this package that retries, the
+	// position of the retry its fact describes when that retry is in this
+	// package too (for related locations).
+	SitePos  map[*types.Func]token.Pos
 	Timeouts *Timeouts
 }
 
@@ -178,7 +182,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// The standard library's own retries (EINTR loops, the DNS
 		// resolver, HTTP/2 connection reuse) are not the caller's
 		// retries: treat it as opaque.
-		return &Result{Funcs: map[*types.Func]*RetryFact{}}, nil
+		return &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}}, nil
 	}
 	return build(pass), nil
 }
@@ -198,7 +202,7 @@ func build(pass *analysis.Pass) *Result {
 		tsummaries:  newSummaries[TimeoutFact](),
 		walkingLits: map[*types.Var]bool{},
 		helpers:     map[*types.Func]*RetryHelperFact{},
-		result:      &Result{Funcs: map[*types.Func]*RetryFact{}},
+		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
 	}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
@@ -921,7 +925,11 @@ func (m *builder) summary(fn *types.Func) *RetryFact {
 				f.Depth = retryDepth(w.Retry)
 				f.Site = m.site(w.Retry)
 				f.Disable = w.Retry.Disable()
+				m.result.SitePos[fn] = w.Retry.Pos
 			} else {
+				if p, ok := m.result.SitePos[w.Callee.Origin()]; ok {
+					m.result.SitePos[fn] = p
+				}
 				f.Depth = w.Fact.Depth
 				f.Via = append([]string{analysisutil.FuncName(w.Callee, m.pass.Pkg)}, w.Fact.Via...)
 				f.Site = w.Fact.Site
