@@ -1,11 +1,9 @@
 package idempotency
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/token"
 	"go/types"
 	"net/http"
@@ -199,7 +197,7 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 			return nil
 		}
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
-			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s\n%s", keyVar, text(pass, x), rindent))},
+			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s\n%s", keyVar, analysisutil.Text(pass, x), rindent))},
 			{Pos: x.Pos(), End: x.End(), NewText: []byte(keyVar)},
 		}}
 	case *ast.Ident:
@@ -216,7 +214,7 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || usesLocals(info, as.Rhs[0], r) {
 			return nil
 		}
-		stmtText := text(pass, as)
+		stmtText := analysisutil.Text(pass, as)
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
 			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(stmtText + "\n" + rindent)},
 			{Pos: as.Pos(), End: as.End(), NewText: nil},
@@ -255,13 +253,6 @@ func usesLocals(info *types.Info, e ast.Node, r *model.Retry) bool {
 	return found
 }
 
-func text(pass *analysis.Pass, n ast.Node) string {
-	var b bytes.Buffer
-	if err := format.Node(&b, pass.Fset, n); err != nil {
-		return ""
-	}
-	return b.String()
-}
 
 // validHeaderName reports whether n is an HTTP token.
 func validHeaderName(n string) bool {

@@ -1,10 +1,8 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/token"
 	"go/types"
 	"strings"
@@ -138,7 +136,7 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 			continue
 		}
 		ord := &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
-		rt, bt := m.text(c.Args[ri]), m.text(c.Args[bi])
+		rt, bt := analysisutil.Text(m.pass, c.Args[ri]), analysisutil.Text(m.pass, c.Args[bi])
 		if rt != "" && bt != "" {
 			ord.Fix = &Fix{Message: "List the circuit breaker before the retry policy (outermost first)", Edits: []analysis.TextEdit{
 				{Pos: c.Args[ri].Pos(), End: c.Args[ri].End(), NewText: []byte(bt)},
@@ -150,13 +148,6 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 	}
 }
 
-func (m *builder) text(n ast.Node) string {
-	var buf bytes.Buffer
-	if err := format.Node(&buf, m.pass.Fset, n); err != nil {
-		return ""
-	}
-	return buf.String()
-}
 
 // breakersIn lists the breaker calls reached from root: breaker calls,
 // and calls of functions that call through a breaker.
@@ -495,7 +486,7 @@ func (m *builder) swapFix(r *Retry) *Fix {
 			if j == i {
 				parts = append(parts, repl)
 			} else {
-				parts = append(parts, m.text(a))
+				parts = append(parts, analysisutil.Text(m.pass, a))
 			}
 		}
 		s := strings.Join(parts, ", ")
@@ -504,9 +495,9 @@ func (m *builder) swapFix(r *Retry) *Fix {
 		}
 		return s
 	}
-	inner := m.text(call.Fun) + "(" + args(call, r.Row.OpArg, m.text(x)) + ")"
-	newLit := "func" + strings.TrimPrefix(m.text(lit.Type), "func") + " {\n\treturn " + inner + "\n}"
-	outer := m.text(bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
+	inner := analysisutil.Text(m.pass, call.Fun) + "(" + args(call, r.Row.OpArg, analysisutil.Text(m.pass, x)) + ")"
+	newLit := "func" + strings.TrimPrefix(analysisutil.Text(m.pass, lit.Type), "func") + " {\n\treturn " + inner + "\n}"
+	outer := analysisutil.Text(m.pass, bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
 	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
 }
 
