@@ -253,7 +253,6 @@ func usesLocals(info *types.Info, e ast.Node, r *model.Retry) bool {
 	return found
 }
 
-
 // validHeaderName reports whether n is an HTTP token.
 func validHeaderName(n string) bool {
 	for _, c := range n {

@@ -264,6 +264,7 @@ var Rows = []Row{
 	{Path: K8sRetry, Name: "DefaultRetry", Role: KnownVar, Default: 5},
 	{Path: K8sRetry, Name: "DefaultBackoff", Role: KnownVar, Default: 4},
 	{Path: K8sWait, Recv: "Backoff", Name: "Steps", Role: AttemptField, ZeroMeans: 1, Default: 1},
+	{Path: K8sWait, Recv: "Backoff", Name: "Jitter", Role: JitterField, FixValue: "1.0"},
 
 	// failsafe-go: With(policies...).Run/Get(fn); a retry policy makes
 	// 3 attempts unless WithMaxRetries/WithMaxAttempts say otherwise.

@@ -148,7 +148,6 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 	}
 }
 
-
 // breakersIn lists the breaker calls reached from root: breaker calls,
 // and calls of functions that call through a breaker.
 func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {

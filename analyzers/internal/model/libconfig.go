@@ -103,6 +103,10 @@ func (m *builder) libConfigs(r *Retry, call *ast.CallExpr) {
 		if row.BoundArg >= 0 && row.BoundArg < len(call.Args) {
 			m.resilintPolicy(r, call.Args[row.BoundArg])
 		}
+	case catalog.K8sRetry:
+		if row.BoundArg >= 0 && row.BoundArg < len(call.Args) {
+			m.jitterField(r, call.Args[row.BoundArg])
+		}
 	}
 }
 
@@ -498,6 +502,35 @@ func (m *builder) resilintPolicy(r *Retry, e ast.Expr) {
 				fix = replaceFix("Use "+q+".JitterFull", value, q+".JitterFull")
 			}
 			m.addConfig(&Config{Category: "no-jitter", Pos: value.Pos(), End: value.End(), What: "Jitter: JitterNone", Lib: r.Describe(), Fix: fix})
+		}
+	}
+}
+
+// jitterField inspects a struct literal whose JitterField row says its
+// zero value means no jitter (wait.Backoff's Jitter).
+func (m *builder) jitterField(r *Retry, e ast.Expr) {
+	for _, o := range m.vals.trace(e) {
+		lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, row := range structRows(m.pass.TypesInfo.TypeOf(lit), catalog.JitterField) {
+			if w := m.lastWrite(o.via, row.Name); w != nil {
+				if m.isZero(w.value) {
+					m.addConfig(&Config{Category: "no-jitter", Pos: w.pos, End: w.value.End(), What: row.Name + " = 0", Lib: r.Describe(),
+						Fix: replaceFix("Set "+row.Name+" to "+row.FixValue, w.value, row.FixValue)})
+				}
+				continue
+			}
+			v, ok := litField(lit, row.Name)
+			switch {
+			case !ok:
+				m.addConfig(&Config{Category: "no-jitter", Pos: lit.Pos(), End: lit.End(), What: "a " + qualifier(lit.Type) + "." + row.Recv + " without " + row.Name, Lib: r.Describe(),
+					Fix: insertFieldFix("Set "+row.Name+" to "+row.FixValue, lit, row.Name, row.FixValue)})
+			case m.isZero(v):
+				m.addConfig(&Config{Category: "no-jitter", Pos: v.Pos(), End: v.End(), What: row.Name + ": 0", Lib: r.Describe(),
+					Fix: replaceFix("Set "+row.Name+" to "+row.FixValue, v, row.FixValue)})
+			}
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	rt "github.com/resilint/resilint/runtime/retry"
 	sethretry "github.com/sethvargo/go-retry"
+	"k8s.io/apimachinery/pkg/util/wait"
+	k8sretry "k8s.io/client-go/util/retry"
 )
 
 func op() error { return nil }
@@ -131,4 +133,13 @@ func rhttpOff(url string) (*http.Response, error) {
 
 func resilintDefault(ctx context.Context) error {
 	return rt.Do(ctx, &rt.Policy{MaxAttempts: 3}, func(ctx context.Context) error { return op() })
+}
+
+func k8sNoJitter() error {
+	return k8sretry.OnError(wait.Backoff{Steps: 4, Duration: time.Second, Factor: 2}, func(error) bool { return true }, op) // want `retry.OnError waits without jitter \(a wait.Backoff without Jitter\)`
+}
+
+// Near miss: the defaults carry jitter.
+func k8sDefault() error {
+	return k8sretry.RetryOnConflict(k8sretry.DefaultRetry, op)
 }
