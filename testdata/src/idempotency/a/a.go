@@ -288,3 +288,29 @@ func canonicalName(ctx context.Context, c *http.Client, body []byte) error {
 	}
 	return err
 }
+
+// Keys set with Header.Add and an http.Header literal count.
+func headerAddAndLiteral(ctx context.Context, c *http.Client, body []byte, key string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		a, rerr := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
+		if rerr != nil {
+			return rerr
+		}
+		a.Header.Add("Idempotency-Key", key)
+		b, rerr := http.NewRequestWithContext(ctx, http.MethodPatch, "https://pay.example/charges/1", bytes.NewReader(body))
+		if rerr != nil {
+			return rerr
+		}
+		b.Header = http.Header{"X-Idempotency-Key": {key}}
+		var resp *http.Response
+		if resp, err = c.Do(a); err == nil {
+			resp.Body.Close()
+			if resp, err = c.Do(b); err == nil {
+				return resp.Body.Close()
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
