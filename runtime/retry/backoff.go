@@ -91,13 +91,33 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // delay returns the wait before retry k (0 for the first retry); prev is the
 // previous wait, for decorrelated jitter.
 func (p *Policy) delay(k int, prev time.Duration) time.Duration {
+	return p.Delay(k, prev, nil)
+}
+
+// Delay returns the wait that Do takes before retry k (0 for the first
+// retry, the one after attempt 1 failed): the cap grows from BaseDelay to
+// MaxDelay and the wait is drawn below it as Jitter says. prev is the
+// previous wait (JitterDecorrelated draws from it; 0 before the first
+// retry). src is the random source; nil means the policy's own (Rand, or
+// its generator). A nil *Policy is the default policy.
+//
+// Delay leaves out what depends on the call (Retry-After, the budget, the
+// context's deadline). It is there for simulators and tests that need a
+// policy's schedule without running Do.
+func (p *Policy) Delay(k int, prev time.Duration, src Source) time.Duration {
+	if p == nil {
+		p = &zeroPolicy
+	}
+	if src == nil && p.Jitter != JitterNone {
+		src = p.source()
+	}
 	base, max := p.baseDelay(), p.maxDelay()
 	switch p.Jitter {
 	case JitterNone:
 		return Backoff(base, max, k)
 	case JitterEqual:
 		c := Backoff(base, max, k)
-		return uniform(p.source(), c/2, c)
+		return uniform(src, c/2, c)
 	case JitterDecorrelated:
 		if prev < base {
 			prev = base
@@ -106,9 +126,9 @@ func (p *Policy) delay(k int, prev time.Duration) time.Duration {
 		if prev <= max/3 {
 			hi = prev * 3
 		}
-		return uniform(p.source(), base, hi)
+		return uniform(src, base, hi)
 	default:
-		return uniform(p.source(), 0, Backoff(base, max, k))
+		return uniform(src, 0, Backoff(base, max, k))
 	}
 }
 

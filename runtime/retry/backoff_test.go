@@ -186,3 +186,34 @@ func TestJitterString(t *testing.T) {
 	assert.Equal(t, "none", JitterNone.String())
 	assert.Equal(t, "Jitter(9)", Jitter(9).String())
 }
+
+func TestPolicyDelaySchedule(t *testing.T) {
+	p := &Policy{BaseDelay: time.Second, MaxDelay: 8 * time.Second, Jitter: JitterNone}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+	for k, w := range want {
+		if got := p.Delay(k, 0, nil); got != w {
+			t.Errorf("Delay(%d) = %v, want %v", k, got, w)
+		}
+	}
+	full := &Policy{BaseDelay: time.Second, MaxDelay: 8 * time.Second}
+	for k := range 6 {
+		hi := Backoff(time.Second, 8*time.Second, k)
+		if got := full.Delay(k, 0, maxSource{}); got != hi {
+			t.Errorf("full jitter Delay(%d) with the top draw = %v, want the cap %v", k, got, hi)
+		}
+		if got := full.Delay(k, 0, zeroSource{}); got != 0 {
+			t.Errorf("full jitter Delay(%d) with the bottom draw = %v, want 0", k, got)
+		}
+	}
+	if got := (*Policy)(nil).Delay(0, 0, maxSource{}); got != DefaultBaseDelay {
+		t.Errorf("nil policy Delay(0) = %v, want %v", got, DefaultBaseDelay)
+	}
+}
+
+type maxSource struct{}
+
+func (maxSource) Int64N(n int64) int64 { return n - 1 }
+
+type zeroSource struct{}
+
+func (zeroSource) Int64N(int64) int64 { return 0 }
