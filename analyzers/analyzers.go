@@ -2,6 +2,7 @@
 package analyzers
 
 import (
+	"flag"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -58,3 +59,16 @@ func Lookup(name string) *analysis.Analyzer {
 	}
 	return nil
 }
+
+// SetIncludeTests switches the suite's findings in _test.go files on or off
+// (off by default: tests wait fixed delays and retry at once on purpose).
+// Drivers call it once, from their -include-tests flag or setting, before
+// analysis starts.
+func SetIncludeTests(on bool) { suppress.SetIncludeTests(on) }
+
+// IncludeTestsFlag returns a boolean flag.Value bound to the same switch,
+// for drivers that register it as -include-tests.
+func IncludeTestsFlag() flag.Value { return suppress.TestsFlag() }
+
+// IncludeTestsUsage is the usage text of the -include-tests flag.
+const IncludeTestsUsage = suppress.TestsFlagUsage

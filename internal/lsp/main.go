@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	suite "github.com/resilint/resilint/analyzers"
 )
 
 // Main runs `resilint lsp [flags]`: a language server on standard input
@@ -32,6 +34,7 @@ Flags:
 	}
 	logfile := fs.String("logfile", "", "append the server's log to this file (default: standard error)")
 	debounce := fs.Duration("debounce", time.Second, "quiet time after an edit before the package is analyzed again")
+	fs.Var(suite.IncludeTestsFlag(), "include-tests", suite.IncludeTestsUsage)
 	fs.Bool("stdio", true, "serve on standard input and output (the only transport; accepted for clients that pass it)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

@@ -15,6 +15,7 @@
 //	  enable: [retrynesting, backoff]   # run only these checks (default: all)
 //	  disable: [timeoutchain]           # switch these off
 //	  unused-ignores: true              # report //resilint:ignore that silence nothing
+//	  include-tests: true               # report findings in _test.go files too (default: off)
 //	  idempotency:                      # a check's name: its flags, by flag name
 //	    header: [Idempotency-Key, X-Request-Id]
 //	  decoratororder:
@@ -68,10 +69,11 @@ type plugin struct {
 // GetLoadMode asks for type information: every check needs it.
 func (*plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
 
-// BuildAnalyzers sets the analyzers' flags from the settings (flags not
-// mentioned go back to their defaults) and returns the enabled analyzers,
+// BuildAnalyzers sets the analyzers' flags and the include-tests switch
+// from the settings (what is not mentioned goes back to its default) and returns the enabled analyzers,
 // each keeping one suggested fix per diagnostic.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	analyzers.SetIncludeTests(p.settings.tests)
 	all := analyzers.All()
 	for _, a := range all {
 		var err error
@@ -121,6 +123,7 @@ type config struct {
 	enable  []string          // nil: all
 	disable []string          // checks switched off
 	flags   map[string]string // "check.flag" → value for Flags.Set
+	tests   bool              // include-tests: report findings in _test.go files
 }
 
 func (c *config) enabled(name string) bool {
@@ -161,6 +164,12 @@ func decode(raw any) (*config, error) {
 			} else {
 				c.disable = list
 			}
+		case "include-tests":
+			b, ok := v.(bool)
+			if !ok {
+				return nil, fmt.Errorf("%s: want true or false, got %s", key, describe(v))
+			}
+			c.tests = b
 		case "unused-ignores":
 			b, ok := v.(bool)
 			if !ok {
@@ -170,7 +179,7 @@ func decode(raw any) (*config, error) {
 		default:
 			a := byName[key]
 			if a == nil {
-				return nil, fmt.Errorf("unknown key %q (want enable, disable, unused-ignores, or a check's name for its flags: %s)", key, strings.Join(names, ", "))
+				return nil, fmt.Errorf("unknown key %q (want enable, disable, unused-ignores, include-tests, or a check's name for its flags: %s)", key, strings.Join(names, ", "))
 			}
 			if err := decodeFlags(c, a, v); err != nil {
 				return nil, err

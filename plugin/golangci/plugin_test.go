@@ -49,6 +49,7 @@ func TestSettings(t *testing.T) {
 	p, err := golangci.New(map[string]any{
 		"disable":        []any{"backoff"},
 		"unused-ignores": true,
+		"include-tests":  true,
 		"idempotency":    map[string]any{"header": []any{"X-Request-Id", "Idempotency-Key"}},
 		"decoratororder": map[string]any{"strict": true},
 	})
@@ -77,6 +78,10 @@ func TestSettings(t *testing.T) {
 		}
 	}
 
+	if got := analyzers.IncludeTestsFlag().String(); got != "true" {
+		t.Errorf("include-tests: the switch is %s, want true", got)
+	}
+
 	// A second build with no settings restores the defaults.
 	p, _ = golangci.New(map[string]any{"enable": []any{"retrynesting"}})
 	as, err = p.BuildAnalyzers()
@@ -89,6 +94,9 @@ func TestSettings(t *testing.T) {
 	if got := analyzers.Lookup("decoratororder").Flags.Lookup("strict").Value.String(); got != "false" {
 		t.Errorf("decoratororder.strict = %s after a build without it, want the default false", got)
 	}
+	if got := analyzers.IncludeTestsFlag().String(); got != "false" {
+		t.Errorf("include-tests is %s after a build without it, want the default false", got)
+	}
 }
 
 // Malformed settings are errors naming the key, never panics.
@@ -99,11 +107,12 @@ func TestBadSettings(t *testing.T) {
 	}{
 		{"retrynesting", `settings: want a mapping of keys to values, got the string "retrynesting"`},
 		{[]any{"a"}, "settings: want a mapping of keys to values, got a list"},
-		{map[string]any{"enabled": []any{"backoff"}}, `unknown key "enabled" (want enable, disable, unused-ignores, or a check's name for its flags: retrynesting, decoratororder, idempotency, timeoutchain, backoff, ignorecheck)`},
+		{map[string]any{"enabled": []any{"backoff"}}, `unknown key "enabled" (want enable, disable, unused-ignores, include-tests, or a check's name for its flags: retrynesting, decoratororder, idempotency, timeoutchain, backoff, ignorecheck)`},
 		{map[string]any{"enable": []any{"retrynestin"}}, `enable[0]: unknown check "retrynestin" (the checks are retrynesting,`},
 		{map[string]any{"disable": true}, "disable: want a list of check names, got the boolean true"},
 		{map[string]any{"disable": []any{1}}, "disable[0]: want a check name, got the number 1"},
 		{map[string]any{"unused-ignores": "yes"}, `unused-ignores: want true or false, got the string "yes"`},
+		{map[string]any{"include-tests": 1}, `include-tests: want true or false, got`},
 		{map[string]any{"decoratororder": map[string]any{"strict": "yes"}}, `decoratororder.strict: want true or false, got the string "yes"`},
 		{map[string]any{"decoratororder": map[string]any{"stritc": true}}, `unknown key "decoratororder.stritc" (the settings of decoratororder are: strict)`},
 		{map[string]any{"decoratororder": true}, "decoratororder: want a mapping of keys to values, got the boolean true"},

@@ -30,6 +30,9 @@ func Checker(known []string) *analysis.Analyzer {
 		URL:  "https://github.com/resilint/resilint/blob/main/docs/integrations.md#suppressing-a-finding",
 		Run: func(pass *analysis.Pass) (any, error) {
 			for _, d := range Parse(pass.Fset, pass.Files) {
+				if !includeTests && inTestFile(pass.Fset, d.Pos) {
+					continue
+				}
 				if d.Problem != "" {
 					pass.Report(analysis.Diagnostic{Pos: d.Pos, End: d.End, Category: "malformed", Message: d.Problem})
 					continue

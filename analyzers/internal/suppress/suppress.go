@@ -124,7 +124,8 @@ func (ix *index) match(pos token.Pos) *Directive {
 	return nil
 }
 
-// Wrap returns a copy of a whose Run drops the diagnostics silenced by a
+// Wrap returns a copy of a whose Run drops the diagnostics in _test.go
+// files (unless [SetIncludeTests] switched them on) and those silenced by a
 // //resilint:ignore directive naming a.Name, and, when unused directives
 // are to be reported (the ignorecheck analyzer's -unused flag), reports
 // each directive naming a.Name that silenced nothing in the package.
@@ -138,12 +139,15 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 	w.Run = func(pass *analysis.Pass) (any, error) {
 		dirs := Parse(pass.Fset, pass.Files)
 		ix := newIndex(pass.Fset, dirs, name)
-		if len(ix.byKey) == 0 {
+		if len(ix.byKey) == 0 && includeTests {
 			return inner(pass)
 		}
 		report := pass.Report
 		used := make(map[*Directive]bool)
 		pass.Report = func(d analysis.Diagnostic) {
+			if !includeTests && inTestFile(pass.Fset, d.Pos) {
+				return
+			}
 			if dir := ix.match(d.Pos); dir != nil {
 				used[dir] = true
 				return
@@ -156,7 +160,7 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 			return res, err
 		}
 		for _, d := range dirs {
-			if d.Names(name) && !used[d] {
+			if d.Names(name) && !used[d] && (includeTests || !inTestFile(pass.Fset, d.Pos)) {
 				report(analysis.Diagnostic{
 					Pos:      d.Pos,
 					End:      d.End,

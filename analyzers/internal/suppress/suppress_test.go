@@ -1,6 +1,7 @@
 package suppress_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -97,3 +98,26 @@ func unwrapped(t *testing.T, name string) func(*analysis.Pass) (any, error) {
 type quiet struct{}
 
 func (*quiet) Errorf(string, ...any) {}
+
+// Findings in _test.go files are dropped by default; the switch brings
+// them back.
+func TestTestFilesOffByDefault(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles")
+}
+
+func TestTestFilesSwitch(t *testing.T) {
+	suppress.SetIncludeTests(true)
+	t.Cleanup(func() { suppress.SetIncludeTests(false) })
+	res := analysistest.Run(&quiet{}, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles")
+	var inTests int
+	for _, r := range res {
+		for _, d := range r.Diagnostics {
+			if strings.HasSuffix(r.Pass.Fset.Position(d.Pos).Filename, "_test.go") {
+				inTests++
+			}
+		}
+	}
+	if inTests == 0 {
+		t.Errorf("with tests switched on, the nested retry in testfiles_test.go is not reported")
+	}
+}
