@@ -44,7 +44,7 @@ func (in *interp) mentionsBound(e ast.Expr) bool {
 }
 
 func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
-	if !in.step() {
+	if !in.step(s) {
 		return nil, nil
 	}
 	e = analysisutil.Unparen(e)

@@ -33,11 +33,16 @@ type outcome struct {
 }
 
 // Limits: a loop whose paths exceed them is not judged (not a retry).
+// The step budget of a function is shared by all its loops and grows with
+// its size, so that the model's cost stays linear in the code however the
+// loops nest (a loop nested in n others is interpreted with each of them).
 const (
-	maxStates = 128    // states alive at one program point
-	maxSteps  = 200000 // statements interpreted for one loop
-	maxLayers = 1000   // iterations simulated to count attempts
-	maxInner  = 12     // fixpoint rounds for a loop nested in the judged one
+	maxStates     = 128    // states alive at one program point
+	maxSteps      = 200000 // statements interpreted for one loop
+	stepsPerNode  = 100    // a function's step budget per syntax node...
+	stepsFunction = 60000  // ...plus this much
+	maxLayers     = 1000   // iterations simulated to count attempts
+	maxInner      = 12     // fixpoint rounds for a loop nested in the judged one
 )
 
 type interp struct {
@@ -46,6 +51,9 @@ type interp struct {
 	opVars  map[types.Object]bool                   // vars that hold an operation's error
 	track   map[types.Object]bool                   // local ints and bools tracked concretely
 	steps   int
+	budget  int // steps left for the function's loops
+	fnSize  int // syntax nodes of the function: what each judged loop's scans of it cost
+	labels  map[*ast.Stmt]map[string]int
 	aborted bool
 	// immediate is set when a later iteration's first operation runs with
 	// no wait since the previous iteration's operations: a retry storm.
@@ -64,9 +72,13 @@ func (in *interp) startOp(s *state) {
 	s.boundFork = false
 }
 
-func (in *interp) step() bool {
+// step counts the work of interpreting one statement or condition on the
+// path s: one step, plus one for every fact the path carries (copying and
+// comparing them is the cost that grows with the function).
+func (in *interp) step(s *state) bool {
 	in.steps++
-	if in.steps > maxSteps {
+	in.budget -= 1 + len(s.slots) + len(s.vals) + len(s.bools)
+	if in.steps > maxSteps || in.budget < 0 {
 		in.aborted = true
 	}
 	return !in.aborted
@@ -84,17 +96,20 @@ func dedupe(ss []*state) []*state {
 	if len(ss) < 2 {
 		return ss
 	}
-	seen := make(map[string]int, len(ss))
+	seen := make(map[uint64][]int, len(ss))
 	out := ss[:0:0]
+next:
 	for _, s := range ss {
-		k := s.key()
-		if i, ok := seen[k]; ok {
-			if s.attempts > out[i].attempts {
-				out[i] = s
+		h := s.hash()
+		for _, i := range seen[h] {
+			if equal(s, out[i]) {
+				if s.attempts > out[i].attempts {
+					out[i] = s
+				}
+				continue next
 			}
-			continue
 		}
-		seen[k] = len(out)
+		seen[h] = append(seen[h], len(out))
 		out = append(out, s)
 	}
 	return out
@@ -123,7 +138,7 @@ func (in *interp) execList(list []ast.Stmt, start int, ss []*state) []outcome {
 					continue
 				}
 				if o.kind == oGoto {
-					if j := labelIndex(list, o.label); j > i {
+					if j := in.labelIndex(list, o.label); j > i {
 						// A forward jump within this list.
 						done = append(done, in.execList(list, j, []*state{o.s})...)
 						continue
@@ -137,17 +152,34 @@ func (in *interp) execList(list []ast.Stmt, start int, ss []*state) []outcome {
 	return append(done, normal(cur)...)
 }
 
-func labelIndex(list []ast.Stmt, label string) int {
-	for i, st := range list {
-		if l, ok := st.(*ast.LabeledStmt); ok && l.Label.Name == label {
-			return i
+// labelIndex returns the index of the statement labeled label in list, or
+// -1. The labels of each list are indexed once, so that a goto costs the
+// same however long its list is.
+func (in *interp) labelIndex(list []ast.Stmt, label string) int {
+	if len(list) == 0 {
+		return -1
+	}
+	if in.labels == nil {
+		in.labels = map[*ast.Stmt]map[string]int{}
+	}
+	ix, ok := in.labels[&list[0]]
+	if !ok {
+		ix = map[string]int{}
+		for i, st := range list {
+			if l, ok := st.(*ast.LabeledStmt); ok {
+				ix[l.Label.Name] = i
+			}
 		}
+		in.labels[&list[0]] = ix
+	}
+	if i, ok := ix[label]; ok {
+		return i
 	}
 	return -1
 }
 
 func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
-	if !in.step() {
+	if !in.step(s) {
 		return nil
 	}
 	s = in.noteProgress(stmt, s)
@@ -388,7 +420,7 @@ func (in *interp) execInnerLoop(stmt ast.Stmt, s *state, label string) []outcome
 		}
 	}
 	var out []outcome
-	seen := map[string]bool{}
+	seen := stateSet{}
 	frontier := starts
 	for round := 0; round < maxInner && len(frontier) > 0 && !in.aborted; round++ {
 		var ts []*state
@@ -424,8 +456,7 @@ func (in *interp) execInnerLoop(stmt ast.Stmt, s *state, label string) []outcome
 		}
 		frontier = nil
 		for _, n := range in.limit(next) {
-			if k := n.key(); !seen[k] {
-				seen[k] = true
+			if seen.add(n) {
 				frontier = append(frontier, n)
 			}
 		}

@@ -409,9 +409,11 @@ func (m *builder) findCalls(f *ast.File) {
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, budget: stepsFunction}
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {
+		in.budget += stepsPerNode
+		in.fnSize++
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -503,6 +505,13 @@ func (m *builder) findGotoLoops(in *interp, body *ast.BlockStmt, list []ast.Stmt
 }
 
 func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int) *Retry {
+	// Judging a loop scans the function (its initial values, its delays):
+	// that is paid from the function's budget too, so that a function of
+	// many loops stays linear. Loops past the budget are not judged.
+	in.budget -= in.fnSize
+	if in.budget < 0 {
+		return nil
+	}
 	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}

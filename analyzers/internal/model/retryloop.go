@@ -100,7 +100,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
 		maxAttempts              int
-		seen                     = map[string]bool{}
+		seen                     = stateSet{}
 		terminated               bool
 	)
 	exit := func(s *state, success bool) {
@@ -219,11 +219,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		// Stop when the iterations repeat: the loop can go round for ever.
 		fresh := false
 		for _, n := range next {
-			k := n.key()
-			if !seen[k] {
+			if seen.add(n) {
 				fresh = true
 			}
-			seen[k] = true
 		}
 		frontier = next
 		if !fresh && len(next) > 0 {

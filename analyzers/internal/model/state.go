@@ -1,12 +1,10 @@
 package model
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/types"
-	"sort"
-	"strings"
+	"hash/maphash"
 )
 
 // status is what a path knows about the outcome of one fallible operation.
@@ -257,21 +255,89 @@ func (s *state) okOnly() bool {
 	return false
 }
 
-// key identifies the state for deduplication; attempts are not part of it
-// (paths that differ only in the count are merged, keeping the maximum).
-func (s *state) key() string {
-	var parts []string
+// hash identifies the state for deduplication, with equal deciding
+// between states whose hashes collide; attempts are not part of it (paths
+// that differ only in the count are merged, keeping the maximum). Entries
+// are combined by addition, so the order in which a path learned them does
+// not matter.
+func (s *state) hash() uint64 {
+	var h uint64
 	for _, sl := range s.slots {
-		parts = append(parts, fmt.Sprintf("s%p/%d/%v/%x/%v", keyPtr(sl.key), sl.st, sl.isResp, sl.mask, sl.checked))
+		bits := uint64(sl.st) | uint64(sl.mask)<<8
+		if sl.isResp {
+			bits |= 1 << 40
+		}
+		if sl.checked {
+			bits |= 1 << 41
+		}
+		h += mix(maphash.Comparable(keySeed, sl.key), bits)
 	}
 	for _, v := range s.vals {
-		parts = append(parts, fmt.Sprintf("v%p=%s", keyPtr(v.key), v.v.ExactString()))
+		h += mix(maphash.Comparable(keySeed, v.key), maphash.String(keySeed, v.v.ExactString())^0x5bd1e995)
 	}
 	for _, b := range s.bools {
-		parts = append(parts, fmt.Sprintf("b%p=%p", keyPtr(b.key), keyPtr(b.expr)))
+		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
-	sort.Strings(parts)
-	return fmt.Sprintf("%v%v%v%v%v%v|", s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork) + strings.Join(parts, ",")
+	var flags uint64
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork} {
+		if f {
+			flags |= 1 << i
+		}
+	}
+	return mix(h, flags)
 }
 
-func keyPtr(k any) any { return k }
+// keySeed seeds the hashes of states; it is never written after
+// initialization.
+var keySeed = maphash.MakeSeed()
+
+func mix(a, b uint64) uint64 {
+	x := a ^ (b * 0x9e3779b97f4a7c15)
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 29
+	return x
+}
+
+// equal reports whether a and b are the same state but for attempts.
+func equal(a, b *state) bool {
+	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork ||
+		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
+		return false
+	}
+	for _, x := range a.slots {
+		y, ok := b.slot(x.key)
+		if !ok || x.st != y.st || x.isResp != y.isResp || x.mask != y.mask || x.checked != y.checked {
+			return false
+		}
+	}
+	for _, x := range a.vals {
+		y, ok := b.val(x.key)
+		if !ok || x.v.ExactString() != y.ExactString() {
+			return false
+		}
+	}
+	for _, x := range a.bools {
+		y, ok := b.boolDef(x.key)
+		if !ok || x.expr != y {
+			return false
+		}
+	}
+	return true
+}
+
+// stateSet is a set of states up to equal.
+type stateSet map[uint64][]*state
+
+// add adds s and reports whether no equal state was there.
+func (set stateSet) add(s *state) bool {
+	h := s.hash()
+	for _, t := range set[h] {
+		if equal(s, t) {
+			return false
+		}
+	}
+	set[h] = append(set[h], s)
+	return true
+}
