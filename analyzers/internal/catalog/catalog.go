@@ -86,6 +86,14 @@ const (
 	// PolicyField: a struct field holding the retry policy of the value;
 	// a literal without it does not retry (1 attempt).
 	PolicyField
+	// EndSentinel: a variable holding the error that marks the end of a
+	// stream or an iteration (io.EOF, iterator.Done): a loop that goes
+	// round on it is reading on, not retrying a failure.
+	EndSentinel
+	// OpenState: a constant of a breaker's state type that means open; a
+	// value of that type (what the breaker's state method returns)
+	// compared with it is a check for an open breaker.
+	OpenState
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -159,6 +167,8 @@ const (
 	Resiliency          = "github.com/eapache/go-resiliency/breaker"
 	FailsafeCB          = "github.com/failsafe-go/failsafe-go/circuitbreaker"
 	NetHTTP             = "net/http"
+	IO                  = "io"
+	APIIterator         = "google.golang.org/api/iterator"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -338,13 +348,22 @@ var breakerRows = []Row{
 	{Path: ResilintBreaker, Name: "ErrOpen", Role: OpenError},
 	{Path: ResilintBreaker, Name: "ErrTooManyTrials", Role: OpenError},
 	{Path: ResilintRetry, Name: "IsCircuitOpen", Role: OpenCheck},
+	{Path: GoBreaker, Name: "StateOpen", Role: OpenState},
+	{Path: GoBreakerV2, Name: "StateOpen", Role: OpenState},
+	{Path: ResilintBreaker, Name: "StateOpen", Role: OpenState},
 	{Path: ResilintRetry, Name: "Permanent", Role: Permanent},
 	{Path: CenkaltiV4, Name: "Permanent", Role: Permanent},
 	{Path: CenkaltiV5, Name: "Permanent", Role: Permanent},
 	{Path: RetryGo, Name: "Unrecoverable", Role: Permanent},
 }
 
-func init() { Rows = append(Rows, breakerRows...) }
+// sentinelRows are the errors that end a stream or an iteration.
+var sentinelRows = []Row{
+	{Path: IO, Name: "EOF", Role: EndSentinel},
+	{Path: APIIterator, Name: "Done", Role: EndSentinel},
+}
+
+func init() { Rows = append(append(Rows, breakerRows...), sentinelRows...) }
 
 // Paths returns the distinct import paths of the catalog, for cheap
 // "does this package import any of them" checks.

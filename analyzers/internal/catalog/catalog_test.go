@@ -26,11 +26,11 @@ func TestRowsResolve(t *testing.T) {
 	}
 	var paths []string
 	for _, p := range catalog.Paths() {
-		if p != catalog.NetHTTP {
+		if p != catalog.NetHTTP && p != catalog.IO {
 			paths = append(paths, p)
 		}
 	}
-	paths = append(paths, catalog.NetHTTP)
+	paths = append(paths, catalog.NetHTTP, catalog.IO)
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,12 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			return errf("no type %s", r.Name)
 		}
 		return nil
-	case catalog.KnownVar, catalog.OpenError:
+	case catalog.OpenState:
+		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Const); !ok {
+			return errf("no constant %s", r.Name)
+		}
+		return nil
+	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
 			return errf("no variable %s", r.Name)
 		}

@@ -317,11 +317,11 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 				}
 				return walk(x.Y, neg)
 			case token.NEQ:
-				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(x) {
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(m.pass.TypesInfo, x) {
 					return !neg, true
 				}
 			case token.EQL:
-				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(x) {
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(m.pass.TypesInfo, x) {
 					return neg, true
 				}
 			}
@@ -500,25 +500,28 @@ func (m *builder) swapFix(r *Retry) *Fix {
 	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
 }
 
-// isOpenState recognizes cb.State() == gobreaker.StateOpen (and GetState).
-func isOpenState(be *ast.BinaryExpr) bool {
-	isStateCall := func(e ast.Expr) bool {
-		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
-		return ok && (sel.Sel.Name == "State" || sel.Sel.Name == "GetState")
-	}
-	isOpenName := func(e ast.Expr) bool {
-		var name string
+// isOpenState recognizes cb.State() == gobreaker.StateOpen: a call
+// compared with a constant the catalog lists as a breaker's open state
+// (OpenState rows), whatever the state method is called.
+func isOpenState(info *types.Info, be *ast.BinaryExpr) bool {
+	isOpenConst := func(e ast.Expr) bool {
+		var obj types.Object
 		switch x := analysisutil.Unparen(e).(type) {
 		case *ast.Ident:
-			name = x.Name
+			obj = info.Uses[x]
 		case *ast.SelectorExpr:
-			name = x.Sel.Name
+			obj = info.Uses[x.Sel]
 		}
-		return name == "StateOpen" || name == "Open" || name == "OpenState"
+		c, ok := obj.(*types.Const)
+		if !ok || c.Pkg() == nil {
+			return false
+		}
+		row := catalog.Lookup(c.Pkg().Path(), "", c.Name())
+		return row != nil && row.Role == catalog.OpenState
 	}
-	return isStateCall(be.X) && isOpenName(be.Y) || isStateCall(be.Y) && isOpenName(be.X)
+	isStateCall := func(e ast.Expr, other ast.Expr) bool {
+		_, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		return ok && types.Identical(info.TypeOf(e), info.TypeOf(other))
+	}
+	return isStateCall(be.X, be.Y) && isOpenConst(be.Y) || isStateCall(be.Y, be.X) && isOpenConst(be.X)
 }

@@ -5,9 +5,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // cond splits state s by the condition e into the states where e holds
@@ -225,8 +225,8 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
 
 // isEndSentinel reports whether e names an error that marks the end of a
-// stream or an iteration (io.EOF, ErrEndOfStream, iterator.Done), which
-// is not a failure.
+// stream or an iteration (io.EOF, iterator.Done: the catalog's EndSentinel
+// rows), which is not a failure.
 func isEndSentinel(info *types.Info, e ast.Expr) bool {
 	var obj types.Object
 	switch x := analysisutil.Unparen(e).(type) {
@@ -235,11 +235,12 @@ func isEndSentinel(info *types.Info, e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		obj = info.Uses[x.Sel]
 	}
-	if obj == nil {
+	v, ok := obj.(*types.Var)
+	if !ok || v.Pkg() == nil {
 		return false
 	}
-	name := obj.Name()
-	return strings.Contains(name, "EOF") || strings.Contains(name, "EndOf") || name == "Done" || name == "ErrDone"
+	row := catalog.Lookup(v.Pkg().Path(), "", v.Name())
+	return row != nil && row.Role == catalog.EndSentinel
 }
 
 func isErrno(t types.Type) bool {

@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -63,55 +62,8 @@ func isTimeChan(t types.Type) bool {
 	return ok && analysisutil.IsNamedType(ch.Elem(), "time", "Time")
 }
 
-// isDelayCall reports whether call sleeps: time.Sleep, runtime/retry's
-// Sleep, a function of this package that waits, or a function named like
-// a sleep.
-func (in *interp) isDelayCall(call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(in.info, call)
-	if fn == nil {
-		return false
-	}
-	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
-		return true
-	}
-	if in.delayFuncs[fn] {
-		return true
-	}
-	return strings.Contains(strings.ToLower(fn.Name()), "sleep")
-}
 
-// isPureWait reports whether call only waits: time.Sleep, runtime/retry's
-// Sleep, or a function named like a sleep.
-func (in *interp) isPureWait(call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(in.info, call)
-	if fn == nil {
-		return false
-	}
-	return analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") ||
-		strings.Contains(strings.ToLower(fn.Name()), "sleep")
-}
 
-// findDelayFuncs marks the package's functions whose body waits.
-func (m *builder) findDelayFuncs() map[*types.Func]bool {
-	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}}
-	for round := 0; round < 3; round++ {
-		changed := false
-		for fn, d := range m.vals.decls {
-			if in.delayFuncs[fn] {
-				continue
-			}
-			waits := anyIn([]ast.Node{d.Body}, in.waitsHere)
-			if waits {
-				in.delayFuncs[fn] = true
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
-	return in.delayFuncs
-}
 
 // Delay is a wait between the attempts of a hand-written retry.
 type Delay struct {
@@ -458,19 +410,6 @@ func (m *builder) isRandomShallow(e ast.Expr) bool {
 	return found
 }
 
-// isRandomCall reports whether call draws a random number: math/rand,
-// math/rand/v2 and crypto/rand, or a helper named for jitter.
-func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
-	if randPaths[analysisutil.PkgPath(fn)] {
-		switch fn.Name() {
-		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
-			return false
-		}
-		return true
-	}
-	name := strings.ToLower(fn.Name())
-	return strings.Contains(name, "jitter") || strings.Contains(name, "random")
-}
 
 // constSeeded reports whether a random call draws from a generator made
 // with a constant seed: rand.New(rand.NewSource(42)).

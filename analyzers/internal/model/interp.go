@@ -59,6 +59,8 @@ type interp struct {
 	// no wait since the previous iteration's operations: a retry storm.
 	immediate  bool
 	delayFuncs map[*types.Func]bool  // this package's functions that wait
+	pureWaits  map[*types.Func]bool  // ...of which those that only wait
+	imports    func(*types.Func) *WaitFact
 	boundVars  map[types.Object]bool // variables of the judged loop's condition
 }
 

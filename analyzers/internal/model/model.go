@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -167,6 +167,8 @@ type builder struct {
 	uncounted   map[*ast.FuncLit]bool
 	summaries   *summaries[RetryFact]
 	delayFuncs  map[*types.Func]bool
+	pureWaits   map[*types.Func]bool
+	randomFuncs map[*types.Func]bool
 	breakerAt   map[*ast.CallExpr]*BreakerSite
 	bsummaries  *summaries[BreakerFact]
 	headers     map[types.Object][]HeaderWrite
@@ -206,6 +208,7 @@ func build(pass *analysis.Pass) *Result {
 	}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
+	m.findRandomFuncs()
 	m.headers = m.headerIndex()
 	for _, f := range pass.Files {
 		m.findRetries(f)
@@ -409,7 +412,7 @@ func (m *builder) findCalls(f *ast.File) {
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, budget: stepsFunction}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait, budget: stepsFunction}
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {
 		in.budget += stepsPerNode

@@ -100,7 +100,7 @@ func isContextType(t types.Type) bool {
 
 // durationOf evaluates a constant duration.
 func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
 	v, ok := in.eval(e, nil)
 	if !ok || v.Kind() != constant.Int {
 		return 0, false

@@ -15,7 +15,7 @@ func call() error                              { return nil }
 func callCtx(ctx context.Context) error        { return nil }
 func get() (*http.Response, error)             { return nil, nil }
 func fetch(id int) (string, error)             { return "", nil }
-func sleep()                                   { time.Sleep(time.Millisecond) }
+func sleep()                                   { time.Sleep(time.Millisecond) } // want sleep:`waits\(pure\)`
 func isRetryable(err error) bool               { return true }
 func list(token string) ([]int, string, error) { return nil, "", nil }
 func pop() (int, error)                        { return 0, nil }
@@ -34,7 +34,7 @@ func bump() { mutable++ }
 
 // ---- retries -------------------------------------------------------------
 
-func classic() error { // want classic:`retries\(3\)`
+func classic() error { // want classic:`retries\(3\)` classic:"waits"
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = call(); err == nil {
@@ -56,7 +56,7 @@ func rangeInt() error { // want rangeInt:`retries\(5\)`
 	return err
 }
 
-func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)`
+func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)` rangeIntKey:"waits"
 	for attempt := range maxAttempts {
 		if err = call(); err != nil {
 			time.Sleep(time.Duration(attempt) * time.Second)
@@ -67,7 +67,7 @@ func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)`
 	return err
 }
 
-func infiniteWithBreak() error { // want infiniteWithBreak:`retries\(4\)`
+func infiniteWithBreak() error { // want infiniteWithBreak:`retries\(4\)` infiniteWithBreak:"waits"
 	attempt := 0
 	for {
 		attempt++
@@ -119,7 +119,7 @@ func countDown() error { // want countDown:`retries\(3\)`
 	return err
 }
 
-func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)`
+func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)` continueOnError:"waits"
 	var lastErr error
 	for i := 0; i < 3; i++ {
 		resp, err := get()
@@ -137,7 +137,7 @@ func continueOnError(ctx context.Context) (*http.Response, error) { // want cont
 	return nil, lastErr
 }
 
-func httpStatus() (*http.Response, error) { // want httpStatus:`retries\(3\)`
+func httpStatus() (*http.Response, error) { // want httpStatus:`retries\(3\)` httpStatus:"waits"
 	for attempt := 1; attempt <= 3; attempt++ {
 		resp, err := get()
 		if err == nil && resp.StatusCode < 500 {
@@ -181,7 +181,7 @@ retry:
 	return err
 }
 
-func withGoto() error { // want withGoto:`retries\(3\)`
+func withGoto() error { // want withGoto:`retries\(3\)` withGoto:"waits"
 	attempt := 0
 again:
 	err := call()
@@ -193,7 +193,7 @@ again:
 	return err
 }
 
-func conditionTestsErr() error { // want conditionTestsErr:`retries\(4\)`
+func conditionTestsErr() error { // want conditionTestsErr:`retries\(4\)` conditionTestsErr:"waits"
 	i := 0
 	var err error
 	for err = call(); err != nil && i < 3; err = call() {
@@ -227,7 +227,7 @@ func predicate() error { // want predicate:`retries\(3\)`
 	return err
 }
 
-func errorsIs() error { // want errorsIs:`retries\(6\)`
+func errorsIs() error { // want errorsIs:`retries\(6\)` errorsIs:"waits"
 	for i := 0; ; i++ {
 		err := call()
 		switch {
@@ -241,7 +241,7 @@ func errorsIs() error { // want errorsIs:`retries\(6\)`
 	}
 }
 
-func unbounded() error { // want unbounded:`retries\(\?\)`
+func unbounded() error { // want unbounded:`retries\(\?\)` unbounded:"waits"
 	for {
 		if err := call(); err == nil {
 			return nil
@@ -326,7 +326,7 @@ func pagination() ([]int, error) {
 	}
 }
 
-func workQueue(ctx context.Context) {
+func workQueue(ctx context.Context) { // want workQueue:"waits"
 	for ctx.Err() == nil {
 		job, err := pop()
 		if err != nil {
@@ -337,7 +337,7 @@ func workQueue(ctx context.Context) {
 	}
 }
 
-func polling(ctx context.Context) error {
+func polling(ctx context.Context) error { // want polling:"waits"
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -356,7 +356,7 @@ func polling(ctx context.Context) error {
 	}
 }
 
-func pollingTolerant(ctx context.Context) error {
+func pollingTolerant(ctx context.Context) error { // want pollingTolerant:"waits"
 	for {
 		ok, err := ready()
 		if err != nil {

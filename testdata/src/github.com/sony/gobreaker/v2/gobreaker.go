@@ -36,3 +36,13 @@ func NewTwoStepCircuitBreaker[T any](st Settings) *TwoStepCircuitBreaker[T] {
 func (tscb *TwoStepCircuitBreaker[T]) Allow() (done func(err error), err error) {
 	return func(error) {}, nil
 }
+
+type State int
+
+const (
+	StateClosed State = iota
+	StateHalfOpen
+	StateOpen
+)
+
+func (cb *CircuitBreaker[T]) State() State { return StateClosed }

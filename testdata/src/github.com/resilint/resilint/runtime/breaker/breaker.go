@@ -24,3 +24,13 @@ func Execute[T any](ctx context.Context, b *Breaker, op func(context.Context) (T
 }
 
 func (b *Breaker) Allow() (done func(err error), err error) { return func(error) {}, nil }
+
+type State uint32
+
+const (
+	StateClosed State = iota
+	StateOpen
+	StateHalfOpen
+)
+
+func (b *Breaker) State() State { return StateClosed }

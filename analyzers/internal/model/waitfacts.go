@@ -1,0 +1,212 @@
+package model
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// WaitFact is exported for every function whose body waits (a timer, a
+// sleep, a receive from ctx.Done(), or a call of a function that waits),
+// so that a package's own sleep helper counts as a wait wherever it is
+// called. Recognition is by what the body does, never by the name.
+type WaitFact struct {
+	// Pure is set when the function does nothing fallible but wait: its
+	// error result, if any, can only be the context's (a sleep helper
+	// that returns ctx.Err()), so a call of it is not an operation.
+	Pure bool
+}
+
+func (*WaitFact) AFact() {}
+
+func (f *WaitFact) String() string {
+	if f.Pure {
+		return "waits(pure)"
+	}
+	return "waits"
+}
+
+// RandomFact is exported for every function that returns a value drawn
+// from a random source (math/rand, math/rand/v2, crypto/rand, or another
+// function with this fact): a package's jitter helper counts as a random
+// draw wherever it is called.
+type RandomFact struct {
+	// Result is the index of the random result.
+	Result int
+}
+
+func (*RandomFact) AFact() {}
+
+func (f *RandomFact) String() string { return "random" }
+
+// maxFactRounds bounds the rounds over a package's functions that let a
+// helper of a helper inherit a fact: each round is linear in the package.
+const maxFactRounds = 8
+
+// findDelayFuncs marks the package's functions whose body waits, exports
+// their WaitFact, and returns them with whether each is a pure wait.
+func (m *builder) findDelayFuncs() map[*types.Func]bool {
+	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}, pureWaits: map[*types.Func]bool{}, imports: m.importWait}
+	for round := 0; round < maxFactRounds; round++ {
+		changed := false
+		for fn, d := range m.vals.decls {
+			if in.delayFuncs[fn] {
+				continue
+			}
+			if anyIn([]ast.Node{d.Body}, in.waitsHere) {
+				in.delayFuncs[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	// A pure wait calls nothing fallible but waits.
+	for fn := range in.delayFuncs {
+		d := m.vals.decls[fn]
+		pure := true
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if c, ok := n.(*ast.CallExpr); ok && !in.isPureWait(c) && in.isOp(c) {
+				pure = false
+			}
+			return pure
+		})
+		if pure {
+			in.pureWaits[fn] = true
+		}
+	}
+	for fn := range in.delayFuncs {
+		m.pass.ExportObjectFact(fn, &WaitFact{Pure: in.pureWaits[fn]})
+	}
+	m.pureWaits = in.pureWaits
+	return in.delayFuncs
+}
+
+// importWait returns the WaitFact of a function of another package.
+func (m *builder) importWait(fn *types.Func) *WaitFact {
+	if fn.Pkg() == nil || fn.Pkg() == m.pass.Pkg {
+		return nil
+	}
+	var f WaitFact
+	if m.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// findRandomFuncs marks the package's functions that return a random
+// value and exports their RandomFact.
+func (m *builder) findRandomFuncs() {
+	m.randomFuncs = map[*types.Func]bool{}
+	for round := 0; round < maxFactRounds; round++ {
+		changed := false
+		for fn, d := range m.vals.decls {
+			if m.randomFuncs[fn] || d.Body == nil {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Results().Len() == 0 {
+				continue
+			}
+			idx := -1
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				ret, ok := n.(*ast.ReturnStmt)
+				if !ok || len(ret.Results) != sig.Results().Len() {
+					return idx < 0
+				}
+				for i, r := range ret.Results {
+					if isNumeric(sig.Results().At(i).Type()) && m.isRandom(r) {
+						idx = i
+					}
+				}
+				return idx < 0
+			})
+			if idx >= 0 {
+				m.randomFuncs[fn] = true
+				m.pass.ExportObjectFact(fn, &RandomFact{Result: idx})
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+func isNumeric(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}
+
+// isRandomCall reports whether call draws a random number: math/rand,
+// math/rand/v2 and crypto/rand (but not their constructors), runtime/retry's
+// jitter functions, or a function known to return a random value (this
+// package's, or another's through its RandomFact).
+func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
+	if randPaths[analysisutil.PkgPath(fn)] {
+		switch fn.Name() {
+		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
+			return false
+		}
+		return true
+	}
+	if analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "EqualJitter") {
+		return true
+	}
+	if m.randomFuncs[fn] {
+		return true
+	}
+	if fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
+		var f RandomFact
+		return m.pass.ImportObjectFact(fn, &f)
+	}
+	return false
+}
+
+// isDelayCall reports whether call sleeps: time.Sleep, runtime/retry's
+// Sleep, or a function that waits (this package's, or another's through
+// its WaitFact).
+func (in *interp) isDelayCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.info, call)
+	if fn == nil {
+		return false
+	}
+	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
+		return true
+	}
+	if in.delayFuncs[fn] {
+		return true
+	}
+	return in.imports != nil && in.imports(fn) != nil
+}
+
+// isPureWait reports whether call only waits: time.Sleep, runtime/retry's
+// Sleep, or a function whose body only waits (this package's, or
+// another's through its WaitFact).
+func (in *interp) isPureWait(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.info, call)
+	if fn == nil {
+		return false
+	}
+	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
+		return true
+	}
+	if in.pureWaits[fn] {
+		return true
+	}
+	if in.imports != nil {
+		if f := in.imports(fn); f != nil {
+			return f.Pure
+		}
+	}
+	return false
+}

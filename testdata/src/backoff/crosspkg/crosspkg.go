@@ -1,0 +1,62 @@
+package crosspkg
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"backoff/waithelpers"
+)
+
+func call(ctx context.Context) error { return errors.New("down") }
+
+// The helper of another package waits (its WaitFact): not an immediate retry.
+func pausesThroughHelper(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if perr := waithelpers.Pause(ctx, waithelpers.Spread(time.Second)); perr != nil {
+			return perr
+		}
+	}
+	return err
+}
+
+// A helper named like a sleep that does not wait is no wait.
+func hintIsNoWait(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		_ = waithelpers.SleepHint(i)
+	}
+	return err
+}
+
+// The jitter helper of another package draws at random (its RandomFact).
+func spreadIsJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(waithelpers.Spread(time.Second)) //resilint:ignore timeoutchain the fixture is about jitter
+	}
+	return err
+}
+
+// A helper named for jitter that draws nothing is no jitter, but what it
+// returns is not a shape the model can read: unknown, so no finding.
+func namedJitterIsUnknown(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(waithelpers.JitterFree(time.Second)) //resilint:ignore timeoutchain the fixture is about jitter
+	}
+	return err
+}

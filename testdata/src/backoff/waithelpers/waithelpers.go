@@ -1,0 +1,38 @@
+// Package waithelpers is a code base's own wait and jitter helpers, in a
+// package of their own: callers know what they do through facts, not
+// through their names.
+package waithelpers
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+)
+
+// Pause waits d or until ctx ends; its name says nothing about sleeping.
+func Pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Spread returns a random duration below d; its name says nothing about
+// jitter.
+func Spread(d time.Duration) time.Duration {
+	return time.Duration(rand.Int64N(int64(d)))
+}
+
+// SleepHint only computes a hint: despite its name it does not wait.
+func SleepHint(attempt int) time.Duration {
+	return time.Duration(attempt) * time.Second
+}
+
+// JitterFree despite its name draws nothing at random.
+func JitterFree(d time.Duration) time.Duration {
+	return 2 * d
+}
