@@ -169,8 +169,8 @@ func maxInSpan(reqs []request, admitted []bool, span time.Duration) int {
 // 2% of what the exact sliding log admits; a fixed window, for contrast,
 // admits far more, and up to twice the limit within one window's span.
 func TestAccuracy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a few seconds of simulation")
+	if testing.Short() || ratelimit.RaceEnabled {
+		t.Skip("a few seconds of simulation (30s under -race, which it does not need: one goroutine)")
 	}
 	reqs := boundaryTraffic(1)
 	exact, _ := slidingLog(reqs)

@@ -42,8 +42,8 @@ func bytesPerKey(t testing.TB, n int) float64 {
 
 // TestMemoryBudget: a million active keys within the budget.
 func TestMemoryBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates ~100 MB")
+	if testing.Short() || RaceEnabled {
+		t.Skip("allocates ~100 MB; -race distorts the measure")
 	}
 	per := bytesPerKey(t, 1_000_000)
 	t.Logf("in-process store: %.1f bytes per active key (1,000,000 keys of 12 bytes)", per)
