@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // entry is one key's two windows: the count of window win and of the one
@@ -43,7 +44,8 @@ type memoryStore struct {
 	mask     uint64
 	perShard int
 	limit    int64
-	window   int64 // µs
+	window   int64        // µs
+	hint     atomic.Int64 // the window of a recent call, to spare a division
 }
 
 func newMemoryStore(limit int, window int64, maxKeys, shards int) *memoryStore {
@@ -75,9 +77,22 @@ func floorDiv(t, w int64) (idx, elapsed int64) {
 	return idx, elapsed
 }
 
+// split is floorDiv(t, s.window), without dividing when t falls in the
+// window of a recent call.
+func (s *memoryStore) split(t int64) (idx, elapsed int64) {
+	idx = s.hint.Load()
+	elapsed = t - idx*s.window
+	if elapsed >= 0 && elapsed < s.window {
+		return idx, elapsed
+	}
+	idx, elapsed = floorDiv(t, s.window)
+	s.hint.Store(idx)
+	return idx, elapsed
+}
+
 // allow decides for n requests of key at t µs since the epoch.
 func (s *memoryStore) allow(key string, t int64, n int64) Decision {
-	idx, elapsed := floorDiv(t, s.window)
+	idx, elapsed := s.split(t)
 	sh := &s.shards[maphash.String(s.seed, key)&s.mask]
 	sh.mu.Lock()
 	if idx > sh.swept {
