@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -320,5 +321,43 @@ func TestConcurrentOneKey(t *testing.T) {
 func TestStoreFailureString(t *testing.T) {
 	if StoreFailureOpen.String() != "open" || StoreFailureClosed.String() != "closed" || StoreFailure(7).String() != "StoreFailure(7)" {
 		t.Error("String")
+	}
+}
+
+// TestTableKeepsCounts: counts survive the table's growth and the sweeps
+// that shrink it.
+func TestTableKeepsCounts(t *testing.T) {
+	l := mustNew(t, Config{Limit: 2, Window: time.Second, Shards: 1, MaxKeys: 5000})
+	key := func(i int) string { return "user:" + strconv.Itoa(i) }
+	for i := range 3000 {
+		allowAt(t, l, key(i), epoch)
+		allowAt(t, l, key(i), epoch)
+	}
+	for i := range 3000 {
+		if allowAt(t, l, key(i), epoch).Allowed {
+			t.Fatalf("key %d: a third request admitted", i)
+		}
+	}
+	// In the next window, the even keys come back: the previous 2 weigh
+	// 2×(1−0.1), so still nothing fits.
+	for i := 0; i < 3000; i += 2 {
+		if allowAt(t, l, key(i), epoch.Add(1100*time.Millisecond)).Allowed {
+			t.Fatalf("key %d admitted", i)
+		}
+	}
+	// Two windows on, only the keys seen in the last window are held.
+	at := epoch.Add(2100 * time.Millisecond)
+	allowAt(t, l, "other", at)
+	if n := l.local.len(); n != 1501 {
+		t.Fatalf("%d keys held, want 1501", n)
+	}
+	if n := len(l.local.shards[0].slots); n > 4096 {
+		t.Errorf("table of %d slots for 1501 keys: not shrunk", n)
+	}
+	for i := range 3000 {
+		d := allowAt(t, l, key(i), at)
+		if !d.Allowed || d.Remaining() != 1 {
+			t.Fatalf("key %d after the sweep: %v, remaining %d", i, d.Allowed, d.Remaining())
+		}
 	}
 }

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"hash/maphash"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -27,17 +26,29 @@ func (e *entry) roll(idx int64) {
 	}
 }
 
-// shard is one independently locked part of a memoryStore.
+// slot is one place of a shard's table: a key's hash and its windows.
+type slot struct {
+	h uint64 // the key's hash, never 0; 0 marks an empty slot
+	entry
+}
+
+// shard is one independently locked part of a memoryStore: an open
+// addressing table (linear probing, a power of two long, at most 7/8 full)
+// of the keys' hashes. Keys themselves are not kept: see memoryStore.
 type shard struct {
 	mu       sync.Mutex
-	m        map[string]*entry
+	slots    []slot
+	n        int   // slots in use
 	swept    int64 // the window of the last sweep
 	overflow entry // shared by the keys that found the shard full
 	_        [64]byte
 }
 
-// memoryStore is the in-process store: a fixed number of shards, each a map
-// from key to entry under its own mutex.
+// memoryStore is the in-process store: a fixed number of shards, each
+// under its own mutex, chosen by the key's seeded 64-bit hash, in which
+// the key is found by the same hash. Two keys with one hash (for a
+// million keys, a chance of about 3e-8 per process, the seed being
+// random) share one count: neither can then get more than the limit.
 type memoryStore struct {
 	seed     maphash.Seed
 	shards   []shard
@@ -58,11 +69,13 @@ func newMemoryStore(limit int, window int64, maxKeys, shards int) *memoryStore {
 		window:   window,
 	}
 	for i := range s.shards {
-		s.shards[i].m = make(map[string]*entry)
+		s.shards[i].slots = make([]slot, minSlots)
 		s.shards[i].swept = minWindow
 	}
 	return s
 }
+
+const minSlots = 8
 
 const minWindow = -1 << 63
 
@@ -93,20 +106,16 @@ func (s *memoryStore) split(t int64) (idx, elapsed int64) {
 // allow decides for n requests of key at t µs since the epoch.
 func (s *memoryStore) allow(key string, t int64, n int64) Decision {
 	idx, elapsed := s.split(t)
-	sh := &s.shards[maphash.String(s.seed, key)&s.mask]
+	h := maphash.String(s.seed, key)
+	if h == 0 {
+		h = 1
+	}
+	sh := &s.shards[h&s.mask]
 	sh.mu.Lock()
 	if idx > sh.swept {
 		sh.sweep(idx)
 	}
-	e := sh.m[key]
-	if e == nil {
-		if len(sh.m) < s.perShard {
-			e = &entry{win: idx}
-			sh.m[strings.Clone(key)] = e
-		} else {
-			e = &sh.overflow
-		}
-	}
+	e := sh.get(h, idx, s.perShard)
 	if idx < e.win {
 		// A time before the key's current window (a clock that went back,
 		// or an explicit time out of order): judge it at the start of the
@@ -124,14 +133,73 @@ func (s *memoryStore) allow(key string, t int64, n int64) Decision {
 	return d
 }
 
-// sweep drops the keys whose both windows are over at window idx.
+// get returns the entry of hash h, adding it (in window idx) if there is
+// room, or the overflow entry if the shard holds maxKeys keys.
+func (sh *shard) get(h uint64, idx int64, maxKeys int) *entry {
+	mask := uint64(len(sh.slots) - 1)
+	i := h >> 16 & mask
+	for {
+		sl := &sh.slots[i]
+		if sl.h == h {
+			return &sl.entry
+		}
+		if sl.h == 0 {
+			break
+		}
+		i = (i + 1) & mask
+	}
+	if sh.n >= maxKeys {
+		return &sh.overflow
+	}
+	if (sh.n+1)*8 > len(sh.slots)*7 {
+		sh.resize(len(sh.slots) * 2)
+		return sh.get(h, idx, maxKeys)
+	}
+	sl := &sh.slots[i]
+	sl.h, sl.entry = h, entry{win: idx}
+	sh.n++
+	return &sl.entry
+}
+
+// resize moves the slots in use to a table of size slots.
+func (sh *shard) resize(size int) {
+	old := sh.slots
+	sh.slots = make([]slot, size)
+	mask := uint64(size - 1)
+	for _, sl := range old {
+		if sl.h == 0 {
+			continue
+		}
+		i := sl.h >> 16 & mask
+		for sh.slots[i].h != 0 {
+			i = (i + 1) & mask
+		}
+		sh.slots[i] = sl
+	}
+}
+
+// sweep drops the keys whose both windows are over at window idx, and
+// shrinks the table if it is mostly empty.
 func (sh *shard) sweep(idx int64) {
-	for k, e := range sh.m {
-		if e.win < idx-1 {
-			delete(sh.m, k)
+	sh.swept = idx
+	live := 0
+	for i := range sh.slots {
+		sl := &sh.slots[i]
+		if sl.h != 0 && sl.win < idx-1 {
+			sl.h = 0 // rebuilt below: an empty slot must not break a probe chain
+		} else if sl.h != 0 {
+			live++
 		}
 	}
-	sh.swept = idx
+	if live == sh.n {
+		return
+	}
+	sh.n = live
+	size := minSlots
+	for size*7 < live*8*2 { // room to grow to twice as many
+		size *= 2
+	}
+	sh.resize(size)
 }
 
 // len returns the number of keys held.
@@ -140,7 +208,7 @@ func (s *memoryStore) len() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		n += len(sh.m)
+		n += sh.n
 		sh.mu.Unlock()
 	}
 	return n
