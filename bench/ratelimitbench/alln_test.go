@@ -15,6 +15,8 @@ func BenchmarkAllowN(b *testing.B) {
 	b.Run("impl=resilint", func(b *testing.B) {
 		l := newResilint(b, nil)
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		t := start
 		for b.Loop() {
 			t = t.Add(time.Microsecond)
@@ -28,6 +30,8 @@ func BenchmarkAllowN(b *testing.B) {
 	b.Run("impl=x-time-rate", func(b *testing.B) {
 		l := newXRate()
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		t := start
 		for b.Loop() {
 			t = t.Add(time.Microsecond)

@@ -60,6 +60,8 @@ func BenchmarkAllow(b *testing.B) {
 	b.Run("impl=resilint", func(b *testing.B) {
 		l := newResilint(b, nil)
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		for b.Loop() {
 			d, _ := l.Allow(ctx, "user:123")
 			sinkBool = d.Allowed
@@ -71,6 +73,8 @@ func BenchmarkAllow(b *testing.B) {
 	b.Run("impl=x-time-rate", func(b *testing.B) {
 		l := newXRate()
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		for b.Loop() {
 			sinkBool = l.Allow()
 		}
@@ -85,6 +89,8 @@ func BenchmarkAllowParallel(b *testing.B) {
 	b.Run("impl=resilint", func(b *testing.B) {
 		l := newResilint(b, nil)
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				d, _ := l.Allow(ctx, "user:123")
@@ -97,6 +103,8 @@ func BenchmarkAllowParallel(b *testing.B) {
 	b.Run("impl=x-time-rate", func(b *testing.B) {
 		l := newXRate()
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if !l.Allow() {
@@ -112,6 +120,8 @@ func BenchmarkAllowKeyed(b *testing.B) {
 	b.Run("impl=resilint", func(b *testing.B) {
 		l := newResilint(b, nil)
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		i := 0
 		for b.Loop() {
 			d, _ := l.Allow(ctx, keys[i%numKeys])
@@ -122,6 +132,8 @@ func BenchmarkAllowKeyed(b *testing.B) {
 	b.Run("impl=x-time-rate", func(b *testing.B) {
 		k := &keyedXRate{}
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		i := 0
 		for b.Loop() {
 			sinkBool = k.allow(keys[i%numKeys])
@@ -136,6 +148,8 @@ func BenchmarkAllowKeyedParallel(b *testing.B) {
 		l := newResilint(b, nil)
 		var g atomic.Int64
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(g.Add(1)) * 7919
 			for pb.Next() {
@@ -151,6 +165,8 @@ func BenchmarkAllowKeyedParallel(b *testing.B) {
 		k := &keyedXRate{}
 		var g atomic.Int64
 		b.ReportAllocs()
+		cpu := meterCPU(b)
+		defer cpu.report()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(g.Add(1)) * 7919
 			for pb.Next() {
@@ -212,6 +228,8 @@ func BenchmarkRedis(b *testing.B) {
 	}{{"resilint", resilint}, {"redis_rate", redisRate}} {
 		b.Run("impl="+p.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := meterCPU(b)
+			defer cpu.report()
 			i := 0
 			for b.Loop() {
 				if !p.allow(ctx, keys[i%numKeys]) {
@@ -233,6 +251,8 @@ func BenchmarkRedisParallel(b *testing.B) {
 		b.Run("impl="+p.name, func(b *testing.B) {
 			var g atomic.Int64
 			b.ReportAllocs()
+			cpu := meterCPU(b)
+			defer cpu.report()
 			b.SetParallelism(4) // network waits: more goroutines than cores
 			b.RunParallel(func(pb *testing.PB) {
 				i := int(g.Add(1)) * 7919

@@ -9,6 +9,12 @@
 //
 //	RESILINT_REDIS_ADDR=127.0.0.1:6379 bash run.sh
 //
+// Besides ns/op (wall time), every benchmark reports cpu-ns/op, the CPU
+// time the whole process spent per operation (getrusage): on a shared
+// machine whose cores are oversubscribed, wall time mostly measures the
+// wait for a core, CPU time the work. For the Redis benchmarks it is the
+// client's side only.
+//
 // What is compared:
 //
 //   - Allow: one key, every request admitted (a limit far above the load),
