@@ -40,8 +40,11 @@ type Counts struct {
 // counter. Create one with [New]; the zero value is not usable. A Limiter is
 // safe for concurrent use.
 //
-// Without a [Store], its counts live in memory, in a fixed number of shards.
-// It tracks at most Config.MaxKeys keys (split evenly between the shards);
+// Without a [Store], its counts live in memory, in a fixed number of shards,
+// found by a seeded 64-bit hash of the key (the key itself is not kept; two
+// keys with one hash, a chance of about 3e-8 for a million keys, would share
+// one count, so neither could get more than the limit). It tracks at most
+// Config.MaxKeys keys (split evenly between the shards);
 // a key whose both windows are over is dropped by the first call that
 // reaches its shard in a later window, so idle keys cost nothing after two
 // windows. When a shard is full, a key it does not hold is counted in the
