@@ -57,7 +57,9 @@ type Limiter struct {
 	s        *settings
 	local    *memoryStore // nil with a Store
 	fallback *memoryStore // nil without a Store, or when failing closed
-	now      func() time.Time
+
+	start      time.Time // when New was called, with its monotonic reading
+	startMicro int64     // start in µs since the epoch
 }
 
 // New returns a Limiter for cfg, or a *ConfigError naming the first invalid
@@ -67,10 +69,8 @@ func New(cfg Config) (*Limiter, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Limiter{s: s, now: time.Now}
-	if s.Clock != nil {
-		l.now = s.Clock.Now
-	}
+	l := &Limiter{s: s, start: time.Now()}
+	l.startMicro = l.start.UnixMicro()
 	switch {
 	case s.Store == nil:
 		l.local = newMemoryStore(s.Limit, s.windowMicros, s.MaxKeys, s.Shards)
@@ -87,8 +87,19 @@ func (l *Limiter) Limit() int { return l.s.Limit }
 func (l *Limiter) Window() time.Duration { return l.s.Window }
 
 // Allow is AllowN(ctx, key, now, 1), now from the Limiter's clock.
+//
+// Without a Clock and without a Store, the time is read from the monotonic
+// clock only (time.Since of the time New was called, on the wall clock):
+// windows that no other process shares need not follow the wall clock's
+// steps, and one clock reading costs half of time.Now's two.
 func (l *Limiter) Allow(ctx context.Context, key string) (Decision, error) {
-	return l.AllowN(ctx, key, l.now(), 1)
+	if l.s.Clock != nil {
+		return l.AllowN(ctx, key, l.s.Clock.Now(), 1)
+	}
+	if l.local != nil {
+		return l.local.allow(key, l.startMicro+int64(time.Since(l.start)/time.Microsecond), 1), nil
+	}
+	return l.remote(ctx, key, time.Now(), 1)
 }
 
 // AllowN decides whether n requests of key may happen at time t, and

@@ -189,6 +189,12 @@ func TestSystemClock(t *testing.T) {
 	if d, _ := l.Allow(context.Background(), "k"); d.Allowed {
 		t.Fatal("second request in the same hour admitted")
 	}
+	// Allow's monotonic time and the wall clock agree on the window: a
+	// request at time.Now() sees the count (at an hour's boundary, the
+	// previous window still weighs nearly all of it).
+	if d, _ := l.AllowN(context.Background(), "k", time.Now(), 1); d.Allowed {
+		t.Fatal("AllowN at time.Now() does not see Allow's count")
+	}
 }
 
 func TestInjectedClock(t *testing.T) {

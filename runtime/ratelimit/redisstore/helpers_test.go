@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
@@ -34,7 +35,7 @@ func newBackend(t testing.TB) *backend {
 		b.mini = miniredis.RunT(t)
 		addr = b.mini.Addr()
 	}
-	b.rdb = redis.NewClient(&redis.Options{Addr: addr, PoolSize: 64})
+	b.rdb = redis.NewClient(&redis.Options{Addr: addr, PoolSize: 64, PoolTimeout: 30 * time.Second})
 	t.Cleanup(func() { b.rdb.Close() })
 	if b.real() {
 		if err := b.rdb.Ping(context.Background()).Err(); err != nil {

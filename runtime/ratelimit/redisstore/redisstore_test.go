@@ -64,7 +64,7 @@ func TestKeysShareASlot(t *testing.T) {
 
 func newLimiter(t testing.TB, store ratelimit.Store, limit int, window time.Duration) *ratelimit.Limiter {
 	t.Helper()
-	cfg := ratelimit.Config{Limit: limit, Window: window, StoreTimeout: 10 * time.Second, OnStoreError: ratelimit.StoreFailureClosed}
+	cfg := ratelimit.Config{Limit: limit, Window: window, StoreTimeout: 30 * time.Second, OnStoreError: ratelimit.StoreFailureClosed}
 	if store != nil {
 		cfg.Store = store
 	}
