@@ -79,13 +79,15 @@ func newLimiter(t testing.TB, store ratelimit.Store, limit int, window time.Dura
 // rule; over random traffic they decide alike, with the same counts.
 func TestSameDecisionsAsLocal(t *testing.T) {
 	b := newBackend(t)
-	remote := newLimiter(t, b.store, 7, time.Second)
-	local := newLimiter(t, nil, 7, time.Second)
+	// A window of a minute, so that the counts, which expire in real time
+	// two windows after they are made, outlive a slow run of the test.
+	remote := newLimiter(t, b.store, 7, time.Minute)
+	local := newLimiter(t, nil, 7, time.Minute)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 4))
 	at := epoch
 	for i := range 600 {
-		at = at.Add(time.Duration(r.Int64N(int64(120 * time.Millisecond))))
+		at = at.Add(time.Duration(r.Int64N(int64(7200 * time.Millisecond))))
 		key := "k" + strconv.Itoa(r.IntN(3))
 		n := r.IntN(3)
 		dr, err := remote.AllowN(ctx, key, at, n)
