@@ -88,10 +88,10 @@ func (l *Limiter) Window() time.Duration { return l.s.Window }
 
 // Allow is AllowN(ctx, key, now, 1), now from the Limiter's clock.
 //
-// Without a Clock and without a Store, the time is read from the monotonic
-// clock only (time.Since of the time New was called, on the wall clock):
-// windows that no other process shares need not follow the wall clock's
-// steps, and one clock reading costs half of time.Now's two.
+// Without a Clock and without a Store, now is the wall clock's time when New
+// was called plus the monotonic time since: windows that no other process
+// shares need not follow the wall clock's steps, and one reading of the
+// monotonic clock costs about half of time.Now, which reads both clocks.
 func (l *Limiter) Allow(ctx context.Context, key string) (Decision, error) {
 	if l.s.Clock != nil {
 		return l.AllowN(ctx, key, l.s.Clock.Now(), 1)
