@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"time"
 
 	"github.com/resilint/resilint/runtime/ratelimit"
@@ -72,4 +73,21 @@ func ExampleDecision_Err() {
 	fmt.Println(d.Err())
 	// Output:
 	// ratelimit: rate limit exceeded
+}
+
+func ExampleForwardedIP() {
+	// Behind a load balancer in 10.0.0.0/8: believe X-Forwarded-For only as
+	// far as it wrote it.
+	key := ratelimit.ForwardedIP(netip.MustParsePrefix("10.0.0.0/8"))
+
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.RemoteAddr = "10.0.3.4:41000"                            // the balancer
+	r.Header.Set("X-Forwarded-For", "192.0.2.1, 198.51.100.7") // a forged entry, then the client as the balancer saw it
+	fmt.Println(key(r))
+
+	r.RemoteAddr = "203.0.113.9:5000" // a client that reached the server directly
+	fmt.Println(key(r))
+	// Output:
+	// ip:198.51.100.7 <nil>
+	// ip:203.0.113.9 <nil>
 }
