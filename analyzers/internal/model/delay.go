@@ -62,9 +62,6 @@ func isTimeChan(t types.Type) bool {
 	return ok && analysisutil.IsNamedType(ch.Elem(), "time", "Time")
 }
 
-
-
-
 // Delay is a wait between the attempts of a hand-written retry.
 type Delay struct {
 	Call  *ast.CallExpr // time.Sleep(d), time.After(d), time.NewTimer(d), t.Reset(d), retry.Sleep(ctx, d)
@@ -409,7 +406,6 @@ func (m *builder) isRandomShallow(e ast.Expr) bool {
 	})
 	return found
 }
-
 
 // constSeeded reports whether a random call draws from a generator made
 // with a constant seed: rand.New(rand.NewSource(42)).

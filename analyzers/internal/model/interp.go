@@ -58,8 +58,8 @@ type interp struct {
 	// immediate is set when a later iteration's first operation runs with
 	// no wait since the previous iteration's operations: a retry storm.
 	immediate  bool
-	delayFuncs map[*types.Func]bool  // this package's functions that wait
-	pureWaits  map[*types.Func]bool  // ...of which those that only wait
+	delayFuncs map[*types.Func]bool // this package's functions that wait
+	pureWaits  map[*types.Func]bool // ...of which those that only wait
 	imports    func(*types.Func) *WaitFact
 	boundVars  map[types.Object]bool // variables of the judged loop's condition
 }
