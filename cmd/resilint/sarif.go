@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,6 +245,7 @@ type sarifTool struct {
 type sarifDriver struct {
 	Name            string      `json:"name"`
 	InformationURI  string      `json:"informationUri"`
+	Version         string      `json:"version"`
 	SemanticVersion string      `json:"semanticVersion,omitempty"`
 	Rules           []sarifRule `json:"rules"`
 }
@@ -398,7 +398,7 @@ func rule(a *analysis.Analyzer, id, category string) *sarifRule {
 		ShortDescription: sarifMessage{Text: short},
 		FullDescription:  sarifMessage{Text: full},
 		Help:             sarifMessage{Text: a.Doc},
-		HelpURI:          a.URL,
+		HelpURI:          diagnosticURL(a, analysis.Diagnostic{Category: category}),
 	}
 	r.DefaultConfiguration.Level = "warning"
 	return r
@@ -543,7 +543,8 @@ func (b *sarifBuilder) log(notes []sarifNotification, ok bool) sarifLog {
 			Tool: sarifTool{Driver: sarifDriver{
 				Name:            "resilint",
 				InformationURI:  "https://github.com/resilint/resilint",
-				SemanticVersion: version(),
+				Version:         buildVersion(),
+				SemanticVersion: semanticVersion(),
 				Rules:           rules,
 			}},
 			OriginalURIBaseIDs: map[string]sarifArtifactLoc{srcRootID: {URI: fileURI(root)}},
@@ -552,14 +553,4 @@ func (b *sarifBuilder) log(notes []sarifNotification, ok bool) sarifLog {
 			ColumnKind:         "utf16CodeUnits",
 		}},
 	}
-}
-
-// version is the module version resilint was built at, without the "v",
-// or "" for a development build.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || !strings.HasPrefix(info.Main.Version, "v") {
-		return ""
-	}
-	return strings.TrimPrefix(info.Main.Version, "v")
 }
