@@ -3,8 +3,8 @@ package suppress
 import (
 	_ "embed"
 	"go/ast"
-	"reflect"
 	"go/token"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
