@@ -128,6 +128,7 @@ type sarifLog struct {
 			Driver struct {
 				Name            string `json:"name"`
 				InformationURI  string `json:"informationUri"`
+				Version         string `json:"version"`
 				SemanticVersion string `json:"semanticVersion"`
 				Rules           []struct {
 					ID                   string       `json:"id"`
