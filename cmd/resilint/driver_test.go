@@ -304,3 +304,37 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 }
+
+// The other documented set-up for a local checkout: a go.work that uses
+// the checkout's runtime module (or, before runtime/ is a module of its
+// own, the whole checkout). -fix adds the runtime's import; the module
+// builds without any change to its go.mod.
+func TestLocalCheckoutWorkspace(t *testing.T) {
+	root, err := filepath.Abs(repoRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	use := root
+	if _, err := os.Stat(filepath.Join(root, "runtime", "go.mod")); err == nil {
+		use = filepath.Join(root, "runtime")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module fixme\n\ngo 1.26\n")
+	write(t, filepath.Join(dir, "fixable.go"), fixableGo)
+	env := []string{"GOWORK=", "GOFLAGS=-mod=readonly"}
+	for _, args := range [][]string{{"work", "init", "."}, {"work", "use", use}} {
+		if _, stderr, code := runEnv(t, dir, env, "go", args...); code != 0 {
+			t.Fatalf("go %s: %s", strings.Join(args, " "), stderr)
+		}
+	}
+	_, stderr, code := runEnv(t, dir, env, bin, "-fix", "./")
+	if code != 0 || !strings.Contains(stderr, "fixed 1 of 1 finding") {
+		t.Fatalf("-fix in the workspace: exit %d\n%s", code, stderr)
+	}
+	if src, _ := os.ReadFile(filepath.Join(dir, "fixable.go")); !strings.Contains(string(src), `"github.com/resilint/resilint/runtime/retry"`) {
+		t.Fatalf("the fix did not import runtime/retry:\n%s", src)
+	}
+	if _, stderr, code := runEnv(t, dir, env, "go", "build", "./"); code != 0 {
+		t.Fatalf("go build in the workspace after -fix: %s", stderr)
+	}
+}
