@@ -338,3 +338,12 @@ func TestLocalCheckoutWorkspace(t *testing.T) {
 		t.Fatalf("go build in the workspace after -fix: %s", stderr)
 	}
 }
+
+// The README's quick start: under go run the program's status 3 becomes
+// the go command's "exit status 3" line and its own status 1.
+func TestGoRunStatus(t *testing.T) {
+	_, stderr, code := run(t, repoRoot(t), "go", "run", "./cmd/resilint", "./examples/...")
+	if code != 1 || !strings.HasSuffix(stderr, "exit status 3\n") {
+		t.Errorf("go run: exit %d, want 1 after a last line \"exit status 3\":\n%s", code, stderr)
+	}
+}
