@@ -190,6 +190,11 @@ func TestFixReport(t *testing.T) {
 	if m == nil {
 		t.Fatalf("-fix: no summary line in:\n%s", stderr)
 	}
+	// The module replaces the runtime but does not require it yet: -fix
+	// says the new import does not build yet, and what to run.
+	if !strings.Contains(stderr, "the fixes import github.com/resilint/resilint/runtime/retry, which does not build yet") || !strings.Contains(stderr, "run go mod tidy") {
+		t.Errorf("-fix: no hint about the runtime's requirement:\n%s", stderr)
+	}
 	nFixed, _ := strconv.Atoi(m[2])
 	nAll, _ := strconv.Atoi(m[3])
 	if nAll != len(findings) || nFixed == 0 || nFixed >= nAll {
@@ -328,7 +333,7 @@ func TestLocalCheckoutWorkspace(t *testing.T) {
 		}
 	}
 	_, stderr, code := runEnv(t, dir, env, bin, "-fix", "./")
-	if code != 0 || !strings.Contains(stderr, "fixed 1 of 1 finding") {
+	if code != 0 || !strings.Contains(stderr, "fixed 1 of 1 finding") || strings.Contains(stderr, "does not build yet") {
 		t.Fatalf("-fix in the workspace: exit %d\n%s", code, stderr)
 	}
 	if src, _ := os.ReadFile(filepath.Join(dir, "fixable.go")); !strings.Contains(string(src), `"github.com/resilint/resilint/runtime/retry"`) {

@@ -9,6 +9,8 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +86,7 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 	code := 0
 	wd, _ := os.Getwd()
 	var changed int
+	var added []addedImport
 	for _, name := range order {
 		ff := files[name]
 		old, err := os.ReadFile(name)
@@ -106,6 +109,11 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 			continue
 		}
 		changed++
+		for _, path := range newImports(old, src) {
+			if strings.HasPrefix(path, runtimeModule+"/") {
+				added = append(added, addedImport{filepath.Dir(name), path})
+			}
+		}
 		if diffOnly {
 			rel := displayPath(wd, token.Position{Filename: name})
 			io.WriteString(stdout, unifiedDiff(rel, rel, old, src))
@@ -122,6 +130,7 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 		verb = "would fix"
 	}
 	fmt.Fprintf(stderr, "resilint: %s %d of %d %s (%s)\n", verb, fixed, len(findings), plural(len(findings), "finding", "findings"), plural(changed, "1 file changed", strconv.Itoa(changed)+" files changed"))
+	checkImports(added, stderr)
 	if len(left) > 0 {
 		fmt.Fprintf(stderr, "resilint: not fixed:\n")
 		for _, n := range left {
@@ -130,6 +139,64 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 		code = max(code, 3)
 	}
 	return code
+}
+
+// runtimeModule is the module of the packages the fixes import.
+const runtimeModule = "github.com/resilint/resilint/runtime"
+
+type addedImport struct{ dir, path string }
+
+// newImports returns the import paths of src that old did not have.
+func newImports(old, src []byte) []string {
+	imports := func(b []byte) map[string]bool {
+		m := make(map[string]bool)
+		f, err := parser.ParseFile(token.NewFileSet(), "", b, parser.ImportsOnly)
+		if err != nil {
+			return m
+		}
+		for _, spec := range f.Imports {
+			if p, err := strconv.Unquote(spec.Path.Value); err == nil {
+				m[p] = true
+			}
+		}
+		return m
+	}
+	before := imports(old)
+	var out []string
+	for p := range imports(src) {
+		if !before[p] {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkImports asks the go command whether the runtime packages the fixes
+// imported resolve where they were added, and says what to do when they
+// do not (the module does not require the runtime yet, or it is not
+// published and no replace or workspace points at a checkout).
+func checkImports(added []addedImport, stderr io.Writer) {
+	seen := make(map[addedImport]bool)
+	for _, a := range added {
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		cmd := exec.Command("go", "list", "-e", "-f", "{{with .Error}}{{.Err}}{{end}}", a.path)
+		cmd.Dir = a.dir
+		out, err := cmd.Output()
+		msg := strings.TrimSpace(string(out))
+		if err == nil && msg == "" {
+			continue
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "resilint: the fixes import %s, which does not build yet: %s\n", a.path, msg)
+		fmt.Fprintf(stderr, "resilint: run go mod tidy (or go get %s); before resilint is published, first point your module at a checkout's runtime: see \"From a local checkout\" in docs/integrations.md\n", runtimeModule)
+		return // once is enough: the remedy is the same for every package
+	}
 }
 
 func plural(n int, one, many string) string {
