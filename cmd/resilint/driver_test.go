@@ -273,9 +273,9 @@ func TestHelpGolden(t *testing.T) {
 		}
 	}
 	// -h and -help print the same.
-	_, h, code := run(t, repoRoot(t), bin, "-h")
-	if code != 0 && h != "" {
-		t.Errorf("-h: exit %d\n%s", code, h)
+	h, _, code := run(t, repoRoot(t), bin, "-h")
+	if code != 0 || h != stdout {
+		t.Errorf("-h: exit %d, want 0 and the help text:\n%s", code, h)
 	}
 	_, stderr, code = run(t, repoRoot(t), bin, "help", "nosuchcheck")
 	if code != 2 || !strings.Contains(stderr, `no check "nosuchcheck"`) {
