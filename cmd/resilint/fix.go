@@ -49,6 +49,7 @@ type notFixed struct {
 }
 
 func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) int {
+	wd, _ := os.Getwd()
 	files := make(map[string]*fileFix)
 	var order []string // file names in the order first edited
 	var fixed int
@@ -64,7 +65,7 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 			continue
 		}
 		if name, ok := conflict(files, edits); !ok {
-			left = append(left, notFixed{f, "its fix overlaps another fix in " + name + " (run -fix again)"})
+			left = append(left, notFixed{f, "its fix overlaps another fix in " + displayPath(wd, token.Position{Filename: name}) + " (run -fix again)"})
 			continue
 		}
 		for name, es := range edits {
@@ -84,7 +85,6 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 	}
 
 	code := 0
-	wd, _ := os.Getwd()
 	var changed int
 	var added []addedImport
 	for _, name := range order {

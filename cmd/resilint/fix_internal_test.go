@@ -1,0 +1,89 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestApplyEdits(t *testing.T) {
+	src := []byte("abcdef")
+	got := string(apply(src, []edit{{3, 3, "X"}, {1, 2, "B"}, {3, 3, "Y"}, {3, 4, "D"}}))
+	if want := "aBcXYDef"; got != want {
+		t.Errorf("apply = %q, want %q (insertions at one offset in order, before a replacement there)", got, want)
+	}
+}
+
+func TestOverlapping(t *testing.T) {
+	for _, c := range []struct {
+		a, b []edit
+		ok   bool
+	}{
+		{[]edit{{0, 2, "x"}}, []edit{{2, 4, "y"}}, true},      // adjacent
+		{[]edit{{0, 3, "x"}}, []edit{{2, 4, "y"}}, false},     // overlapping
+		{[]edit{{0, 3, "x"}}, []edit{{0, 3, "x"}}, true},      // the same edit
+		{[]edit{{0, 3, "x"}}, []edit{{1, 1, "y"}}, false},     // insertion inside a replacement
+		{[]edit{{0, 3, "x"}}, []edit{{3, 3, "y"}}, true},      // insertion at its end
+		{[]edit{{5, 5, "import"}}, []edit{{5, 5, "b"}}, true}, // two insertions at one place
+	} {
+		if _, ok := overlapping(c.a, c.b); ok != c.ok {
+			t.Errorf("overlapping(%v, %v) = %v, want %v", c.a, c.b, ok, c.ok)
+		}
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
+	new := "a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk\nl\n"
+	want := `--- f.go
++++ f.go
+@@ -1,7 +1,7 @@
+ a
+ b
+ c
+-d
++D
+ e
+ f
+ g
+@@ -9,3 +9,4 @@
+ i
+ j
+ k
++l
+`
+	if got := unifiedDiff("f.go", "f.go", []byte(old), []byte(new)); got != want {
+		t.Errorf("unifiedDiff:\n%s\nwant:\n%s", got, want)
+	}
+	// Changes 2×3 lines apart or closer share a hunk, as in diff -u.
+	merged := strings.Replace(new, "k\nl\n", "k\n", 1)
+	merged = strings.Replace(merged, "j\n", "J\n", 1)
+	if got := unifiedDiff("f.go", "f.go", []byte(old), []byte(merged)); strings.Count(got, "@@ ") != 1 {
+		t.Errorf("two changes 5 lines apart in %d hunks:\n%s", strings.Count(got, "@@ "), got)
+	}
+	if got := unifiedDiff("f.go", "f.go", []byte(old), []byte(old)); got != "" {
+		t.Errorf("no change: %q", got)
+	}
+}
+
+// tidy drops an import that the fixes made unused, and only such one.
+func TestTidyImports(t *testing.T) {
+	old := `package p
+
+import (
+	"time"
+
+	other "example.com/x/y"
+	"example.com/z/name-differs"
+)
+
+func f() { time.Sleep(time.Second); other.F() }
+`
+	fixed := strings.Replace(old, "time.Sleep(time.Second); ", "", 1)
+	out, err := tidy("p.go", []byte(old), []byte(fixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), `"time"`) || !strings.Contains(string(out), `other "example.com/x/y"`) || !strings.Contains(string(out), `"example.com/z/name-differs"`) {
+		t.Errorf("tidy:\n%s", out)
+	}
+}
