@@ -305,8 +305,35 @@ func TestVersion(t *testing.T) {
 		t.Errorf("-V=full of a different binary: %q, want a different line than %q", stdout2, stdout)
 	}
 	stdout, _, code = run(t, repoRoot(t), bin, "version")
-	if code != 0 || !regexp.MustCompile(`^resilint version (v\S+|devel.*) go\S+\n$`).MatchString(stdout) {
-		t.Errorf("version: exit %d, %q", code, stdout)
+	vm := regexp.MustCompile(`^resilint version (v\S+|devel.*) go\S+\n$`).FindStringSubmatch(stdout)
+	if code != 0 || vm == nil {
+		t.Fatalf("version: exit %d, %q", code, stdout)
+	}
+	// SARIF's tool.driver.version is the same.
+	sarif, _, _ := run(t, repoRoot(t), bin, "-sarif", "./examples/notifications")
+	var log struct {
+		Runs []struct {
+			Tool struct{ Driver struct{ Version string } }
+		}
+	}
+	if err := json.Unmarshal([]byte(sarif), &log); err != nil || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Version != vm[1] {
+		t.Errorf("SARIF tool.driver.version %+v (%v), want %q", log, err, vm[1])
+	}
+
+	// Built in the Git checkout with VCS stamping, the version is the
+	// module's pseudo-version from the commit (+dirty with local changes).
+	stamped := filepath.Join(t.TempDir(), "resilint-vcs")
+	if _, stderr, code := runEnv(t, ".", []string{"GOFLAGS=-buildvcs=true"}, "go", "build", "-o", stamped, "."); code != 0 {
+		t.Logf("no VCS stamping here (%s)", strings.TrimSpace(stderr))
+		return
+	}
+	stdout, _, _ = run(t, repoRoot(t), stamped, "-V=full")
+	if strings.Contains(stdout, " devel ") {
+		t.Log("the go command stamped no VCS information here (a git worktree?); TestFormatVersion covers the forms")
+		return
+	}
+	if m := full.FindStringSubmatch(stdout); m == nil || !regexp.MustCompile(`^v\d+\.\d+\.\d+-\S*[0-9a-f]{12}(\+dirty)?$`).MatchString(m[1]) {
+		t.Errorf("-V=full of a VCS-stamped build: %q, want a pseudo-version from the commit", stdout)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,32 @@ func f() { time.Sleep(time.Second); other.F() }
 	}
 	if strings.Contains(string(out), `"time"`) || !strings.Contains(string(out), `other "example.com/x/y"`) || !strings.Contains(string(out), `"example.com/z/name-differs"`) {
 		t.Errorf("tidy:\n%s", out)
+	}
+}
+
+func TestFormatVersion(t *testing.T) {
+	vcs := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261130131500-2e8dd31abcde+dirty"}}, "v0.0.0-20261130131500-2e8dd31abcde+dirty"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "2e8dd31abcdef0123456789", "vcs.time", "2026-11-30T13:15:00Z", "vcs.modified", "true")},
+			"devel (rev 2e8dd31abcde, 2026-11-30T13:15:00Z, modified)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs("vcs.revision", "2e8dd31abcdef0123456789", "vcs.modified", "false")},
+			"devel (rev 2e8dd31abcde)"},
+	} {
+		if got := formatVersion(c.info, c.info != nil); got != c.want {
+			t.Errorf("formatVersion(%+v) = %q, want %q", c.info, got, c.want)
+		}
 	}
 }

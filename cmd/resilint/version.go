@@ -17,8 +17,11 @@ import (
 // changes), else "devel" followed by the revision, time and modified flag
 // of the VCS when known.
 func buildVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
+	return formatVersion(debug.ReadBuildInfo())
+}
+
+func formatVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
 		return "devel"
 	}
 	if v := info.Main.Version; strings.HasPrefix(v, "v") {
