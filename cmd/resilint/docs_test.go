@@ -39,7 +39,9 @@ func TestDocsPositions(t *testing.T) {
 		}
 		return posn
 	}
+	onDemo := make(map[string]bool) // checks with findings on the demo
 	for _, f := range findings {
+		onDemo[f.Check] = true
 		main = append(main, reported{rel(f.Posn), f.Message})
 		for _, r := range f.Related {
 			related = append(related, reported{rel(r.Posn), r.Message})
@@ -52,8 +54,8 @@ func TestDocsPositions(t *testing.T) {
 	}
 	for _, page := range pages {
 		quotes := quotedFindings(t, page)
-		if len(quotes) == 0 {
-			t.Errorf("%s quotes no finding of the demo: the test would prove nothing", filepath.Base(page))
+		if check := strings.TrimSuffix(filepath.Base(page), ".md"); len(quotes) == 0 && onDemo[check] {
+			t.Errorf("%s quotes no finding of the demo, though %s reports some there: the test would prove nothing", filepath.Base(page), check)
 		}
 		for _, q := range quotes {
 			list := main
