@@ -42,7 +42,9 @@ type subcommand struct {
 var subcommands []subcommand
 
 func init() {
-	// Set in init: help, one of them, lists them all.
+	// Set in init, not where declared: runHelp, one of them, reads the
+	// list (a cycle in package initialization otherwise). A new
+	// subcommand is one more row; help lists it.
 	subcommands = []subcommand{
 		{"help", "[check]", "what resilint finds, its flags and exit statuses; a check's documentation", runHelp},
 		{"lsp", "[flags]", "a Language Server for editors, beside gopls (docs/editors.md)", func(args []string, _, _ io.Writer) int {
