@@ -114,7 +114,9 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 	}
 	switch {
 	case o.fix:
-		code = max(code, applyFixes(res.findings, o.diff, stdout, stderr))
+		if c := applyFixes(res.findings, o.diff, stdout, stderr); code == 0 {
+			code = c // status 1 (a package did not load) says more
+		}
 	case o.json:
 		if err := writeJSON(stdout, res.findings); err != nil {
 			fmt.Fprintf(stderr, "resilint: %v\n", err)

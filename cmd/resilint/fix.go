@@ -26,10 +26,12 @@ import (
 //
 // The report goes to standard error: how many findings were fixed, in how
 // many files, then each finding that was not, with its position, check
-// and why. The exit status is 0 when every finding was fixed, 3 when some
-// were not, 1 when a file could not be read or written. -diff prints the
-// changes as a unified diff on standard output and writes nothing; the
-// report and the status say what -fix would do.
+// and why. A file whose fixes do not parse is left unchanged, its fixes
+// counted as not made. The exit status is 0 when every finding was fixed,
+// 3 when some were not, 1 (first) when a file could not be read, parsed
+// after the fixes, or written. -diff prints the changes as a unified diff
+// on standard output and writes nothing; the report and the status say
+// what -fix would do.
 
 // edit is a replacement of the bytes [start, end) of a file.
 type edit struct {
@@ -38,8 +40,9 @@ type edit struct {
 }
 
 type fileFix struct {
-	tf    *token.File
-	edits []edit // in the order taken
+	tf       *token.File
+	edits    []edit     // in the order taken
+	findings []*finding // whose fixes edit the file
 }
 
 // notFixed is a finding left as it was, and why.
@@ -52,7 +55,7 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 	wd, _ := os.Getwd()
 	files := make(map[string]*fileFix)
 	var order []string // file names in the order first edited
-	var fixed int
+	var taken []*finding
 	var left []notFixed
 	for _, f := range findings {
 		if len(f.diag.SuggestedFixes) == 0 {
@@ -80,30 +83,42 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 					ff.edits = append(ff.edits, e)
 				}
 			}
+			ff.findings = append(ff.findings, f)
 		}
-		fixed++
+		taken = append(taken, f)
 	}
 
 	code := 0
 	var changed int
 	var added []addedImport
+	failed := make(map[*finding]string) // fixes taken whose file was not written, and why
 	for _, name := range order {
 		ff := files[name]
+		fail := func(why string) {
+			for _, f := range ff.findings {
+				if _, ok := failed[f]; !ok {
+					failed[f] = why
+				}
+			}
+		}
 		old, err := os.ReadFile(name)
 		if err == nil && len(old) != ff.tf.Size() {
 			err = fmt.Errorf("changed since it was analyzed")
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "resilint: -fix: %s: %v\n", displayPath(wd, token.Position{Filename: name}), err)
+			fail("its file could not be read: " + err.Error())
 			code = 1
 			continue
 		}
-		src := apply(old, ff.edits)
-		if out, err := tidy(name, old, src); err == nil {
-			src = out
-		} else {
-			fmt.Fprintf(stderr, "resilint: -fix: %s does not parse after the fixes (left unformatted): %v\n", displayPath(wd, token.Position{Filename: name}), err)
+		src, err := tidy(name, old, apply(old, ff.edits))
+		if err != nil {
+			// A fix that breaks the syntax is not written: the file stays
+			// as it was and its fixes are reported as not made.
+			fmt.Fprintf(stderr, "resilint: -fix: the fixes of %s do not parse (file left unchanged): %v\n", displayPath(wd, token.Position{Filename: name}), err)
+			fail("the fixed file does not parse")
 			code = 1
+			continue
 		}
 		if bytes.Equal(src, old) {
 			continue
@@ -121,9 +136,23 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 		}
 		if err := writeFile(name, src); err != nil {
 			fmt.Fprintf(stderr, "resilint: -fix: %v\n", err)
+			fail("its file could not be written")
 			code = 1
 		}
 	}
+	fixed := 0
+	for _, f := range taken {
+		if why, ok := failed[f]; ok {
+			left = append(left, notFixed{f, why})
+		} else {
+			fixed++
+		}
+	}
+	rank := make(map[*finding]int, len(findings))
+	for i, f := range findings {
+		rank[f] = i
+	}
+	slices.SortStableFunc(left, func(x, y notFixed) int { return rank[x.f] - rank[y.f] })
 
 	verb := "fixed"
 	if diffOnly {
@@ -136,7 +165,9 @@ func applyFixes(findings []*finding, diffOnly bool, stdout, stderr io.Writer) in
 		for _, n := range left {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", displayPath(wd, n.f.posn), n.f.check.Name, n.why)
 		}
-		code = max(code, 3)
+		if code == 0 {
+			code = 3 // an error (1) says more than findings left
+		}
 	}
 	return code
 }

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -113,5 +120,62 @@ func TestFormatVersion(t *testing.T) {
 		if got := formatVersion(c.info, c.info != nil); got != c.want {
 			t.Errorf("formatVersion(%+v) = %q, want %q", c.info, got, c.want)
 		}
+	}
+}
+
+// applyFixes on findings made by hand: a fix that overlaps one already
+// taken is left for the next run; a fix that breaks the syntax is not
+// written; both are reported with their position and check.
+func TestApplyFixesReport(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "a.go")
+	src := "package a\n\nfunc F() int { return 1 }\n\nfunc G() int { return 2 }\n"
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	if _, err := parser.ParseFile(fset, name, src, 0); err != nil {
+		t.Fatal(err)
+	}
+	tf := fset.File(token.Pos(fset.Base() - 1))
+	pkg := &packages.Package{Fset: fset}
+	check := &analysis.Analyzer{Name: "demo"}
+	mk := func(off, end int, text string) *finding {
+		d := analysis.Diagnostic{Pos: tf.Pos(off), Message: "m", SuggestedFixes: []analysis.SuggestedFix{{
+			Message:   "fix",
+			TextEdits: []analysis.TextEdit{{Pos: tf.Pos(off), End: tf.Pos(end), NewText: []byte(text)}},
+		}}}
+		return &finding{check: check, pkg: pkg, diag: d, posn: fset.Position(d.Pos), end: fset.Position(d.Pos)}
+	}
+	one := strings.Index(src, "1")
+	two := strings.Index(src, "2")
+	findings := []*finding{mk(one, one+1, "10"), mk(one, one+1, "11"), {check: check, pkg: pkg, posn: fset.Position(tf.Pos(two))}}
+	var stdout, stderr strings.Builder
+	if code := applyFixes(findings, false, &stdout, &stderr); code != 3 {
+		t.Errorf("exit %d, want 3", code)
+	}
+	got, _ := os.ReadFile(name)
+	if !strings.Contains(string(got), "return 10") {
+		t.Errorf("first fix not applied:\n%s", got)
+	}
+	for _, want := range []string{"resilint: fixed 1 of 3 findings (1 file changed)", "a.go:3:23: demo: its fix overlaps another fix in", "a.go:5:23: demo: no automatic fix"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, stderr.String())
+		}
+	}
+
+	// A fix that does not parse: the file is left alone.
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := applyFixes([]*finding{mk(one, one+1, "{{")}, false, &stdout, &stderr); code != 1 {
+		t.Errorf("unparsable fix: exit %d, want 1", code)
+	}
+	if got, _ := os.ReadFile(name); string(got) != src {
+		t.Errorf("unparsable fix written:\n%s", got)
+	}
+	if !strings.Contains(stderr.String(), "fixed 0 of 1 finding") || !strings.Contains(stderr.String(), "demo: the fixed file does not parse") {
+		t.Errorf("report:\n%s", stderr.String())
 	}
 }
