@@ -30,7 +30,8 @@ const helpExit = `Exit status:
   0  no findings (with -json or -sarif: the output was written; with -fix:
      every finding was fixed)
   1  a package does not load or type-check (the compiler's errors are
-     printed), an analysis failed, or -fix could not write a file
+     printed once), an analysis failed, or a file's fixes could not be
+     made (it could not be read or written, or would not parse)
   2  bad usage: an unknown flag or check, no packages, -diff without -fix
   3  findings reported (with -fix: some findings could not be fixed; each
      is listed on standard error with its position and check)
