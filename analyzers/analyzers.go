@@ -29,13 +29,11 @@ var checks = []*analysis.Analyzer{
 // then ignorecheck. It is built once so that every caller gets the same
 // *analysis.Analyzer values (drivers key their work by them).
 var suite = func() []*analysis.Analyzer {
-	var names []string
 	var all []*analysis.Analyzer
 	for _, a := range checks {
 		all = append(all, suppress.Wrap(a))
-		names = append(names, a.Name)
 	}
-	return append(all, suppress.Checker(names))
+	return append(all, suppress.Checker(all))
 }()
 
 // All returns the suite's reporting analyzers, in documentation order,

@@ -48,8 +48,17 @@ func repoRoot(t *testing.T) string {
 
 func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runEnv(t, dir, nil, name, args...)
+}
+
+// runEnv is run with env added to the environment.
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -113,34 +122,40 @@ func TestStandaloneJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("-json exit status %d, want 0\n%s", code, stderr)
 	}
-	// {"pkg": {"analyzer": [diagnostics]}}
-	var tree map[string]map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+	var findings []jsonFinding
+	if err := json.Unmarshal([]byte(stdout), &findings); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, stdout)
 	}
-	raw, ok := tree["github.com/resilint/resilint/examples/checkout"]["retrynesting"]
-	if !ok {
-		t.Fatalf("no retrynesting results for checkout in %s", stdout)
-	}
-	var diags []struct {
-		Posn    string `json:"posn"`
-		Message string `json:"message"`
-		Related []struct {
-			Posn    string `json:"posn"`
-			Message string `json:"message"`
-		} `json:"related"`
-	}
-	if err := json.Unmarshal(raw, &diags); err != nil {
-		t.Fatal(err)
-	}
-	if len(diags) != 3 {
-		t.Fatalf("%d diagnostics, want 3: %s", len(diags), raw)
-	}
-	for _, d := range diags {
-		if len(d.Related) == 0 {
-			t.Errorf("diagnostic %q has no related inner retry", d.Message)
+	var nested int
+	for _, f := range findings {
+		if f.Check != "retrynesting" || f.Package != "github.com/resilint/resilint/examples/checkout" {
+			continue
+		}
+		nested++
+		if len(f.Related) == 0 {
+			t.Errorf("diagnostic %q has no related inner retry", f.Message)
+		}
+		if f.Category != "nested" || !strings.HasSuffix(f.URL, "docs/checks/retrynesting.md#nested") {
+			t.Errorf("diagnostic %q: category %q, url %q", f.Message, f.Category, f.URL)
 		}
 	}
+	if nested != 3 {
+		t.Fatalf("%d retrynesting findings in checkout, want 3: %s", nested, stdout)
+	}
+}
+
+// jsonFinding is one element of -json's array.
+type jsonFinding struct {
+	Package, Check, Category, URL, Posn, End, Message string
+	Related                                           []struct{ Posn, End, Message string }
+	SuggestedFixes                                    []struct {
+		Message string
+		Edits   []struct {
+			Filename   string
+			Start, End int
+			New        string
+		}
+	} `json:"suggested_fixes"`
 }
 
 func TestGoVet(t *testing.T) {
@@ -196,11 +211,17 @@ func f() error {
 	if code != 1 {
 		t.Errorf("standalone on broken package: exit status %d, want 1\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "undefined: undefinedThing") || strings.Contains(stderr, "panic") {
-		t.Errorf("standalone: want the type error and no panic, got:\n%s", stderr)
+	if strings.Count(stderr, "undefined: undefinedThing") != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Contains(stderr, "panic") {
+		t.Errorf("standalone: want the type error once and nothing else (no failed prerequisites), got:\n%s", stderr)
+	}
+	for _, args := range [][]string{{"-json", "./..."}, {"-sarif", "./..."}} {
+		_, stderr, code = run(t, dir, bin, args...)
+		if code != 1 || strings.Count(stderr, "undefined: undefinedThing") != 1 || strings.Contains(stderr, "prerequisites") {
+			t.Errorf("%s: exit %d, want 1 and the type error once:\n%s", args[0], code, stderr)
+		}
 	}
 	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
-	if code == 0 || !strings.Contains(stderr, "undefined: undefinedThing") || strings.Contains(stderr, "panic") {
+	if code == 0 || strings.Count(stderr, "undefined: undefinedThing") != 1 || strings.Contains(stderr, "prerequisites") || strings.Contains(stderr, "panic") {
 		t.Errorf("go vet on broken package: exit %d, want the type error and no panic:\n%s", code, stderr)
 	}
 }

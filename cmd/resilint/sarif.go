@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,17 +18,15 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // The -sarif mode: the standalone checker's analysis (checker.Analyze on
 // packages loaded with go/packages), written as one SARIF 2.1.0 log on
 // standard output in the shape GitHub code scanning ingests.
 //
-// multichecker.Main cannot be asked for another output format, so main
-// dispatches here before it when the flags before the first package
-// include -sarif. This mode takes the same analysis flags as the checker
+// main dispatches here, instead of to the text and JSON output of
+// runStandalone, when the flags before the first package include -sarif.
+// This mode takes the same analysis flags as the standalone mode
 // (-<check>=false, -<check>.<flag>, -test, -unused-ignores) and rejects
 // the output flags that make no sense with it.
 
@@ -95,35 +92,17 @@ func runSARIF(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer)
 	}
 	analyzers := selectAnalyzers(all, enable)
 
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: *tests}
-	pkgs, err := packages.Load(cfg, fs.Args()...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(fs.Args(), " "))
-	}
+	res, err := analyze(fs.Args(), analyzers, options{tests: *tests})
 	if err != nil {
 		fmt.Fprintf(stderr, "resilint: %v\n", err)
 		return 1
 	}
 	code := 0
 	var notes []sarifNotification
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			fmt.Fprintln(stderr, e)
-			notes = append(notes, sarifNotification{Level: "error", Message: sarifMessage{Text: e.Error()}})
-			code = 1
-		}
-	})
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "resilint: %v\n", err)
-		return 1
-	}
-	for act := range graph.All() {
-		if act.Err != nil && act.IsRoot {
-			fmt.Fprintf(stderr, "%s: %v\n", act, act.Err)
-			notes = append(notes, sarifNotification{Level: "error", Message: sarifMessage{Text: fmt.Sprintf("%s: %v", act, act.Err)}})
-			code = 1
-		}
+	for _, e := range res.errors {
+		fmt.Fprintln(stderr, e)
+		notes = append(notes, sarifNotification{Level: "error", Message: sarifMessage{Text: e}})
+		code = 1
 	}
 
 	wd, err := os.Getwd()
@@ -132,10 +111,8 @@ func runSARIF(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer)
 		return 1
 	}
 	b := newSARIFBuilder(srcRoot(wd), all)
-	for _, act := range graph.Roots {
-		for _, d := range act.Diagnostics {
-			b.add(act.Package.Fset, act.Analyzer, d)
-		}
+	for _, f := range res.findings {
+		b.add(f.fset(), f.check, f.diag)
 	}
 	log := b.log(notes, code == 0)
 	enc := json.NewEncoder(stdout)
@@ -246,6 +223,7 @@ type sarifTool struct {
 type sarifDriver struct {
 	Name            string      `json:"name"`
 	InformationURI  string      `json:"informationUri"`
+	Version         string      `json:"version"`
 	SemanticVersion string      `json:"semanticVersion,omitempty"`
 	Rules           []sarifRule `json:"rules"`
 }
@@ -398,7 +376,7 @@ func rule(a *analysis.Analyzer, id, category string) *sarifRule {
 		ShortDescription: sarifMessage{Text: short},
 		FullDescription:  sarifMessage{Text: full},
 		Help:             sarifMessage{Text: a.Doc},
-		HelpURI:          a.URL,
+		HelpURI:          diagnosticURL(a, analysis.Diagnostic{Category: category}),
 	}
 	r.DefaultConfiguration.Level = "warning"
 	return r
@@ -543,7 +521,8 @@ func (b *sarifBuilder) log(notes []sarifNotification, ok bool) sarifLog {
 			Tool: sarifTool{Driver: sarifDriver{
 				Name:            "resilint",
 				InformationURI:  "https://github.com/resilint/resilint",
-				SemanticVersion: version(),
+				Version:         buildVersion(),
+				SemanticVersion: semanticVersion(),
 				Rules:           rules,
 			}},
 			OriginalURIBaseIDs: map[string]sarifArtifactLoc{srcRootID: {URI: fileURI(root)}},
@@ -552,14 +531,4 @@ func (b *sarifBuilder) log(notes []sarifNotification, ok bool) sarifLog {
 			ColumnKind:         "utf16CodeUnits",
 		}},
 	}
-}
-
-// version is the module version resilint was built at, without the "v",
-// or "" for a development build.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || !strings.HasPrefix(info.Main.Version, "v") {
-		return ""
-	}
-	return strings.TrimPrefix(info.Main.Version, "v")
 }

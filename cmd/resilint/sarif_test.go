@@ -81,7 +81,12 @@ func normalizeSARIF(t *testing.T, root, s string) string {
 	}
 	// The tool's version depends on how the test binary was built (VCS
 	// stamping): not part of the golden output.
-	delete(run["tool"].(map[string]any)["driver"].(map[string]any), "semanticVersion")
+	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
+	if v, _ := driver["version"].(string); v == "" {
+		t.Errorf("tool.driver.version is empty")
+	}
+	delete(driver, "semanticVersion")
+	delete(driver, "version")
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -123,6 +128,7 @@ type sarifLog struct {
 			Driver struct {
 				Name            string `json:"name"`
 				InformationURI  string `json:"informationUri"`
+				Version         string `json:"version"`
 				SemanticVersion string `json:"semanticVersion"`
 				Rules           []struct {
 					ID                   string       `json:"id"`

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -113,14 +114,51 @@ func Stale() error {
 	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-unused-ignores", "./...")
 	check("go vet -unused-ignores", stderr, true)
 
+	// The stale directive is ignorecheck's finding, category unused, not
+	// the named check's: standalone -json and go vet -json say whose.
+	stdout, stderr, code := run(t, dir, bin, "-json", "-unused-ignores", "./...")
+	var findings []struct{ Check, Category, Posn, Message string }
+	if err := json.Unmarshal([]byte(stdout), &findings); err != nil || code != 0 {
+		t.Fatalf("-json: exit %d, %v:\n%s%s", code, err, stdout, stderr)
+	}
+	var stale []string
+	for _, f := range findings {
+		if strings.Contains(f.Message, "silences no") {
+			stale = append(stale, f.Check+"/"+f.Category)
+		}
+	}
+	if got := strings.Join(stale, " "); got != "ignorecheck/unused" {
+		t.Errorf("-json: stale directive reported as %q, want ignorecheck/unused", got)
+	}
+	stdout, _, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-unused-ignores", "-json", "./...")
+	var tree map[string]map[string][]struct {
+		Category, Message string
+	}
+	if i := strings.Index(stdout, "{"); i < 0 || json.Unmarshal([]byte(stdout[i:]), &tree) != nil {
+		t.Fatalf("go vet -json: no JSON in:\n%s", stdout)
+	}
+	stale = nil
+	for _, byCheck := range tree {
+		for check, diags := range byCheck {
+			for _, d := range diags {
+				if strings.Contains(d.Message, "silences no") {
+					stale = append(stale, check+"/"+d.Category)
+				}
+			}
+		}
+	}
+	if got := strings.Join(stale, " "); got != "ignorecheck/unused" {
+		t.Errorf("go vet -json: stale directive reported as %q, want ignorecheck/unused", got)
+	}
+
 	// SARIF goes through the same suite.
-	stdout, _, _ := run(t, dir, bin, "-sarif", "-unused-ignores", "./...")
+	stdout, _, _ = run(t, dir, bin, "-sarif", "-unused-ignores", "./...")
 	log := validateSARIF(t, dir, []byte(stdout))
 	var ids []string
 	for _, r := range log.Runs[0].Results {
 		ids = append(ids, r.RuleID)
 	}
-	if got := strings.Join(ids, " "); got != "ignorecheck/malformed retrynesting/nested backoff/no-jitter ignorecheck/unknown timeoutchain/unused" {
+	if got := strings.Join(ids, " "); got != "ignorecheck/malformed retrynesting/nested backoff/no-jitter ignorecheck/unknown ignorecheck/unused" {
 		t.Errorf("-sarif results %s", got)
 	}
 }

@@ -23,13 +23,10 @@ import (
 // RESILINT_E2E_GOLANGCI_DIR=<dir> keeps the generated module and binary
 // there between runs instead of in a temporary directory.
 //
-// `golangci-lint custom` clones golangci-lint's repository, writes a file
-// of blank imports of the plugins into cmd/golangci-lint and builds that
-// command. Cloning needs the network, so the test writes the equivalent
-// module itself: a main package that calls commands.Execute, like
-// golangci-lint's own, plus the blank import of this plugin, with
-// golangci-lint and its dependencies from the Go module proxy (or cache)
-// and resilint replaced by this repository.
+// `golangci-lint custom` clones golangci-lint's repository, which needs
+// git and GitHub; the test builds golangci-lint v2.15.0 with the plugin
+// through the module proxy alone, with the repository's own command for
+// that, plugin/golangci/buildgcl.
 const golangciVersion = "v2.15.0"
 
 func TestE2EGolangciLint(t *testing.T) {
@@ -85,6 +82,10 @@ func TestE2EGolangciLint(t *testing.T) {
 	}
 	if n := strings.Count(out, ": retrynesting: nested retry:"); n != 3 {
 		t.Errorf("%d nested-retry issues, want 3:\n%s", n, out)
+	}
+	// Related locations are part of their finding, not issues of their own.
+	if strings.Contains(out, "related information") || !strings.Contains(out, "[related: ") {
+		t.Errorf("related locations not folded into the findings:\n%s", out)
 	}
 
 	// Settings reach the analyzers: switched off, a check reports nothing.
@@ -204,8 +205,8 @@ linters:
 `
 }
 
-// buildGolangci writes the module `golangci-lint custom` would build and
-// builds it, returning the binary.
+// buildGolangci builds golangci-lint with the plugin the way users are
+// told to (docs/integrations.md): go run ./plugin/golangci/buildgcl.
 func buildGolangci(t *testing.T, root string) string {
 	t.Helper()
 	dir := os.Getenv("RESILINT_E2E_GOLANGCI_DIR")
@@ -214,60 +215,19 @@ func buildGolangci(t *testing.T, root string) string {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "go.mod"), `module resilint.test/custom-gcl
-
-go 1.26
-
-require (
-	github.com/golangci/golangci-lint/v2 `+golangciVersion+`
-	github.com/resilint/resilint v0.0.0
-)
-
-replace github.com/resilint/resilint => `+root+`
-`)
-	writeFile(t, filepath.Join(dir, "main.go"), `// Command custom-gcl is golangci-lint with the resilint plugin, the
-// program golangci-lint custom builds.
-package main
-
-import (
-	"fmt"
-	"os"
-
-	"github.com/golangci/golangci-lint/v2/pkg/commands"
-	"github.com/golangci/golangci-lint/v2/pkg/exitcodes"
-)
-
-func main() {
-	info := commands.BuildInfo{Version: "`+strings.TrimPrefix(golangciVersion, "v")+`-custom-resilint", Commit: "none", Date: "none", GoVersion: "`+runtime.Version()+`"}
-	if err := commands.Execute(info); err != nil {
-		fmt.Fprintf(os.Stderr, "The command is terminated due to an error: %v\n", err)
-		os.Exit(exitcodes.Failure)
-	}
-}
-`)
-	writeFile(t, filepath.Join(dir, "plugins.go"), `package main
-
-import (
-	_ "github.com/resilint/resilint/plugin/golangci"
-)
-`)
 	bin := filepath.Join(dir, "custom-gcl")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	env := append(os.Environ(), "GOFLAGS=", "GOWORK=off")
-	for _, args := range [][]string{{"mod", "tidy"}, {"build", "-o", bin, "."}} {
-		start := time.Now()
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
-		}
-		t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
+	start := time.Now()
+	cmd := exec.Command("go", "run", "./plugin/golangci/buildgcl", "-o", bin, "-work", filepath.Join(dir, "module"))
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go run ./plugin/golangci/buildgcl: %v\n%s", err, out.String())
 	}
+	t.Logf("go run ./plugin/golangci/buildgcl: %v", time.Since(start).Round(time.Millisecond))
 	return bin
 }
 

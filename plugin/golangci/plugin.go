@@ -34,6 +34,8 @@ package golangci
 import (
 	"flag"
 	"fmt"
+	"go/token"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -90,17 +92,37 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, err
 		}
 	}
+	// Copies for golangci-lint; ignorecheck requires the checks (it
+	// reads which directives silenced something), so its Requires point
+	// at the copies that run, and only at the enabled ones.
+	copies := make(map[*analysis.Analyzer]*analysis.Analyzer)
+	for _, a := range all {
+		copies[a] = oneFix(a)
+	}
 	var out []*analysis.Analyzer
 	for _, a := range all {
-		if p.settings.enabled(a.Name) {
-			out = append(out, oneFix(a))
+		if !p.settings.enabled(a.Name) {
+			continue
 		}
+		c := copies[a]
+		var reqs []*analysis.Analyzer
+		for _, r := range a.Requires {
+			if rc, ok := copies[r]; !ok {
+				reqs = append(reqs, r)
+			} else if p.settings.enabled(r.Name) {
+				reqs = append(reqs, rc)
+			}
+		}
+		c.Requires = reqs
+		out = append(out, c)
 	}
 	return out, nil
 }
 
-// oneFix returns a copy of a that drops all suggested fixes but the first
-// of each diagnostic.
+// oneFix returns a copy of a for golangci-lint: it drops all suggested
+// fixes but the first of each diagnostic, and folds the related locations
+// into the message (golangci-lint would make each one an issue of its
+// own, detached from the finding).
 func oneFix(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	run := a.Run
@@ -110,12 +132,33 @@ func oneFix(a *analysis.Analyzer) *analysis.Analyzer {
 			if len(d.SuggestedFixes) > 1 {
 				d.SuggestedFixes = d.SuggestedFixes[:1]
 			}
+			d.Message = foldRelated(pass.Fset, d)
+			d.Related = nil
 			report(d)
 		}
 		defer func() { pass.Report = report }()
 		return run(pass)
 	}
 	return &w
+}
+
+// foldRelated returns d's message followed by its related locations,
+// each as "file.go:line:col: message" (the file's base name, as resilint's
+// messages name files).
+func foldRelated(fset *token.FileSet, d analysis.Diagnostic) string {
+	if len(d.Related) == 0 {
+		return d.Message
+	}
+	var parts []string
+	for _, r := range d.Related {
+		posn := fset.Position(r.Pos)
+		loc := filepath.Base(posn.Filename) + ":" + strconv.Itoa(posn.Line) + ":" + strconv.Itoa(posn.Column)
+		if !posn.IsValid() {
+			loc = "?"
+		}
+		parts = append(parts, loc+": "+r.Message)
+	}
+	return d.Message + " [related: " + strings.Join(parts, "; ") + "]"
 }
 
 // config is the decoded settings block.

@@ -1,6 +1,7 @@
 package golangci_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +33,21 @@ func TestRegistered(t *testing.T) {
 	}
 	if got, want := names(as), names(analyzers.All()); got != want {
 		t.Errorf("analyzers %s, want the whole suite %s", got, want)
+	}
+	checkRequires(t, as)
+}
+
+// checkRequires: an analyzer of the suite required by another (ignorecheck
+// requires the checks) is one of the copies golangci-lint runs, never the
+// original, which would run a second time.
+func checkRequires(t *testing.T, as []*analysis.Analyzer) {
+	t.Helper()
+	for _, a := range as {
+		for _, r := range a.Requires {
+			if analyzers.Lookup(r.Name) != nil && !slices.Contains(as, r) {
+				t.Errorf("%s requires %s, which is not one of the analyzers returned", a.Name, r.Name)
+			}
+		}
 	}
 }
 
@@ -67,6 +83,7 @@ func TestSettings(t *testing.T) {
 	if got := names(as); got != "retrynesting,decoratororder,idempotency,timeoutchain,ignorecheck" {
 		t.Errorf("analyzers %s, want all but backoff", got)
 	}
+	checkRequires(t, as)
 	for flag, want := range map[string]string{
 		"idempotency.header":    "X-Request-Id,Idempotency-Key",
 		"decoratororder.strict": "true",

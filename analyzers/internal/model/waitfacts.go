@@ -8,10 +8,13 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
-// WaitFact is exported for every function whose body waits (a timer, a
-// sleep, a receive from ctx.Done(), or a call of a function that waits),
-// so that a package's own sleep helper counts as a wait wherever it is
-// called. Recognition is by what the body does, never by the name.
+// WaitFact is exported for every function whose body waits outside any
+// loop (a timer, a sleep, a receive from ctx.Done(), or a call of a
+// function that waits), so that a package's own sleep helper counts as a
+// wait wherever it is called. A function that waits only inside a loop (a
+// retry that waits between its own attempts) does not wait before a
+// caller's next attempt, so it has no fact. Recognition is by what the
+// body does, never by the name.
 type WaitFact struct {
 	// Pure is set when the function does nothing fallible but wait: its
 	// error result, if any, can only be the context's (a sleep helper
@@ -55,7 +58,7 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 			if in.delayFuncs[fn] {
 				continue
 			}
-			if anyIn([]ast.Node{d.Body}, in.waitsHere) {
+			if waitsOnEveryCall(d.Body, in.waitsHere) {
 				in.delayFuncs[fn] = true
 				changed = true
 			}
@@ -86,6 +89,22 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 	}
 	m.pureWaits = in.pureWaits
 	return in.delayFuncs
+}
+
+// waitsOnEveryCall reports whether body waits outside loops and closures.
+func waitsOnEveryCall(body *ast.BlockStmt, waitsHere func(ast.Node) bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		}
+		if n != nil && waitsHere(n) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // importWait returns the WaitFact of a function of another package.

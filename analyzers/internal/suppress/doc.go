@@ -38,6 +38,8 @@
 //     the other names of the directive still apply;
 //   - unused: with -unused-ignores (or -ignorecheck.unused), a directive
 //     that silenced no finding of a check it names, so that stale
-//     suppressions get removed once the code is fixed. The diagnostic is
-//     reported under the check the directive names.
+//     suppressions get removed once the code is fixed. It is reported by
+//     ignorecheck, once per check the directive names that it silenced
+//     nothing of; every check is judged, also one switched off on the
+//     command line (ignorecheck requires them all).
 package suppress

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"go/ast"
 	"go/token"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -124,23 +125,33 @@ func (ix *index) match(pos token.Pos) *Directive {
 	return nil
 }
 
+// Silenced is the result of an analyzer made by [Wrap]: the result of
+// the analyzer it wraps, and the directives naming it that silenced at
+// least one of its diagnostics, by the position of their comment.
+// ignorecheck reads it to report the directives that silenced nothing.
+type Silenced struct {
+	Result any         // the wrapped analyzer's result
+	Used   []token.Pos // directives that silenced something
+}
+
 // Wrap returns a copy of a whose Run drops the diagnostics in _test.go
-// files (unless [SetIncludeTests] switched them on) and those silenced by a
-// //resilint:ignore directive naming a.Name, and, when unused directives
-// are to be reported (the ignorecheck analyzer's -unused flag), reports
-// each directive naming a.Name that silenced nothing in the package.
+// files (unless [SetIncludeTests] switched them on) and those silenced by
+// a //resilint:ignore directive naming a.Name, and returns a *[Silenced]
+// saying which directives did so.
 //
-// The copy shares a's flags (setting one sets the other), Requires,
-// FactTypes and ResultType; a itself is not modified and still runs alone.
+// The copy shares a's flags (setting one sets the other), Requires and
+// FactTypes; its ResultType is *Silenced, with a's result inside. a
+// itself is not modified and still runs alone.
 func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	inner := a.Run
 	name := a.Name
+	w.ResultType = reflect.TypeFor[*Silenced]()
 	w.Run = func(pass *analysis.Pass) (any, error) {
-		dirs := Parse(pass.Fset, pass.Files)
-		ix := newIndex(pass.Fset, dirs, name)
+		ix := newIndex(pass.Fset, Parse(pass.Fset, pass.Files), name)
 		if len(ix.byKey) == 0 && includeTests {
-			return inner(pass)
+			res, err := inner(pass)
+			return &Silenced{Result: res}, err
 		}
 		report := pass.Report
 		used := make(map[*Directive]bool)
@@ -156,20 +167,11 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 		}
 		res, err := inner(pass)
 		pass.Report = report
-		if err != nil || !unused {
-			return res, err
+		out := &Silenced{Result: res}
+		for d := range used {
+			out.Used = append(out.Used, d.Pos)
 		}
-		for _, d := range dirs {
-			if d.Names(name) && !used[d] && (includeTests || !inTestFile(pass.Fset, d.Pos)) {
-				report(analysis.Diagnostic{
-					Pos:      d.Pos,
-					End:      d.End,
-					Category: "unused",
-					Message:  "resilint:ignore directive silences no " + name + " finding on this line or the next (remove " + name + " from it)",
-				})
-			}
-		}
-		return res, err
+		return out, err
 	}
 	return &w
 }

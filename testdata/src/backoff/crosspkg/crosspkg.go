@@ -60,3 +60,15 @@ func namedJitterIsUnknown(ctx context.Context) error {
 	}
 	return err
 }
+
+// A helper that waits only inside its own retry is no wait between the
+// caller's attempts.
+func retriesARetry(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		if err = waithelpers.Fetch(ctx, call); err == nil {
+			return nil
+		}
+	}
+	return err
+}

@@ -36,3 +36,18 @@ func SleepHint(attempt int) time.Duration {
 func JitterFree(d time.Duration) time.Duration {
 	return 2 * d
 }
+
+// Fetch retries by itself and waits only between its own attempts: a
+// caller that retries Fetch goes round again at once.
+func Fetch(ctx context.Context, op func(context.Context) error) error {
+	var err error
+	for i := 0; i < 2; i++ {
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		if perr := Pause(ctx, Spread(time.Second)); perr != nil {
+			return perr
+		}
+	}
+	return err
+}

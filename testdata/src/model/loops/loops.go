@@ -34,7 +34,7 @@ func bump() { mutable++ }
 
 // ---- retries -------------------------------------------------------------
 
-func classic() error { // want classic:`retries\(3\)` classic:"waits"
+func classic() error { // want classic:`retries\(3\)`
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = call(); err == nil {
@@ -56,7 +56,7 @@ func rangeInt() error { // want rangeInt:`retries\(5\)`
 	return err
 }
 
-func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)` rangeIntKey:"waits"
+func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)`
 	for attempt := range maxAttempts {
 		if err = call(); err != nil {
 			time.Sleep(time.Duration(attempt) * time.Second)
@@ -67,7 +67,7 @@ func rangeIntKey() (err error) { // want rangeIntKey:`retries\(4\)` rangeIntKey:
 	return err
 }
 
-func infiniteWithBreak() error { // want infiniteWithBreak:`retries\(4\)` infiniteWithBreak:"waits"
+func infiniteWithBreak() error { // want infiniteWithBreak:`retries\(4\)`
 	attempt := 0
 	for {
 		attempt++
@@ -119,7 +119,7 @@ func countDown() error { // want countDown:`retries\(3\)`
 	return err
 }
 
-func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)` continueOnError:"waits"
+func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)`
 	var lastErr error
 	for i := 0; i < 3; i++ {
 		resp, err := get()
@@ -137,7 +137,7 @@ func continueOnError(ctx context.Context) (*http.Response, error) { // want cont
 	return nil, lastErr
 }
 
-func httpStatus() (*http.Response, error) { // want httpStatus:`retries\(3\)` httpStatus:"waits"
+func httpStatus() (*http.Response, error) { // want httpStatus:`retries\(3\)`
 	for attempt := 1; attempt <= 3; attempt++ {
 		resp, err := get()
 		if err == nil && resp.StatusCode < 500 {
@@ -193,7 +193,7 @@ again:
 	return err
 }
 
-func conditionTestsErr() error { // want conditionTestsErr:`retries\(4\)` conditionTestsErr:"waits"
+func conditionTestsErr() error { // want conditionTestsErr:`retries\(4\)`
 	i := 0
 	var err error
 	for err = call(); err != nil && i < 3; err = call() {
@@ -227,7 +227,7 @@ func predicate() error { // want predicate:`retries\(3\)`
 	return err
 }
 
-func errorsIs() error { // want errorsIs:`retries\(6\)` errorsIs:"waits"
+func errorsIs() error { // want errorsIs:`retries\(6\)`
 	for i := 0; ; i++ {
 		err := call()
 		switch {
@@ -241,7 +241,7 @@ func errorsIs() error { // want errorsIs:`retries\(6\)` errorsIs:"waits"
 	}
 }
 
-func unbounded() error { // want unbounded:`retries\(\?\)` unbounded:"waits"
+func unbounded() error { // want unbounded:`retries\(\?\)`
 	for {
 		if err := call(); err == nil {
 			return nil
@@ -326,7 +326,7 @@ func pagination() ([]int, error) {
 	}
 }
 
-func workQueue(ctx context.Context) { // want workQueue:"waits"
+func workQueue(ctx context.Context) {
 	for ctx.Err() == nil {
 		job, err := pop()
 		if err != nil {
@@ -337,7 +337,7 @@ func workQueue(ctx context.Context) { // want workQueue:"waits"
 	}
 }
 
-func polling(ctx context.Context) error { // want polling:"waits"
+func polling(ctx context.Context) error {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -356,7 +356,7 @@ func polling(ctx context.Context) error { // want polling:"waits"
 	}
 }
 
-func pollingTolerant(ctx context.Context) error { // want pollingTolerant:"waits"
+func pollingTolerant(ctx context.Context) error {
 	for {
 		ok, err := ready()
 		if err != nil {

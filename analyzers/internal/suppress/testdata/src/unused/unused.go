@@ -1,6 +1,9 @@
 package unused
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 func call() error { return errors.New("down") }
 
@@ -10,6 +13,8 @@ func inner() error {
 		if err = call(); err == nil {
 			return nil
 		}
+		//resilint:ignore backoff the server paces its clients (silences the fixed delay)
+		time.Sleep(time.Second)
 	}
 	return err
 }
@@ -21,6 +26,9 @@ func used() error {
 		if err = inner(); err == nil {
 			return nil
 		}
+		// want +1 `resilint:ignore directive silences no retrynesting finding on this line or the next \(remove retrynesting from it\)`
+		//resilint:ignore backoff,retrynesting only backoff has a finding here
+		time.Sleep(time.Second)
 	}
 	return err
 }
@@ -32,8 +40,16 @@ func stale() error {
 	return inner()
 }
 
-// Only the checks run are judged: backoff does not run in this test.
+// Every check is judged, whichever checks are reported.
 func otherCheck() error {
-	//resilint:ignore backoff not judged by retrynesting
+	// want +1 `resilint:ignore directive silences no backoff finding`
+	//resilint:ignore backoff nothing waits here
+	return call()
+}
+
+// A directive that is malformed is reported as such, not as unused.
+func malformed() error {
+	// want +1 `resilint:ignore directive gives no reason`
+	//resilint:ignore backoff
 	return call()
 }

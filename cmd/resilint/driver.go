@@ -1,0 +1,390 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// The standalone mode: load the packages with go/packages, run the suite
+// with checker.Analyze, and print the findings in file, line and column
+// order (then by check), whichever check made them.
+//
+// Exit statuses (documented in `resilint help`, help.go):
+//
+//	0  no findings; with -json, the findings were written; with -fix,
+//	   every finding was fixed
+//	1  a package does not load or type-check (its errors are printed
+//	   once), an analysis failed, or fixes could not be written
+//	2  bad usage (an unknown flag, no packages, -diff without -fix)
+//	3  findings reported; with -fix, some findings could not be fixed
+
+// options are the standalone mode's own flags.
+type options struct {
+	json    bool
+	context int
+	fix     bool
+	diff    bool
+	tests   bool
+	debug   string
+	version string
+}
+
+// newFlagSet defines the standalone flags on a new flag set: the
+// driver's, one -<check> switch per analyzer and its -<check>.<flag>
+// flags, and -unused-ignores.
+func newFlagSet(all []*analysis.Analyzer, o *options, stderr io.Writer) (*flag.FlagSet, map[*analysis.Analyzer]*triState) {
+	fs := flag.NewFlagSet("resilint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { usageLine(stderr) }
+	fs.BoolVar(&o.json, "json", false, "write the findings as one JSON array on standard output (exit status 0 even with findings)")
+	fs.IntVar(&o.context, "c", -1, "print each finding's line with this many lines of context around it")
+	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes to the files and report what was fixed and what was not")
+	fs.BoolVar(&o.diff, "diff", false, "with -fix: print the fixes as a unified diff instead of writing the files")
+	fs.BoolVar(&o.tests, "test", true, "load the packages' tests too")
+	fs.StringVar(&o.debug, "debug", "", "debug flags: t timings, p sequential analysis, s sanity checks of facts, f print facts")
+	fs.Var(versionFlag{&o.version}, "V", "print the version and exit (-V=full: the line go vet -vettool asks for)")
+	fs.Bool("sarif", false, "write the findings as SARIF 2.1.0 on standard output (must come before the packages)")
+	enable := make(map[*analysis.Analyzer]*triState)
+	for _, a := range all {
+		enable[a] = new(triState)
+		title, _, _ := strings.Cut(a.Doc, "\n")
+		fs.Var(enable[a], a.Name, "run the "+a.Name+" check ("+title+"); -"+a.Name+"=false switches it off")
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	registerAliases(fs, all)
+	return fs, enable
+}
+
+// runStandalone is `resilint [flags] packages...`; it returns the exit
+// status.
+func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	var o options
+	fs, enable := newFlagSet(all, &o, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return runHelp(nil, stdout, stderr)
+		}
+		return 2
+	}
+	if code, done := handleVersion(o.version, stdout, stderr); done {
+		return code
+	}
+	if o.diff && !o.fix {
+		fmt.Fprintln(stderr, "resilint: -diff shows what -fix would change: use -fix -diff")
+		return 2
+	}
+	if o.json && o.fix {
+		fmt.Fprintln(stderr, "resilint: -json cannot be combined with -fix")
+		return 2
+	}
+	if fs.NArg() == 0 {
+		usageLine(stderr)
+		return 2
+	}
+	analyzers := selectAnalyzers(all, enable)
+
+	start := time.Now()
+	res, err := analyze(fs.Args(), analyzers, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "resilint: %v\n", err)
+		return 1
+	}
+	for _, e := range res.errors {
+		fmt.Fprintln(stderr, e)
+	}
+	code := 0
+	if len(res.errors) > 0 {
+		code = 1
+	}
+	switch {
+	case o.fix:
+		if c := applyFixes(res.findings, o.diff, stdout, stderr); code == 0 {
+			code = c // status 1 (a package did not load) says more
+		}
+	case o.json:
+		if err := writeJSON(stdout, res.findings); err != nil {
+			fmt.Fprintf(stderr, "resilint: %v\n", err)
+			code = 1
+		}
+	default:
+		wd, _ := os.Getwd()
+		for _, f := range res.findings {
+			f.printText(stderr, wd, o.context)
+		}
+		if code == 0 && len(res.findings) > 0 {
+			code = 3
+		}
+	}
+	if strings.Contains(o.debug, "t") {
+		printTimings(stderr, res.graph, time.Since(start))
+	}
+	return code
+}
+
+// A finding is one diagnostic of a check, once even when the file belongs
+// to several packages (a package and its test variant).
+type finding struct {
+	check     *analysis.Analyzer
+	pkg       *packages.Package
+	diag      analysis.Diagnostic
+	posn, end token.Position
+}
+
+func (f *finding) fset() *token.FileSet { return f.pkg.Fset }
+
+type result struct {
+	graph    *checker.Graph
+	findings []*finding // in file, line, column, check order
+	errors   []string   // package and analysis errors, each once
+}
+
+// analyze loads the packages and runs the analyzers. The error is for a
+// failure to load anything at all; errors in packages are in the result.
+func analyze(patterns []string, analyzers []*analysis.Analyzer, o options) (*result, error) {
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: o.tests}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err == nil && len(pkgs) == 0 {
+		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &result{}
+	seenErr := make(map[string]bool)
+	addErr := func(s string) {
+		if !seenErr[s] {
+			seenErr[s] = true
+			res.errors = append(res.errors, s)
+		}
+	}
+	broken := make(map[*packages.Package]bool)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			addErr(e.Error())
+		}
+		if len(p.Errors) > 0 || p.IllTyped {
+			broken[p] = true
+		}
+	})
+	opts := &checker.Options{Sequential: strings.Contains(o.debug, "p"), SanityCheck: strings.Contains(o.debug, "s")}
+	if strings.Contains(o.debug, "f") {
+		opts.FactLog = os.Stderr
+	}
+	graph, err := checker.Analyze(analyzers, pkgs, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.graph = graph
+	for act := range graph.All() {
+		// A package that does not compile was reported above, by the
+		// compiler's errors: its analyses were skipped, which says
+		// nothing more. Of the other failures, only the first of a chain
+		// is printed, not every analysis that needed it.
+		if act.Err == nil || broken[act.Package] || slices.ContainsFunc(act.Deps, func(d *checker.Action) bool { return d.Err != nil }) {
+			continue
+		}
+		addErr(fmt.Sprintf("%s: %s: %v", act.Package.ID, act.Analyzer.Name, act.Err))
+	}
+
+	type key struct {
+		check     string
+		posn, end token.Position
+		message   string
+	}
+	seen := make(map[key]bool)
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			f := &finding{check: act.Analyzer, pkg: act.Package, diag: d, posn: act.Package.Fset.Position(d.Pos)}
+			f.end = f.posn
+			if d.End.IsValid() {
+				f.end = act.Package.Fset.Position(d.End)
+			}
+			k := key{f.check.Name, f.posn, f.end, d.Message}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			res.findings = append(res.findings, f)
+		}
+	}
+	sortFindings(res.findings)
+	return res, nil
+}
+
+// sortFindings orders findings by file, line and column, then by check,
+// then by message: the order a reader goes through the code.
+func sortFindings(fs []*finding) {
+	slices.SortStableFunc(fs, func(x, y *finding) int {
+		return cmp.Or(
+			cmp.Compare(x.posn.Filename, y.posn.Filename),
+			cmp.Compare(x.posn.Line, y.posn.Line),
+			cmp.Compare(x.posn.Column, y.posn.Column),
+			cmp.Compare(x.check.Name, y.check.Name),
+			cmp.Compare(x.diag.Message, y.diag.Message),
+		)
+	})
+}
+
+// displayPath names a file relative to the working directory when it is
+// inside it, as go vet does.
+func displayPath(wd string, p token.Position) string {
+	name := p.Filename
+	if wd != "" {
+		if rel, err := filepath.Rel(wd, name); err == nil && filepath.IsLocal(rel) {
+			name = rel
+		}
+	}
+	if p.Line > 0 {
+		name += fmt.Sprintf(":%d", p.Line)
+		if p.Column > 0 {
+			name += fmt.Sprintf(":%d", p.Column)
+		}
+	}
+	return name
+}
+
+// printText prints a finding and its related locations, as go vet does:
+// "file:line:col: message", then "file:line:col: \tmessage" per related
+// location, each followed by source lines when context >= 0.
+func (f *finding) printText(w io.Writer, wd string, context int) {
+	print := func(posn, end token.Position, msg string) {
+		fmt.Fprintf(w, "%s: %s\n", displayPath(wd, posn), msg)
+		if context < 0 || !posn.IsValid() {
+			return
+		}
+		if !end.IsValid() || end.Filename != posn.Filename {
+			end = posn
+		}
+		data, err := os.ReadFile(posn.Filename)
+		if err != nil {
+			return
+		}
+		lines := strings.Split(string(data), "\n")
+		for i := posn.Line - context; i <= end.Line+context; i++ {
+			if 1 <= i && i <= len(lines) {
+				fmt.Fprintf(w, "%d\t%s\n", i, lines[i-1])
+			}
+		}
+	}
+	print(f.posn, f.end, f.diag.Message)
+	for _, r := range f.diag.Related {
+		end := token.Position{}
+		if r.End.IsValid() {
+			end = f.fset().Position(r.End)
+		}
+		print(f.fset().Position(r.Pos), end, "\t"+r.Message)
+	}
+}
+
+// The -json output: one array of findings in the text output's order.
+type jsonFinding struct {
+	Package        string        `json:"package"`
+	Check          string        `json:"check"`
+	Category       string        `json:"category,omitempty"`
+	URL            string        `json:"url,omitempty"`
+	Posn           string        `json:"posn"`
+	End            string        `json:"end"`
+	Message        string        `json:"message"`
+	Related        []jsonRelated `json:"related,omitempty"`
+	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
+}
+
+type jsonRelated struct {
+	Posn    string `json:"posn"`
+	End     string `json:"end"`
+	Message string `json:"message"`
+}
+
+type jsonFix struct {
+	Message string     `json:"message"`
+	Edits   []jsonEdit `json:"edits"`
+}
+
+// jsonEdit replaces the bytes [start, end) of a file with new.
+type jsonEdit struct {
+	Filename string `json:"filename"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	New      string `json:"new"`
+}
+
+func writeJSON(w io.Writer, findings []*finding) error {
+	out := []jsonFinding{}
+	for _, f := range findings {
+		fset := f.fset()
+		j := jsonFinding{
+			Package:  f.pkg.PkgPath,
+			Check:    f.check.Name,
+			Category: f.diag.Category,
+			URL:      diagnosticURL(f.check, f.diag),
+			Posn:     f.posn.String(),
+			End:      f.end.String(),
+			Message:  f.diag.Message,
+		}
+		for _, r := range f.diag.Related {
+			j.Related = append(j.Related, jsonRelated{
+				Posn:    fset.Position(r.Pos).String(),
+				End:     fset.Position(cmp.Or(r.End, r.Pos)).String(),
+				Message: r.Message,
+			})
+		}
+		for _, fix := range f.diag.SuggestedFixes {
+			jf := jsonFix{Message: fix.Message, Edits: []jsonEdit{}}
+			for _, e := range fix.TextEdits {
+				p, q := fset.Position(e.Pos), fset.Position(cmp.Or(e.End, e.Pos))
+				jf.Edits = append(jf.Edits, jsonEdit{Filename: p.Filename, Start: p.Offset, End: q.Offset, New: string(e.NewText)})
+			}
+			j.SuggestedFixes = append(j.SuggestedFixes, jf)
+		}
+		out = append(out, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "\t")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// diagnosticURL is the documentation of a diagnostic: its own URL, or
+// the analyzer's URL with the category as the fragment, the way gopls and
+// the x/tools drivers resolve it.
+func diagnosticURL(a *analysis.Analyzer, d analysis.Diagnostic) string {
+	if d.URL != "" || a.URL == "" || d.Category == "" {
+		return cmp.Or(d.URL, a.URL)
+	}
+	base, _, _ := strings.Cut(a.URL, "#")
+	return base + "#" + d.Category
+}
+
+func printTimings(w io.Writer, g *checker.Graph, total time.Duration) {
+	if g == nil {
+		return
+	}
+	var acts []*checker.Action
+	for act := range g.All() {
+		acts = append(acts, act)
+	}
+	slices.SortFunc(acts, func(x, y *checker.Action) int { return cmp.Compare(y.Duration, x.Duration) })
+	fmt.Fprintf(w, "%v\ttotal\n", total.Round(time.Millisecond))
+	for _, act := range acts[:min(len(acts), 20)] {
+		fmt.Fprintf(w, "%v\t%s\n", act.Duration.Round(time.Microsecond), act)
+	}
+}
