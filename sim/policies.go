@@ -15,6 +15,8 @@ type Shape struct {
 	Attempts int
 	Base     time.Duration
 	Max      time.Duration
+	// Timeout is each policy's PerAttemptTimeout (zero: none).
+	Timeout time.Duration
 }
 
 func (s Shape) fill() Shape {
@@ -42,7 +44,7 @@ var ReferenceNames = []string{"fixed", "none", "equal", "full", "decorrelated", 
 // and lost connections are retried too.
 func Reference(name string, s Shape) (retry.Policy, error) {
 	s = s.fill()
-	p := retry.Policy{MaxAttempts: s.Attempts, BaseDelay: s.Base, MaxDelay: s.Max, Idempotent: true}
+	p := retry.Policy{MaxAttempts: s.Attempts, BaseDelay: s.Base, MaxDelay: s.Max, Idempotent: true, PerAttemptTimeout: s.Timeout}
 	switch name {
 	case "fixed":
 		p.Jitter, p.MaxDelay = retry.JitterNone, s.Base
@@ -55,7 +57,7 @@ func Reference(name string, s Shape) (retry.Policy, error) {
 	case "decorrelated":
 		p.Jitter = retry.JitterDecorrelated
 	case "default":
-		p = retry.Policy{Idempotent: true}
+		p = retry.Policy{Idempotent: true, PerAttemptTimeout: s.Timeout}
 	default:
 		return p, fmt.Errorf("sim: unknown policy %q; known: %s", name, strings.Join(ReferenceNames, ", "))
 	}

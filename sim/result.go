@@ -57,6 +57,10 @@ type Result struct {
 	Recovery                                 time.Duration
 	HasRecovery                              bool
 	RetriesAfterRecovery, RetriesFirstSecond int64
+	// PendingAtRecovery are the clients waiting, at the recovery, for a
+	// retry due after it; PendingFirstSecond those of them whose retry
+	// came in the first second after it.
+	PendingAtRecovery, PendingFirstSecond int64
 	// Drain is how long after the recovery the last logical request that
 	// had failed a call before it ended: the backlog's drain time.
 	Drain time.Duration
@@ -115,4 +119,13 @@ func (r *Result) ReCrashes() int {
 		}
 	}
 	return n
+}
+
+// PendingShare is the share of the clients waiting at the recovery whose
+// retry came in its first second.
+func (r *Result) PendingShare() float64 {
+	if r.PendingAtRecovery == 0 {
+		return 0
+	}
+	return float64(r.PendingFirstSecond) / float64(r.PendingAtRecovery)
 }

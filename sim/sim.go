@@ -445,7 +445,14 @@ func (r *run) fail(id int32, cl *client, i int, err error) {
 			b := r.bucket()
 			b.Waiting = max(b.Waiting, r.wait)
 			r.res.MaxWaiting = max(r.res.MaxWaiting, r.wait)
-			r.q.push(event{at: r.now + int64(d), client: id, kind: evRetry})
+			at := r.now + int64(d)
+			if r.recovery >= 0 && r.now < r.recovery && at >= r.recovery {
+				r.res.PendingAtRecovery++
+				if at < r.recovery+int64(time.Second) {
+					r.res.PendingFirstSecond++
+				}
+			}
+			r.q.push(event{at: at, client: id, kind: evRetry})
 			return
 		}
 		err = next // layer i gave up: its caller, layer i-1, sees this error
@@ -484,6 +491,9 @@ func (r *run) decide(cl *client, i int, err error) (error, time.Duration) {
 // retryAfterOf is the wait err asks for: the first error in its tree with a
 // RetryAfter() time.Duration method, as retry.Do reads it.
 func retryAfterOf(err error) time.Duration {
+	if se, ok := err.(*retry.StatusError); ok { // the common case, without reflection
+		return max(se.After, 0)
+	}
 	var ra interface{ RetryAfter() time.Duration }
 	if errors.As(err, &ra) {
 		return max(ra.RetryAfter(), 0)

@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"testing"
+	"time"
+)
+
+// TestAWSBackoffSimulation reproduces the setup of AWS's backoff simulation
+// (100 clients contending for one resource, exponential backoff without
+// jitter against equal, full and decorrelated jitter) and checks its
+// ordering, summed over five seeds: no jitter is far worse than any jitter
+// in calls and in completion time; full and decorrelated jitter make fewer
+// calls than equal jitter.
+func TestAWSBackoffSimulation(t *testing.T) {
+	calls := map[string]int64{}
+	done := map[string]time.Duration{}
+	for seed := uint64(1); seed <= 5; seed++ {
+		s, shape := preset(t, "contention", 100, seed)
+		for _, n := range []string{"none", "equal", "full", "decorrelated"} {
+			r := mustRun(t, s, refClient(t, n, shape))
+			if r.Successes != 100 {
+				t.Fatalf("%s, seed %d: %d of 100 clients succeeded", n, seed, r.Successes)
+			}
+			calls[n] += r.Calls
+			done[n] += r.Completion
+		}
+	}
+	t.Logf("calls %v, completion %v", calls, done)
+	for _, n := range []string{"equal", "full", "decorrelated"} {
+		if calls["none"] < 3*calls[n] || done["none"] < 10*done[n] {
+			t.Errorf("no jitter (%d calls, %v) is not far worse than %s jitter (%d calls, %v)", calls["none"], done["none"], n, calls[n], done[n])
+		}
+	}
+	// Without jitter the 100 clients stay in lockstep: each round exactly
+	// one wins, so they make 100+99+...+1 calls.
+	if calls["none"] != 5*5050 {
+		t.Errorf("no jitter: %d calls over 5 seeds, want %d (lockstep)", calls["none"], 5*5050)
+	}
+	for _, n := range []string{"full", "decorrelated"} {
+		if calls[n] >= calls["equal"] {
+			t.Errorf("%s jitter made %d calls, not fewer than equal jitter's %d", n, calls[n], calls["equal"])
+		}
+	}
+}
+
+// TestReStorm: clients on plain exponential backoff (1s, 2s, 4s, 8s, 16s)
+// meet a full outage; the dependency comes back with a capacity of a fifth
+// of them per second and falls over when its queue overflows. Without
+// jitter every wave of retries arrives at once and brings it down again:
+// three times, at the three waves after the recovery. Full and
+// decorrelated jitter spread the waves and it stays up.
+func TestReStorm(t *testing.T) {
+	clients := 500_000
+	if testing.Short() {
+		clients = 50_000
+	}
+	s, shape := preset(t, "restorm", clients, 1)
+	none := mustRun(t, s, refClient(t, "none", shape))
+	if got := none.ReCrashes(); got != 3 {
+		t.Errorf("no jitter: %d re-crashes (%v), want 3", got, none.Crashes)
+	}
+	for i, c := range none.Crashes {
+		// The waves come 1+2+4 = 7s, 15s and 31s after the first call.
+		want := []time.Duration{7 * time.Second, 15 * time.Second, 31 * time.Second}[min(i, 2)]
+		if c < want || c >= want+2*time.Second {
+			t.Errorf("no jitter: crash %d at %v, want within [%v, %v)", i+1, c, want, want+2*time.Second)
+		}
+	}
+	for _, n := range []string{"full", "decorrelated"} {
+		r := mustRun(t, s, refClient(t, n, shape))
+		if got := r.ReCrashes(); got != 0 {
+			t.Errorf("%s jitter: %d re-crashes (%v), want 0", n, got, r.Crashes)
+		}
+		if r.Successes <= 10*none.Successes {
+			t.Errorf("%s jitter: %d successes, not ten times no jitter's %d", n, r.Successes, none.Successes)
+		}
+	}
+}
+
+// TestFirstSecondShare: a cohort of clients fails together and the
+// dependency comes back 2s later, during their second wave of retries.
+// Equal jitter keeps half of each delay fixed, so its wave is narrow and a
+// much larger share of its retries lands in the first second after the
+// recovery than full jitter's.
+func TestFirstSecondShare(t *testing.T) {
+	s := &Scenario{Name: "cohort", Seed: 1,
+		Workload:   Workload{Clients: 20_000},
+		Downstream: Downstream{Outage: Window{Duration: 2 * time.Second}},
+	}
+	eq := mustRun(t, s, refClient(t, "equal", Shape{}))
+	full := mustRun(t, s, refClient(t, "full", Shape{}))
+	t.Logf("equal %.3f, full %.3f", eq.FirstSecondShare(), full.FirstSecondShare())
+	if eq.FirstSecondShare() < 1.5*full.FirstSecondShare() {
+		t.Errorf("equal jitter's first-second share %.3f is not well above full jitter's %.3f", eq.FirstSecondShare(), full.FirstSecondShare())
+	}
+}
+
+// TestNestedLayers: three retry layers of 3, 3 and 5 attempts against a
+// dependency that is down make 3 × 3 × 5 = 45 calls per logical request.
+func TestNestedLayers(t *testing.T) {
+	layer := func(n int) Layer {
+		return Layer{Policy: retryPolicy(n)}
+	}
+	c := &Client{Name: "3x3x5", Layers: []Layer{layer(3), layer(3), layer(5)}}
+	s := &Scenario{Name: "down", Seed: 1,
+		Workload:   Workload{Clients: 100, Spread: time.Second},
+		Downstream: Downstream{Outage: Window{Duration: time.Hour}},
+	}
+	r := mustRun(t, s, c)
+	if r.Calls != 4500 || r.AttemptsMax != 45 || r.AttemptsP99 != 45 || r.AttemptsMean != 45 {
+		t.Errorf("calls %d, attempts mean %v p99 %d max %d; want 4500 calls, 45 per request", r.Calls, r.AttemptsMean, r.AttemptsP99, r.AttemptsMax)
+	}
+	if r.GiveUpAttempts != 100 {
+		t.Errorf("%d give-ups with attempts spent, want 100", r.GiveUpAttempts)
+	}
+}
