@@ -7,6 +7,7 @@
 //	go vet -vettool=$(command -v resilint) ./...
 //	resilint help [check]                 documentation of the checks
 //	resilint lsp                          a Language Server (docs/editors.md)
+//	resilint storm [flags] [packages]     simulate retry storms (docs/storm.md)
 //	resilint -sarif [flags] packages...   SARIF 2.1.0 on standard output
 //
 // The standalone mode takes the standard checker flags: -json, -fix,
@@ -29,6 +30,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "storm" {
+		os.Exit(runStorm(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "lsp" {
 		os.Exit(lsp.Main(os.Args[2:], analyzers.All()))
 	}

@@ -177,8 +177,9 @@ func Table(w io.Writer, s *sim.Scenario, rs []*sim.Result) error {
 // Clients describes each client for the report, by name.
 type Clients map[string]string
 
-// Write writes calls.svg, attempts.svg, report.md and report.html (which
-// holds the plots inline, so it is self-contained) into dir, creating it.
+// Write writes calls.svg, attempts.svg (and PNG copies of both), report.md
+// and report.html (which holds the SVG plots inline, so it is
+// self-contained) into dir, creating it.
 func Write(dir string, s *sim.Scenario, rs []*sim.Result, about Clients) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -191,11 +192,18 @@ func Write(dir string, s *sim.Scenario, rs []*sim.Result, about Clients) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "calls.svg"), calls, 0o644); err != nil {
+	callsPNG, err := Calls(s, rs, "png")
+	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "attempts.svg"), attempts, 0o644); err != nil {
+	attemptsPNG, err := Attempts(s, rs, "png")
+	if err != nil {
 		return err
+	}
+	for name, b := range map[string][]byte{"calls.svg": calls, "attempts.svg": attempts, "calls.png": callsPNG, "attempts.png": attemptsPNG} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(Markdown(s, rs, about, "calls.svg", "attempts.svg")), 0o644); err != nil {
 		return err
