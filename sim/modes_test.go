@@ -158,3 +158,14 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("unknown policy: %v", err)
 	}
 }
+
+func TestSchedule(t *testing.T) {
+	s := &Scenario{Name: "down", Seed: 1, Workload: Workload{Clients: 1},
+		Downstream: Downstream{Outage: Window{Duration: time.Hour}}}
+	c := &Client{Name: "linear", Layers: []Layer{{Policy: retry.Policy{MaxAttempts: 4}, Schedule: []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}}}}
+	r := mustRun(t, s, c)
+	// Waits 200ms, 400ms, 400ms (the last repeats), plus 1ms per failed call.
+	if want := 1000*time.Millisecond + 4*time.Millisecond; r.Completion != want || r.Calls != 4 {
+		t.Errorf("completion %v after %d calls, want %v after 4", r.Completion, r.Calls, want)
+	}
+}

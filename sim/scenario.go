@@ -94,6 +94,12 @@ type Workload struct {
 type Layer struct {
 	Policy retry.Policy
 	Budget *retry.BudgetConfig
+	// Schedule, if set, is a retry's own waits as written in code: the
+	// wait before retry k is Schedule[k], the last one repeating. It
+	// replaces Policy.Delay (and so the policy's jitter); the rest of the
+	// policy (attempts, classification, Retry-After) still applies. For
+	// retry sites read from code, not for runtime/retry policies.
+	Schedule []time.Duration
 }
 
 // Limiter is the extension point for a client-side rate limiter (the
@@ -187,6 +193,11 @@ func (c *Client) Validate() error {
 	for i := range c.Layers {
 		if err := c.Layers[i].Policy.Validate(); err != nil {
 			return fmt.Errorf("sim: client %q, layer %d: %w", c.Name, i+1, err)
+		}
+		for _, d := range c.Layers[i].Schedule {
+			if d < 0 {
+				return fmt.Errorf("sim: client %q, layer %d: negative wait %v in Schedule", c.Name, i+1, d)
+			}
 		}
 		if c.Layers[i].Budget != nil {
 			if _, err := retry.NewBudget(*c.Layers[i].Budget); err != nil {

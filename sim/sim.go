@@ -474,7 +474,12 @@ func (r *run) decide(cl *client, i int, err error) (error, time.Duration) {
 	if n >= r.maxAttempts[i] {
 		return &retry.Error{Attempts: n, Reason: retry.ErrAttemptsExhausted, Err: err}, 0
 	}
-	d := p.Delay(n-1, cl.prev[i], &cl.rng)
+	var d time.Duration
+	if sch := r.layers[i].Schedule; len(sch) > 0 {
+		d = sch[min(n-1, len(sch)-1)]
+	} else {
+		d = p.Delay(n-1, cl.prev[i], &cl.rng)
+	}
 	if ra := retryAfterOf(err); ra > 0 {
 		if ra > r.maxDelay[i] {
 			return &retry.Error{Attempts: n, Reason: retry.ErrRetryAfterTooLong, Err: err}, 0
