@@ -160,7 +160,7 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result) []*Site {
 				name := "a retrying function"
 				x := &Inner{Calls: in.Fact.Calls, Where: in.Fact.Site}
 				if in.Callee != nil {
-					name = in.Callee.FullName()
+					name = funcName(in.Callee)
 					// A function of this package whose retry is here too:
 					// link its site, delays and all.
 					if pos, ok := res.SitePos[in.Callee]; ok {
@@ -374,4 +374,22 @@ func eval(info *types.Info, e ast.Expr, ctr types.Object, v int64) (int64, bool)
 		}
 	}
 	return 0, false
+}
+
+// funcName is pkg.Func or pkg.Type.Method, with the package's name only.
+func funcName(f *types.Func) string {
+	name := f.Name()
+	if sig, ok := f.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if f.Pkg() != nil {
+		name = f.Pkg().Name() + "." + name
+	}
+	return name
 }

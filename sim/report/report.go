@@ -120,7 +120,11 @@ func Describe(s *sim.Scenario) string {
 	w := s.Workload
 	parts = append(parts, fmt.Sprintf("%d clients, one logical request each, starting over %s from %s", w.Clients, dur(w.Spread), dur(w.Start)))
 	if d.Capacity > 0 {
-		parts = append(parts, fmt.Sprintf("capacity %.0f calls/s (queue of %d)", d.Capacity, d.QueueLimit))
+		q := fmt.Sprintf("a queue of %d", d.QueueLimit)
+		if d.QueueLimit == 0 {
+			q = "a queue of one second of capacity"
+		}
+		parts = append(parts, fmt.Sprintf("capacity %.0f calls/s (%s)", d.Capacity, q))
 	}
 	if d.Outage.Duration > 0 {
 		parts = append(parts, fmt.Sprintf("outage from %s for %s", dur(d.Outage.Start), dur(d.Outage.Duration)))
