@@ -82,5 +82,13 @@ func Describe(p *retry.Policy) string {
 	if n-1 > 8 {
 		caps = append(caps, "…")
 	}
-	return fmt.Sprintf("%d attempts, %s jitter, caps %s", n, p.Jitter, strings.Join(caps, ", "))
+	switch {
+	case p.Jitter == retry.JitterDecorrelated:
+		return fmt.Sprintf("%d attempts, decorrelated jitter from %v, capped at %v", n, flat.Delay(0, 0, nil), flat.Delay(62, 0, nil))
+	case p.Jitter == retry.JitterNone && flat.Delay(0, 0, nil) == flat.Delay(62, 0, nil):
+		return fmt.Sprintf("%d attempts, a fixed delay of %v", n, flat.Delay(0, 0, nil))
+	case p.Jitter == retry.JitterNone:
+		return fmt.Sprintf("%d attempts, no jitter: waits %s", n, strings.Join(caps, ", "))
+	}
+	return fmt.Sprintf("%d attempts, %s jitter below caps %s", n, p.Jitter, strings.Join(caps, ", "))
 }

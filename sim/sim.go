@@ -266,7 +266,7 @@ func (r *run) setup() error {
 		}
 		cl.bad = r.d.InputErrorRate > 0 && cl.rng.Float64() < r.d.InputErrorRate
 		cl.kindB = r.d.KindShare > 0 && cl.rng.Float64() < r.d.KindShare
-		r.q.push(event{at: at, client: int32(i), kind: evStart})
+		r.q.push(mkEvent(at, int32(i), evStart, 0))
 	}
 	r.res.Requests = int64(n)
 	return nil
@@ -284,11 +284,11 @@ func (r *run) loop() {
 		}
 		r.now = e.at
 		cl := &r.cs[e.client]
-		switch e.kind {
+		switch e.kind() {
 		case evStart:
 			r.begin(e.client, cl)
 		case evDone:
-			if e.gen != cl.gen || cl.state != stCall {
+			if e.gen() != cl.gen&(1<<30-1) || cl.state != stCall {
 				continue // a call that already ended (failed by a crash)
 			}
 			r.done(e.client, cl)
@@ -397,7 +397,7 @@ func (r *run) call(id int32, cl *client) {
 	}
 	b.InFlight = max(b.InFlight, r.inflt)
 	r.res.MaxInFlight = max(r.res.MaxInFlight, r.inflt)
-	r.q.push(event{at: at, client: id, kind: evDone, gen: cl.gen})
+	r.q.push(mkEvent(at, id, evDone, cl.gen))
 }
 
 // settleAttempt reports an attempt's outcome to a per-attempt breaker.
@@ -452,7 +452,7 @@ func (r *run) fail(id int32, cl *client, i int, err error) {
 					r.res.PendingFirstSecond++
 				}
 			}
-			r.q.push(event{at: at, client: id, kind: evRetry})
+			r.q.push(mkEvent(at, id, evRetry, 0))
 			return
 		}
 		err = next // layer i gave up: its caller, layer i-1, sees this error
@@ -634,7 +634,7 @@ func (r *run) crash() {
 		}
 		cl.gen++
 		cl.err = r.unavailable()
-		r.q.push(event{at: at, client: e.client, kind: evDone, gen: cl.gen})
+		r.q.push(mkEvent(at, e.client, evDone, cl.gen))
 	}
 	r.fifo, r.fhead = r.fifo[:0], 0
 	r.lastEnd = now

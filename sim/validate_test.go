@@ -114,3 +114,35 @@ func TestNestedLayers(t *testing.T) {
 		t.Errorf("%d give-ups with attempts spent, want 100", r.GiveUpAttempts)
 	}
 }
+
+// TestFirstSecondShareSweep moves the recovery over the cohort's retry
+// waves, from 2s to 24s in steps of 0.5s. The worst case (the recovery
+// meets a wave) is worse with equal jitter than with full jitter, but on
+// average over the recovery times equal jitter's share is the lower one:
+// the claim holds for a recovery that meets a wave, not for every one.
+func TestFirstSecondShareSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("45 runs per policy")
+	}
+	stats := func(name string) (worst, mean float64) {
+		var sum float64
+		var n int
+		for T := 2 * time.Second; T <= 24*time.Second; T += 500 * time.Millisecond {
+			s := &Scenario{Name: "cohort", Seed: 1,
+				Workload:   Workload{Clients: 5000, Spread: time.Second},
+				Downstream: Downstream{Outage: Window{Duration: T}},
+			}
+			sh := mustRun(t, s, refClient(t, name, Shape{})).FirstSecondShare()
+			worst = max(worst, sh)
+			sum += sh
+			n++
+		}
+		return worst, sum / float64(n)
+	}
+	ew, em := stats("equal")
+	fw, fm := stats("full")
+	t.Logf("equal: worst %.3f, mean %.3f; full: worst %.3f, mean %.3f", ew, em, fw, fm)
+	if ew <= fw || em >= fm {
+		t.Errorf("equal: worst %.3f, mean %.3f; full: worst %.3f, mean %.3f; want equal's worst above full's and its mean below", ew, em, fw, fm)
+	}
+}
