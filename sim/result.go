@@ -24,8 +24,9 @@ type Result struct {
 	// Calls are the downstream calls made; Retries the calls that were not
 	// a logical request's first.
 	Calls, Retries int64
-	// Attempts per logical request, counted as calls the request tried to
-	// make (calls turned down on the client side included).
+	// Attempts per logical request that finished, counted as calls the
+	// request tried to make (calls turned down on the client side
+	// included).
 	AttemptsMean float64
 	AttemptsP99  int
 	AttemptsMax  int

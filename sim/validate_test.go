@@ -36,6 +36,19 @@ func TestAWSBackoffSimulation(t *testing.T) {
 	if calls["none"] != 5*5050 {
 		t.Errorf("no jitter: %d calls over 5 seeds, want %d (lockstep)", calls["none"], 5*5050)
 	}
+	// The numbers docs/storm.md quotes.
+	wantCalls := map[string]int64{"equal": 3057, "full": 3020, "decorrelated": 2493}
+	wantDone := map[string]time.Duration{"none": 75 * time.Minute, "equal": 5700 * time.Millisecond, "full": 5300 * time.Millisecond, "decorrelated": 3000 * time.Millisecond}
+	for n, w := range wantCalls {
+		if calls[n] != w {
+			t.Errorf("%s jitter: %d calls over 5 seeds, docs/storm.md says %d", n, calls[n], w)
+		}
+	}
+	for n, w := range wantDone {
+		if d := done[n] - w; d < -w/20 || d > w/20 {
+			t.Errorf("%s: completion %v over 5 seeds, docs/storm.md says about %v", n, done[n], w)
+		}
+	}
 	for _, n := range []string{"full", "decorrelated"} {
 		if calls[n] >= calls["equal"] {
 			t.Errorf("%s jitter made %d calls, not fewer than equal jitter's %d", n, calls[n], calls["equal"])
@@ -66,6 +79,9 @@ func TestReStorm(t *testing.T) {
 			t.Errorf("no jitter: crash %d at %v, want within [%v, %v)", i+1, c, want, want+2*time.Second)
 		}
 	}
+	if !testing.Short() && none.Successes != 25037 {
+		t.Errorf("no jitter: %d successes, docs/storm.md says 25037", none.Successes)
+	}
 	for _, n := range []string{"full", "decorrelated"} {
 		r := mustRun(t, s, refClient(t, n, shape))
 		if got := r.ReCrashes(); got != 0 {
@@ -90,6 +106,9 @@ func TestFirstSecondShare(t *testing.T) {
 	eq := mustRun(t, s, refClient(t, "equal", Shape{}))
 	full := mustRun(t, s, refClient(t, "full", Shape{}))
 	t.Logf("equal %.3f, full %.3f", eq.FirstSecondShare(), full.FirstSecondShare())
+	if !near(eq.FirstSecondShare(), 0.756) || !near(full.FirstSecondShare(), 0.459) {
+		t.Errorf("shares %.4f and %.4f; docs/storm.md says 75.6%% and 45.9%%", eq.FirstSecondShare(), full.FirstSecondShare())
+	}
 	if eq.FirstSecondShare() < 1.5*full.FirstSecondShare() {
 		t.Errorf("equal jitter's first-second share %.3f is not well above full jitter's %.3f", eq.FirstSecondShare(), full.FirstSecondShare())
 	}
@@ -142,7 +161,13 @@ func TestFirstSecondShareSweep(t *testing.T) {
 	ew, em := stats("equal")
 	fw, fm := stats("full")
 	t.Logf("equal: worst %.3f, mean %.3f; full: worst %.3f, mean %.3f", ew, em, fw, fm)
+	if !near(ew, 0.674) || !near(em, 0.165) || !near(fw, 0.554) || !near(fm, 0.216) {
+		t.Errorf("docs/storm.md quotes 67.4%%, 16.5%%, 55.4%%, 21.6%%")
+	}
 	if ew <= fw || em >= fm {
 		t.Errorf("equal: worst %.3f, mean %.3f; full: worst %.3f, mean %.3f; want equal's worst above full's and its mean below", ew, em, fw, fm)
 	}
 }
+
+// near reports whether x rounds to want at three decimals.
+func near(x, want float64) bool { return x >= want-0.0005 && x < want+0.0005 }

@@ -17,6 +17,12 @@ func TestStormSites(t *testing.T) {
 	if len(notes) != 0 {
 		t.Errorf("notes: %v", notes)
 	}
+	// The most calls first: retry-go's 10 attempts around the inventory
+	// client's 5 (50 calls per request).
+	if first := sites[0].client; !strings.HasPrefix(first.Name, "checkout.go:93 ") || len(first.Layers) != 2 ||
+		first.Layers[0].Policy.MaxAttempts != 10 || first.Layers[1].Policy.MaxAttempts != 5 {
+		t.Errorf("first site %s, layers %+v; want checkout.go:93 with 10 × 5 attempts", first.Name, first.Layers)
+	}
 	var charge *siteClient
 	for i, s := range sites {
 		if strings.HasPrefix(s.client.Name, "checkout.go:74 ") {
