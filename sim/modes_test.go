@@ -169,3 +169,20 @@ func TestSchedule(t *testing.T) {
 		t.Errorf("completion %v after %d calls, want %v after 4", r.Completion, r.Calls, want)
 	}
 }
+
+// TestBudgetFloorOnVirtualTime: with no saved tokens, the budget's floor
+// allows MinRetriesPerSecond retries per second of virtual time, which only
+// holds if the budget reads the simulator's clock (TryWithdrawAt).
+func TestBudgetFloorOnVirtualTime(t *testing.T) {
+	s := &Scenario{Name: "down", Seed: 1, Workload: Workload{Clients: 10_000, Spread: 100 * time.Second},
+		Downstream: Downstream{Outage: Window{Duration: time.Hour}}}
+	c := refClient(t, "full", Shape{})
+	c.Layers[0].Budget = &retry.BudgetConfig{Ratio: 1e-6, MaxTokens: 1, MinRetriesPerSecond: 2}
+	r := mustRun(t, s, c)
+	// About 2 retries per second over the ~130s in which retries are
+	// asked for, plus the burst of 2.
+	t.Logf("%d retries", r.Retries)
+	if r.Retries < 200 || r.Retries > 300 {
+		t.Errorf("%d retries; want about 2 per second of virtual time over ~130s", r.Retries)
+	}
+}

@@ -143,8 +143,8 @@ func (f *stormFlags) check(fs *flag.FlagSet) error {
 	if f.clients <= 0 {
 		bad = append(bad, fmt.Sprintf("-clients %d: want at least 1", f.clients))
 	}
-	if f.clients > 50_000_000 {
-		bad = append(bad, fmt.Sprintf("-clients %d: at most 50000000 are simulated", f.clients))
+	if f.clients > 10_000_000 {
+		bad = append(bad, fmt.Sprintf("-clients %d: at most 10000000 are simulated (about 200 bytes each)", f.clients))
 	}
 	for _, x := range []struct {
 		name string
