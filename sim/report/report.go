@@ -40,7 +40,7 @@ var columns = []column{
 	{"successes", func(r *sim.Result) string { return fmt.Sprint(r.Successes) }},
 	{"give-ups", func(r *sim.Result) string { return giveUps(r) }},
 	{"fast rejections", func(r *sim.Result) string { return rejections(r) }},
-	{"peak calls/s", func(r *sim.Result) string { return fmt.Sprint(r.PeakCalls * int64(time.Second/r.Resolution)) }},
+	{"peak calls/s", func(r *sim.Result) string { return fmt.Sprintf("%.0f", float64(r.PeakCalls)/r.Resolution.Seconds()) }},
 	{"max in flight / waiting", func(r *sim.Result) string { return fmt.Sprintf("%d / %d", r.MaxInFlight, r.MaxWaiting) }},
 	{"calls/s 1st s after recovery", func(r *sim.Result) string {
 		if !r.HasRecovery {

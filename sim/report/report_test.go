@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/resilint/resilint/sim"
 )
@@ -66,5 +67,22 @@ func TestTable(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "scenario restorm") || !strings.Contains(b.String(), "attempts mean/p99/max") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+func TestPeakPerSecond(t *testing.T) {
+	r := &sim.Result{Resolution: 10 * time.Second, PeakCalls: 50}
+	r2 := &sim.Result{Resolution: 100 * time.Millisecond, PeakCalls: 50}
+	for _, c := range []struct {
+		r    *sim.Result
+		want string
+	}{{r, "5"}, {r2, "500"}} {
+		for _, col := range columns {
+			if col.head == "peak calls/s" {
+				if got := col.val(c.r); got != c.want {
+					t.Errorf("resolution %v, peak %d: %s calls/s, want %s", c.r.Resolution, c.r.PeakCalls, got, c.want)
+				}
+			}
+		}
 	}
 }
