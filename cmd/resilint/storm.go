@@ -47,6 +47,7 @@ type stormFlags struct {
 	capacity, recovery, errorRate float64
 	seed                          uint64
 	breaker, perAttempt, budget   bool
+	shared                        bool
 	maxSites                      int
 }
 
@@ -72,11 +73,11 @@ func (f *stormFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.spread, "spread", -1, "the clients' requests start spread over this long (default: the mode's)")
 	fs.DurationVar(&f.horizon, "horizon", 0, "stop the simulation at this virtual time (0: when every request is over)")
 	fs.DurationVar(&f.resol, "resolution", 0, "width of the time series' steps (0: 1s)")
-	fs.BoolVar(&f.breaker, "breaker", false, "put a runtime/breaker (default Config) around each logical request")
-	fs.BoolVar(&f.perAttempt, "breaker-per-attempt", false, "put the breaker around each attempt instead (implies -breaker)")
+	fs.BoolVar(&f.breaker, "breaker", false, "put a runtime/breaker (default Config) around each logical request (on by default in the store mode, where its state is shared by the instances)")
+	fs.BoolVar(&f.perAttempt, "breaker-per-attempt", false, "put the breaker around each attempt instead (implies -breaker; on by default in the partial mode)")
 	fs.BoolVar(&f.budget, "budget", false, "give every retry layer a runtime/retry Budget (default BudgetConfig) per instance")
 	fs.IntVar(&f.bulkhead, "bulkhead", 0, "a runtime/bulkhead of this many slots per instance (0: none)")
-	fs.IntVar(&f.instances, "instances", 1, "client processes the clients are spread over (each has its own budget, breaker, bulkhead)")
+	fs.IntVar(&f.instances, "instances", 1, "client processes the clients are spread over (each has its own budget, breaker, bulkhead; 10 in the store mode)")
 	fs.IntVar(&f.maxSites, "max-sites", 8, "simulate at most this many retry sites, those with the most calls first")
 }
 
@@ -125,8 +126,30 @@ func (f *stormFlags) scenario() (*sim.Scenario, sim.Shape, error) {
 	return s, shape, s.Validate()
 }
 
+// modeDefaults turns on what the partial and store modes are about, unless
+// the flags say otherwise: a breaker (its half-open trials; its shared
+// state), and for the store mode 10 instances sharing it.
+func (f *stormFlags) modeDefaults(fs *flag.FlagSet) {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if f.mode == "partial" && !set["breaker"] && !set["breaker-per-attempt"] {
+		// Per attempt: the failing kind's retries are what opens it.
+		f.perAttempt = true
+	}
+	if f.mode == "store" && !set["breaker"] {
+		f.breaker = true
+	}
+	if f.mode == "store" {
+		f.shared = true
+		if !set["instances"] {
+			f.instances = 10
+		}
+	}
+}
+
 // decorate adds the client-side layers the flags ask for.
 func (f *stormFlags) decorate(c *sim.Client) {
+	c.SharedBreaker = f.shared
 	if f.breaker || f.perAttempt {
 		c.Breaker, c.BreakerPerAttempt = &breaker.Config{}, f.perAttempt
 	}
@@ -205,6 +228,7 @@ func runStorm(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	f.modeDefaults(fs)
 	if err := f.check(fs); err != nil {
 		fmt.Fprintf(stderr, "resilint storm: %v\n", err)
 		return 2

@@ -65,3 +65,21 @@ func TestStormBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestStormModeDefaults: the partial and store modes are about a breaker,
+// so they put one in unless told not to.
+func TestStormModeDefaults(t *testing.T) {
+	for _, mode := range []string{"partial", "store"} {
+		code, out, errs := storm(t, "-mode", mode, "-clients", "5000", "-policy", "full")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		if !strings.Contains(out, "breaker opens / closes") || strings.Contains(out, "breaker opens / closes           -") {
+			t.Errorf("%s: no breaker at work:\n%s", mode, out)
+		}
+		_, out, _ = storm(t, "-mode", mode, "-clients", "5000", "-policy", "full", "-breaker=false")
+		if !strings.Contains(out, "breaker opens / closes           -") {
+			t.Errorf("%s -breaker=false: a breaker at work:\n%s", mode, out)
+		}
+	}
+}

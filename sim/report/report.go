@@ -40,6 +40,16 @@ var columns = []column{
 	{"successes", func(r *sim.Result) string { return fmt.Sprint(r.Successes) }},
 	{"give-ups", func(r *sim.Result) string { return giveUps(r) }},
 	{"fast rejections", func(r *sim.Result) string { return rejections(r) }},
+	{"breaker opens / closes", func(r *sim.Result) string {
+		if r.BreakerOpens == 0 && r.BreakerCloses == 0 {
+			return "-"
+		}
+		s := fmt.Sprintf("%d / %d", r.BreakerOpens, r.BreakerCloses)
+		if r.FalseCloses > 0 {
+			s += fmt.Sprintf(" (%d while the outage went on)", r.FalseCloses)
+		}
+		return s
+	}},
 	{"peak calls/s", func(r *sim.Result) string { return fmt.Sprintf("%.0f", float64(r.PeakCalls)/r.Resolution.Seconds()) }},
 	{"max in flight / waiting", func(r *sim.Result) string { return fmt.Sprintf("%d / %d", r.MaxInFlight, r.MaxWaiting) }},
 	{"calls/s 1st s after recovery", func(r *sim.Result) string {
