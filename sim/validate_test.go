@@ -171,3 +171,21 @@ func TestFirstSecondShareSweep(t *testing.T) {
 
 // near reports whether x rounds to want at three decimals.
 func near(x, want float64) bool { return x >= want-0.0005 && x < want+0.0005 }
+
+// TestPendingAtRecovery: 100 clients fail together at the start of an
+// outage and retry in lockstep after 1s, then 2s more (no jitter): their
+// second retry, at 3s, is pending when the dependency comes back at 2.5s
+// and falls in its first second; at 2s it does not.
+func TestPendingAtRecovery(t *testing.T) {
+	for _, c := range []struct {
+		outage       time.Duration
+		first, total int64
+	}{{2500 * time.Millisecond, 100, 100}, {2 * time.Second, 0, 100}} {
+		s := &Scenario{Name: "cohort", Seed: 1, Workload: Workload{Clients: 100},
+			Downstream: Downstream{Outage: Window{Duration: c.outage}}}
+		r := mustRun(t, s, refClient(t, "none", Shape{}))
+		if r.PendingAtRecovery != c.total || r.PendingFirstSecond != c.first {
+			t.Errorf("outage %v: %d of %d waiting clients retried in the first second; want %d of %d", c.outage, r.PendingFirstSecond, r.PendingAtRecovery, c.first, c.total)
+		}
+	}
+}

@@ -64,6 +64,12 @@ var columns = []column{
 		}
 		return fmt.Sprintf("%.0f%% (%d of %d)", 100*r.FirstSecondShare(), r.RetriesFirstSecond, r.RetriesAfterRecovery)
 	}},
+	{"waiting at recovery, retried in 1st s", func(r *sim.Result) string {
+		if !r.HasRecovery {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f%% (%d of %d)", 100*r.PendingShare(), r.PendingFirstSecond, r.PendingAtRecovery)
+	}},
 	{"drain after recovery", func(r *sim.Result) string {
 		if !r.HasRecovery {
 			return "-"
