@@ -184,7 +184,7 @@ func Table(w io.Writer, s *sim.Scenario, rs []*sim.Result) error {
 	for _, r := range rs {
 		fmt.Fprintf(w, "\n%s\n", r.Client)
 		for _, c := range columns[1:] {
-			fmt.Fprintf(w, "  %-32s %s\n", c.head, c.val(r))
+			fmt.Fprintf(w, "  %-38s %s\n", c.head, c.val(r))
 		}
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "  note: %s\n", n)
