@@ -10,6 +10,7 @@
 //	resilint help [check]                 what resilint does; one check's documentation
 //	resilint lsp                          a Language Server (docs/editors.md)
 //	resilint version                      the version resilint was built at
+//	resilint storm [flags] [packages]     simulate retry storms (docs/storm.md)
 //	resilint -sarif [flags] packages...   SARIF 2.1.0 on standard output
 //
 // `resilint help` lists the flags and the exit statuses; its text is in
@@ -50,6 +51,7 @@ func init() {
 		{"lsp", "[flags]", "a Language Server for editors, beside gopls (docs/editors.md)", func(args []string, _, _ io.Writer) int {
 			return lsp.Main(args, analyzers.All())
 		}},
+		{"storm", "[flags]", "simulate retry policies, or the code's retry sites, in an outage (docs/storm.md)", runStorm},
 		{"version", "", "the version resilint was built at", runVersion},
 	}
 }

@@ -137,7 +137,11 @@ func (b *Budget) Deposit() {
 // TryWithdraw takes the token one retry needs and reports whether there was
 // one: first from the saved tokens, then from the floor. Do calls it before
 // every retry.
-func (b *Budget) TryWithdraw() bool {
+func (b *Budget) TryWithdraw() bool { return b.TryWithdrawAt(time.Now()) }
+
+// TryWithdrawAt is TryWithdraw with the time given, for simulators on virtual
+// time; the floor refills by the time elapsed between the calls' now values.
+func (b *Budget) TryWithdrawAt(now time.Time) bool {
 	for {
 		v := b.tokens.Load()
 		if v < unit {
@@ -154,7 +158,6 @@ func (b *Budget) TryWithdraw() bool {
 	burst := max(rate, 1)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := time.Now()
 	if !b.floorStart {
 		b.floorStart, b.floorLeft = true, burst
 	} else if elapsed := now.Sub(b.floorLast); elapsed > 0 {
