@@ -87,7 +87,7 @@ const (
 type DelayShape struct {
 	Jitter      Jitter
 	Exponential bool      // grows exponentially with the attempts (shift, doubling, math.Pow)
-	Capped      bool      // bounded by min(), math.Min or an if-cap
+	Capped      bool      // bounded by min(), math.Min, an if-cap, or a small attempt bound
 	SeedPos     token.Pos // the constant seed, for JitterSeeded
 }
 
@@ -122,7 +122,13 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				}
 				if dur != nil {
 					d := &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)}
-					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.inSelectWithDone(x, op)
+					if d.Shape.Exponential && !d.Shape.Capped && r.Attempts > 0 && r.Attempts <= maxGrowthAttempts {
+						// 100ms<<attempt in three attempts never exceeds
+						// 400ms: the attempt bound is the cap.
+						d.Shape.Capped = true
+					}
+					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.inSelectWithDone(x, op) ||
+						m.underNeverDone(x, fnBody)
 					r.Delays = append(r.Delays, d)
 				}
 			}
@@ -167,6 +173,9 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 								switch s.Tok {
 								case token.MUL_ASSIGN, token.SHL_ASSIGN:
 									sh.Exponential = true
+									if growsBelowCap(info, s, v, fnBody) {
+										sh.Capped = true // if d < max { d *= 2 }
+									}
 								}
 								visitExpr(s.Rhs[0], depth+1)
 							}
@@ -328,6 +337,53 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 		return true
 	})
 	return capped
+}
+
+// maxGrowthAttempts is the largest attempt bound under which exponential
+// growth counts as capped by the bound itself: 2^6 = 64 times the first
+// delay at most.
+const maxGrowthAttempts = 7
+
+// growsBelowCap reports whether the growth statement s of v runs only
+// while v is below a limit: it is in the body of an if whose condition
+// (or a conjunct of it) is v < x, v <= x, x > v or x >= v.
+func growsBelowCap(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
+	below := func(e ast.Expr) bool {
+		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		switch be.Op {
+		case token.LSS, token.LEQ:
+			return info.Uses[identOf(be.X)] == v
+		case token.GTR, token.GEQ:
+			return info.Uses[identOf(be.Y)] == v
+		}
+		return false
+	}
+	var conjuncts func(e ast.Expr) bool
+	conjuncts = func(e ast.Expr) bool {
+		if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LAND {
+			return conjuncts(be.X) || conjuncts(be.Y)
+		}
+		return below(e)
+	}
+	found := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if conjuncts(ifs.Cond) {
+			for _, st := range ifs.Body.List {
+				if st == s {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // isDoubling recognizes d * 2, 2 * d on a non-constant d.
@@ -507,10 +563,8 @@ func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 				continue
 			}
 			ast.Inspect(cc.Comm, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok {
-					if fn := analysisutil.Callee(m.pass.TypesInfo, c); analysisutil.IsMethod(fn, "context", "Context", "Done") {
-						hasDone = true
-					}
+				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.isDoneChan(u.X) {
+					hasDone = true
 				}
 				return true
 			})
@@ -521,6 +575,72 @@ func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 		if hasDone && !found {
 			// A timer made before the select: t := time.NewTimer(d); select { case <-t.C: }
 			found = timerFeeds(m.pass.TypesInfo, call, sel, root)
+		}
+		return !found
+	})
+	return found
+}
+
+// isDoneChan reports whether e is a context's Done channel: ctx.Done(),
+// or a local variable that is only ever assigned ctx.Done().
+func (m *builder) isDoneChan(e ast.Expr) bool {
+	isDoneCall := func(e ast.Expr) bool {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		return ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, c), "context", "Context", "Done")
+	}
+	if isDoneCall(e) {
+		return true
+	}
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isLocal(v) {
+		return false
+	}
+	as := m.vals.assigns[v]
+	if len(as) == 0 {
+		return false
+	}
+	for _, a := range as {
+		if a.value == nil || !isDoneCall(a.value) {
+			return false
+		}
+	}
+	return true
+}
+
+// underNeverDone reports whether call runs only when a context can never
+// be cancelled: inside `if ctx.Done() == nil { ... }` (a conjunct of the
+// condition will do).
+func (m *builder) underNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
+	var nilDone func(e ast.Expr) bool
+	nilDone = func(e ast.Expr) bool {
+		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		if be.Op == token.LAND {
+			return nilDone(be.X) || nilDone(be.Y)
+		}
+		if be.Op != token.EQL {
+			return false
+		}
+		isNil := func(x ast.Expr) bool {
+			tv, ok := m.pass.TypesInfo.Types[x]
+			return ok && tv.IsNil()
+		}
+		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
+	}
+	found := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if ifs.Body.Pos() <= call.Pos() && call.End() <= ifs.Body.End() && nilDone(ifs.Cond) {
+			found = true
 		}
 		return !found
 	})

@@ -22,7 +22,7 @@ func fixedSleep(ctx context.Context) error {
 
 func shifted(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 5; attempt++ {
+	for attempt := 0; attempt < 10; attempt++ {
 		if err = call(ctx); err == nil {
 			return nil
 		}
@@ -34,7 +34,7 @@ func shifted(ctx context.Context) error {
 func doubled(ctx context.Context) error {
 	delay := 100 * time.Millisecond
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 10; i++ {
 		if err = call(ctx); err == nil {
 			return nil
 		}
@@ -64,7 +64,7 @@ func timer(ctx context.Context) error {
 
 func jitteredUncapped(ctx context.Context) error {
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 10; i++ {
 		if err = call(ctx); err == nil {
 			return nil
 		}

@@ -1,0 +1,62 @@
+package donevar
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+func call(ctx context.Context) error { return errors.New("down") }
+
+// ctx.Done() kept in a variable before the select still ends the wait.
+func doneInVariable(ctx context.Context) error {
+	done := ctx.Done()
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-done:
+			return ctx.Err()
+		case <-time.After(time.Second): //resilint:ignore backoff the fixture is about cancellation
+		}
+	}
+	return err
+}
+
+// A sleep reached only when the context can never be cancelled ignores
+// nothing.
+func sleepsOnlyWhenUncancellable(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if ctx.Done() == nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+// A channel that is not the context's does not end the wait when the
+// caller gives up.
+func otherChannel(ctx context.Context, stop chan struct{}) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if stop == nil {
+			time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+		}
+	}
+	return err
+}
