@@ -35,6 +35,7 @@ var factSamples = []analysis.Fact{
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}},
 	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
+	&model.CtxCheckFact{Param: 1},
 	&model.WaitFact{Pure: true},
 	&model.RandomFact{Result: 1},
 }

@@ -655,6 +655,8 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			errObj = obj
 		case isHTTPResponse(res[i]):
 			respObj = obj
+		case isBool(res[i]) && in.judgesOps(call, s):
+			// a decision about earlier results, not a partial result
 		default:
 			partials = append(partials, obj)
 		}
@@ -675,8 +677,34 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			s.setSlot(slot{key: obj, partials: partials, op: call})
 		case respObj:
 			s.setSlot(slot{key: obj, isResp: true, mask: fullMask, op: call})
+		default:
+			// retry, err := c.shouldRetry(resp, err): a bool decided from
+			// an earlier operation's results is a predicate over them.
+			if isBool(res[i]) && in.judgesOps(call, s) {
+				s.setBoolDef(obj, ast.Expr(call))
+			}
 		}
 	}
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// judgesOps reports whether call takes the result of an operation that s
+// tracks (its error or its response) as an argument.
+func (in *interp) judgesOps(call *ast.CallExpr, s *state) bool {
+	for _, a := range call.Args {
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if obj := in.objOf(id); obj != nil {
+				if _, ok := s.slot(obj); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // errSource returns the slot whose status an assigned expression carries:

@@ -32,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
 }
 
 // RetryKind says how a retry is written.
@@ -169,6 +169,7 @@ type builder struct {
 	delayFuncs  map[*types.Func]bool
 	pureWaits   map[*types.Func]bool
 	randomFuncs map[*types.Func]bool
+	ctxChecks   map[*types.Func]int // this package's functions that check their context parameter, by its index
 	breakerAt   map[*ast.CallExpr]*BreakerSite
 	bsummaries  *summaries[BreakerFact]
 	headers     map[types.Object][]HeaderWrite
@@ -209,6 +210,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
 	m.findRandomFuncs()
+	m.findCtxChecks()
 	m.headers = m.headerIndex()
 	for _, f := range pass.Files {
 		m.findRetries(f)
@@ -622,15 +624,24 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	return found
 }
 
-// timeBounded reports whether a loop checks a context or the clock.
+// timeBounded reports whether a loop checks a context or the clock, calls
+// a function that checks the context it is given (CtxCheckFact), or
+// leaves when a channel other than a timer's is ready (a stop or close
+// channel: another goroutine ends the loop).
 func (m *builder) timeBounded(nodes []ast.Node) bool {
 	info := m.pass.TypesInfo
 	return anyIn(nodes, func(n ast.Node) bool {
+		if cc, ok := n.(*ast.CommClause); ok {
+			return m.stopCase(cc)
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return false
 		}
 		fn := analysisutil.Callee(info, call)
+		if m.checksContext(fn, call) {
+			return true
+		}
 		return analysisutil.IsMethod(fn, "context", "Context", "Done") || analysisutil.IsMethod(fn, "context", "Context", "Err") ||
 			analysisutil.IsMethod(fn, "context", "Context", "Deadline") ||
 			analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
