@@ -15,7 +15,9 @@ func call(ctx context.Context) error { return errors.New("down") }
 func jittered(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
 
 // isHalt checks the context it is given (its CtxCheckFact).
-func isHalt(ctx context.Context, err error) bool { return ctx.Err() != nil || errors.Is(err, context.Canceled) }
+func isHalt(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled)
+}
 
 // isFatal looks only at the error: no bound.
 func isFatal(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
