@@ -27,6 +27,7 @@ func (m *builder) findRetries(f *ast.File) {
 		case *ast.FuncDecl:
 			if n.Body != nil {
 				m.findLoops(n.Body)
+				m.findRecursions(n)
 			}
 		case *ast.FuncLit:
 			m.findLoops(n.Body)

@@ -108,6 +108,14 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				return false
 			}
 		case *ast.CallExpr:
+			if self != nil && self.Kind == RecursiveRetry && ast.Node(x) == self.Node {
+				// A recursive retry's self-call is its next attempt, not
+				// a retry it reaches.
+				for _, a := range x.Args {
+					ast.Inspect(a, visit)
+				}
+				return false
+			}
 			if fn := analysisutil.Callee(info, x); fn != nil {
 				addFunc(x.Pos(), fn)
 			} else if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {

@@ -12,10 +12,11 @@ import (
 type RetryKind int
 
 const (
-	LoopRetry    RetryKind = iota + 1 // a hand-written for or range loop
-	GotoRetry                         // a hand-written loop made of a label and goto
-	LibraryRetry                      // a retry library call running an operation
-	ClientRetry                       // a client send that retries by itself
+	LoopRetry      RetryKind = iota + 1 // a hand-written for or range loop
+	GotoRetry                           // a hand-written loop made of a label and goto
+	LibraryRetry                        // a retry library call running an operation
+	ClientRetry                         // a client send that retries by itself
+	RecursiveRetry                      // a function that calls itself again after a failure
 )
 
 // Retry is one retry site of the package.
@@ -80,6 +81,8 @@ func (r *Retry) Describe() string {
 		return "retry loop"
 	case GotoRetry:
 		return "goto retry loop"
+	case RecursiveRetry:
+		return "recursive retry"
 	}
 	if r.Through != "" {
 		return r.Row.Lib + " of a retryablehttp StandardClient"
