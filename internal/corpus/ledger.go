@@ -11,10 +11,10 @@ import (
 
 // Verdicts of the ledger.
 const (
-	verdictRight     = "right"     // the maintainer would fix it
-	verdictWrong     = "wrong"     // the code does not do what the finding says
-	verdictDisputed  = "disputed"  // the maintainer would argue with it
-	verdictUnjudged  = "unjudged"  // added by -update, not yet judged
+	verdictRight     = "right"    // the maintainer would fix it
+	verdictWrong     = "wrong"    // the code does not do what the finding says
+	verdictDisputed  = "disputed" // the maintainer would argue with it
+	verdictUnjudged  = "unjudged" // added by -update, not yet judged
 	ledgerHeader     = "module\tposition\tcheck\tcategory\tverdict\treason"
 	ledgerFieldCount = 6
 )
