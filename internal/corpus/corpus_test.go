@@ -418,3 +418,20 @@ func TestRunFlags(t *testing.T) {
 		t.Errorf("bad ledger: exit %d, want 1 with the bad verdict named\n%s", code, errb.String())
 	}
 }
+
+func TestLocalReplaces(t *testing.T) {
+	type mv = struct{ Path, Version string }
+	replaces := []struct {
+		Old struct{ Path, Version string }
+		New struct{ Path, Version string }
+	}{
+		{Old: mv{"example.com/api", ""}, New: mv{"../../api", ""}},            // a sibling directory: dropped
+		{Old: mv{"example.com/pkg", "v1.2.0"}, New: mv{"/abs/pkg", ""}},       // a directory, one version: dropped
+		{Old: mv{"example.com/fork", ""}, New: mv{"example.com/x", "v1.0.0"}}, // a module version: kept
+	}
+	got := localReplaces(replaces)
+	want := []string{"-dropreplace=example.com/api", "-dropreplace=example.com/pkg@v1.2.0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("localReplaces = %q, want %q", got, want)
+	}
+}

@@ -315,6 +315,13 @@ func (w *workdir) prepare(m module) (dir string, fresh bool, err error) {
 			return "", false, err
 		}
 	}
+	// A module of a monorepo may replace its siblings by relative paths
+	// (../api), which do not exist in the copy: as a dependency, where its
+	// replacements are ignored, it uses their required versions, and so
+	// does the corpus.
+	if err := w.dropLocalReplaces(dir); err != nil {
+		return "", false, err
+	}
 	// The dependencies of every package analyzed and of its tests, so
 	// that every package loads: go get -t adds what go.mod lacks, and
 	// writes go.sum.
@@ -334,6 +341,59 @@ func (w *workdir) prepare(m module) (dir string, fresh bool, err error) {
 		return "", false, err
 	}
 	return dir, true, nil
+}
+
+// dropLocalReplaces removes the replace directives of dir's go.mod whose
+// target is a directory.
+func (w *workdir) dropLocalReplaces(dir string) error {
+	var out bytes.Buffer
+	cmd := w.command(dir, "go", "mod", "edit", "-json")
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go mod edit -json: %v\n%s", err, out.Bytes())
+	}
+	var gomod struct {
+		Replace []struct {
+			Old struct{ Path, Version string }
+			New struct{ Path, Version string }
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &gomod); err != nil {
+		return fmt.Errorf("go mod edit -json: %v", err)
+	}
+	args := localReplaces(gomod.Replace)
+	if len(args) == 0 {
+		return nil
+	}
+	out.Reset()
+	cmd = w.command(dir, "go", append([]string{"mod", "edit"}, args...)...)
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go mod edit: %v\n%s", err, out.Bytes())
+	}
+	return nil
+}
+
+// localReplaces returns the go mod edit flags that drop the replacements
+// by a directory (a target without a version).
+func localReplaces(replaces []struct {
+	Old struct{ Path, Version string }
+	New struct{ Path, Version string }
+}) []string {
+	var args []string
+	for _, r := range replaces {
+		if r.New.Version != "" {
+			continue
+		}
+		old := r.Old.Path
+		if r.Old.Version != "" {
+			old += "@" + r.Old.Version
+		}
+		args = append(args, "-dropreplace="+old)
+	}
+	return args
 }
 
 // copyTree copies the regular files of src (a read-only module in the
