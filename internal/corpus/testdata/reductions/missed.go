@@ -151,3 +151,40 @@ func watch(w watcher, apply func([]string)) {
 		apply(v)
 	}
 }
+
+type backend struct {
+	hc  *http.Client
+	max int
+}
+
+func (b *backend) shouldRetry(err error, resp *http.Response, n int) (bool, string) {
+	if n >= b.max {
+		return false, "max retries"
+	}
+	if err == nil && resp.StatusCode < 500 {
+		return false, "ok"
+	}
+	return true, ""
+}
+
+func (b *backend) sleepTime(n int) time.Duration { return time.Duration(n+1) * 500 * time.Millisecond }
+
+// M8: retry decided by a returned bool after a response handler given as
+// a parameter; the sleep ignores req.Context().
+func (b *backend) do(req *http.Request, handle func(*http.Response, error) (any, error)) (any, error) {
+	var result any
+	var err error
+	for n := 0; ; {
+		var resp *http.Response
+		resp, err = b.hc.Do(req)
+		result, err = handle(resp, err)
+		retry, _ := b.shouldRetry(err, resp, n)
+		if !retry {
+			break
+		}
+		d := b.sleepTime(n)
+		n++
+		time.Sleep(d)
+	}
+	return result, err
+}
