@@ -9,7 +9,9 @@ import (
 	"time"
 )
 
-// M1: retry decided by a bool set in branches; no delay unless configured.
+// M1: retry decided by a bool set in branches; with backoff nil (the
+// zero value, the default) it retries at once: not reported (the loop is
+// recognized; the nil default of the delay function is not).
 type transport struct {
 	rt      http.RoundTripper
 	max     int
