@@ -9,10 +9,12 @@ import (
 	"strings"
 )
 
-// jsonDiagnostic is the part of the checker's -json output (a tree
-// package ID → analyzer → diagnostics or {"error": ...}) that the corpus
-// reads.
-type jsonDiagnostic struct {
+// jsonFinding is the part of the driver's -json output (one array of
+// findings, each naming its package and check; analysis errors go to
+// standard error) that the corpus reads.
+type jsonFinding struct {
+	Package  string `json:"package"`
+	Check    string `json:"check"`
 	Category string `json:"category"`
 	Posn     string `json:"posn"`
 	Message  string `json:"message"`
@@ -22,73 +24,44 @@ type jsonDiagnostic struct {
 type parsed struct {
 	Findings  []finding // outside test files, deduplicated, in position order
 	TestFiles int       // findings in _test.go files, dropped
-	Errors    []string  // analyzers that failed on a package
+	Errors    []string  // findings whose position is outside the module
 }
 
 // parseOutput reads the driver's -json output for the module mod rooted
 // at dir. Positions become dir-relative file:line. A package analyzed
-// both alone and as its test variant reports the same diagnostic twice;
-// it is kept once. Findings in _test.go files are counted and dropped:
-// the corpus judges non-test code.
+// both alone and as its test variant may report the same diagnostic
+// twice; it is kept once. Findings in _test.go files are counted and
+// dropped: the corpus judges non-test code.
 func parseOutput(data []byte, mod, dir string) (parsed, error) {
-	var tree map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(data, &tree); err != nil {
-		return parsed{}, fmt.Errorf("driver output is not the checker's JSON: %v", err)
+	var all []jsonFinding
+	if err := json.Unmarshal(data, &all); err != nil {
+		return parsed{}, fmt.Errorf("driver output is not resilint's -json array: %v", err)
 	}
 	var p parsed
 	type seenKey struct{ posn, check, category, message string }
 	seen := make(map[seenKey]bool)
-	pkgs := make([]string, 0, len(tree))
-	for id := range tree {
-		pkgs = append(pkgs, id)
-	}
-	slices.Sort(pkgs)
-	for _, id := range pkgs {
-		checks := make([]string, 0, len(tree[id]))
-		for name := range tree[id] {
-			checks = append(checks, name)
+	for _, d := range all {
+		k := seenKey{d.Posn, d.Check, d.Category, d.Message}
+		if seen[k] {
+			continue
 		}
-		slices.Sort(checks)
-		for _, check := range checks {
-			raw := tree[id][check]
-			var failed struct {
-				Err string `json:"error"`
-			}
-			if len(raw) > 0 && raw[0] == '{' {
-				if err := json.Unmarshal(raw, &failed); err != nil {
-					return parsed{}, fmt.Errorf("package %s, %s: %v", id, check, err)
-				}
-				p.Errors = append(p.Errors, fmt.Sprintf("%s: %s: %s", id, check, failed.Err))
-				continue
-			}
-			var diags []jsonDiagnostic
-			if err := json.Unmarshal(raw, &diags); err != nil {
-				return parsed{}, fmt.Errorf("package %s, %s: %v", id, check, err)
-			}
-			for _, d := range diags {
-				k := seenKey{d.Posn, check, d.Category, d.Message}
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				file, line, err := relPos(d.Posn, dir)
-				if err != nil {
-					p.Errors = append(p.Errors, fmt.Sprintf("%s: %s: %v (%s)", id, check, err, d.Message))
-					continue
-				}
-				if strings.HasSuffix(file, "_test.go") {
-					p.TestFiles++
-					continue
-				}
-				p.Findings = append(p.Findings, finding{
-					Module:   mod,
-					Pos:      fmt.Sprintf("%s:%d", file, line),
-					Check:    check,
-					Category: d.Category,
-					Message:  d.Message,
-				})
-			}
+		seen[k] = true
+		file, line, err := relPos(d.Posn, dir)
+		if err != nil {
+			p.Errors = append(p.Errors, fmt.Sprintf("%s: %s: %v (%s)", d.Package, d.Check, err, d.Message))
+			continue
 		}
+		if strings.HasSuffix(file, "_test.go") {
+			p.TestFiles++
+			continue
+		}
+		p.Findings = append(p.Findings, finding{
+			Module:   mod,
+			Pos:      fmt.Sprintf("%s:%d", file, line),
+			Check:    d.Check,
+			Category: d.Category,
+			Message:  d.Message,
+		})
 	}
 	slices.SortStableFunc(p.Findings, func(a, b finding) int {
 		return cmp.Or(comparePos(a.Pos, b.Pos), cmp.Compare(a.Check, b.Check), cmp.Compare(a.Category, b.Category))
