@@ -59,6 +59,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 	}
 	advanced := map[types.Object]bool{} // modified in the loop
 	derived := map[types.Object]bool{}  // modified from its own value, not as a counter
+	walks := false                      // err = c.Cause() with c from err: walking a chain
 	var ops []*ast.CallExpr
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -70,6 +71,40 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					advanced[obj] = true
 				}
 			case *ast.AssignStmt:
+				if len(x.Rhs) == 1 {
+					if call, ok := analysisutil.Unparen(x.Rhs[0]).(*ast.CallExpr); ok {
+						consumes := false
+						for _, l := range x.Lhs {
+							if obj := objOf(l); obj != nil && x.Tok != token.DEFINE {
+								if mentions(call, obj) {
+									consumes = true
+								}
+								if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.derivedVia(sel.X, obj, nodes) {
+									consumes = true
+								}
+								for _, a := range call.Args {
+									if m.derivedVia(a, obj, nodes) {
+										consumes = true
+									}
+								}
+							}
+						}
+						if consumes {
+							if in.isOp(call) {
+								walks = true // err = c.Cause(), c from err
+							}
+							if len(x.Lhs) > 1 {
+								// b, data = pem.Decode(data): the call consumes
+								// its input; everything it returns changes.
+								for _, l := range x.Lhs {
+									if obj := objOf(l); obj != nil {
+										derived[obj] = true
+									}
+								}
+							}
+						}
+					}
+				}
 				if x.Tok == token.DEFINE {
 					return true
 				}
@@ -92,6 +127,9 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			}
 			return true
 		})
+	}
+	if walks {
+		return true
 	}
 	// for x := first(); x != nil; x = next(): the loop walks candidates
 	// (brokers, replicas), each tried once.
@@ -150,6 +188,19 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					if obj := info.Uses[x]; obj != nil && derived[obj] {
 						changing = true
 					}
+					// key := fmt.Sprintf("%s/%d", p, time.Now().UnixNano()):
+					// a value made fresh in every pass.
+					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && inNodes(nodes, v.Pos()) {
+						for _, a := range m.vals.assigns[v] {
+							if a.value != nil && m.fresh(a.value) {
+								changing = true
+							}
+						}
+					}
+				case *ast.CallExpr:
+					if m.fresh(x) {
+						changing = true
+					}
 				}
 				return !changing
 			})
@@ -201,6 +252,34 @@ func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) boo
 			return !found
 		})
 		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reports whether e draws a new value every time it is evaluated:
+// it reads the clock (time.Now) or a random source.
+func (m *builder) fresh(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (analysisutil.IsFunc(fn, "time", "Now") || m.isRandomCall(c, fn)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// inNodes reports whether pos lies in one of nodes.
+func inNodes(nodes []ast.Node, pos token.Pos) bool {
+	for _, n := range nodes {
+		if n.Pos() <= pos && pos < n.End() {
 			return true
 		}
 	}
