@@ -1,0 +1,160 @@
+package catalog
+
+// Redis client knowledge: which calls issue which Redis command on which
+// key, and which run commands inside a transaction, a pipeline or a Lua
+// script. The model's rediscmd layer interprets these rows.
+
+// RedisKind is what a Redis call does to its key.
+type RedisKind int
+
+const (
+	// RedisRead reads the key's value (GET, HGET, ZCARD, TTL...).
+	RedisRead RedisKind = iota + 1
+	// RedisWrite writes the key (SET, HSET, ZADD, DEL...).
+	RedisWrite
+	// RedisIncr increments a counter atomically and returns it (INCR,
+	// INCRBY, HINCRBY): a write whose result is the new value.
+	RedisIncr
+	// RedisExpire sets the key's time to live (EXPIRE, PEXPIRE...).
+	RedisExpire
+	// RedisScript runs a Lua script atomically on the keys at KeyArg (a
+	// []string).
+	RedisScript
+	// RedisTx runs the callback at FnArg inside MULTI/EXEC (TxPipelined)
+	// or with the keys watched (Watch).
+	RedisTx
+	// RedisPipeline runs the callback at FnArg in a pipeline: its
+	// commands are queued and sent together, their replies are not known
+	// until the pipeline runs.
+	RedisPipeline
+	// RedisQueued: a type whose commands are queued in a pipeline or a
+	// transaction, or run on a connection with watched keys (Recv empty,
+	// Name the type).
+	RedisQueued
+)
+
+// RedisRow is one catalogued Redis client API.
+type RedisRow struct {
+	Path string // import path
+	Recv string // receiver type name ("" for RedisQueued rows)
+	Name string // method name, or the type name of a RedisQueued row
+	Kind RedisKind
+	Cmd  string // the Redis command, for messages: "GET"
+	// KeyArg is the index of the key argument (the []string of keys for a
+	// script); -1 when the call has none.
+	KeyArg int
+	// Keys: the arguments from KeyArg on are keys (DEL k1 k2...).
+	Keys bool
+	// FnArg is the callback argument of RedisTx and RedisPipeline rows.
+	FnArg int
+}
+
+// Redis client import paths.
+const (
+	GoRedisV9 = "github.com/redis/go-redis/v9"
+)
+
+// go-redis defines every command once, as a method of the unexported
+// func type cmdable that Client, ClusterClient, Ring, Tx and Pipeline
+// embed; the exported interface Cmdable (embedded in UniversalClient,
+// StatefulCmdable and Pipeliner) lists them again. A call resolves to one
+// or the other, so each command has a row for both.
+var goRedisCommands = []struct {
+	name, cmd string
+	kind      RedisKind
+	keyArg    int
+	keys      bool
+}{
+	{"Get", "GET", RedisRead, 1, false},
+	{"MGet", "MGET", RedisRead, 1, true},
+	{"Exists", "EXISTS", RedisRead, 1, true},
+	{"TTL", "TTL", RedisRead, 1, false},
+	{"PTTL", "PTTL", RedisRead, 1, false},
+	{"HGet", "HGET", RedisRead, 1, false},
+	{"HGetAll", "HGETALL", RedisRead, 1, false},
+	{"HMGet", "HMGET", RedisRead, 1, false},
+	{"HLen", "HLEN", RedisRead, 1, false},
+	{"LLen", "LLEN", RedisRead, 1, false},
+	{"LRange", "LRANGE", RedisRead, 1, false},
+	{"SCard", "SCARD", RedisRead, 1, false},
+	{"ZCard", "ZCARD", RedisRead, 1, false},
+	{"ZCount", "ZCOUNT", RedisRead, 1, false},
+	{"ZRange", "ZRANGE", RedisRead, 1, false},
+	{"ZRangeByScore", "ZRANGEBYSCORE", RedisRead, 1, false},
+	{"Set", "SET", RedisWrite, 1, false},
+	{"SetEx", "SETEX", RedisWrite, 1, false},
+	{"SetNX", "SETNX", RedisWrite, 1, false},
+	{"GetSet", "GETSET", RedisWrite, 1, false},
+	{"Del", "DEL", RedisWrite, 1, true},
+	{"HSet", "HSET", RedisWrite, 1, false},
+	{"LPush", "LPUSH", RedisWrite, 1, false},
+	{"RPush", "RPUSH", RedisWrite, 1, false},
+	{"SAdd", "SADD", RedisWrite, 1, false},
+	{"ZAdd", "ZADD", RedisWrite, 1, false},
+	{"ZRemRangeByScore", "ZREMRANGEBYSCORE", RedisWrite, 1, false},
+	{"Incr", "INCR", RedisIncr, 1, false},
+	{"IncrBy", "INCRBY", RedisIncr, 1, false},
+	{"IncrByFloat", "INCRBYFLOAT", RedisIncr, 1, false},
+	{"Decr", "DECR", RedisIncr, 1, false},
+	{"DecrBy", "DECRBY", RedisIncr, 1, false},
+	{"HIncrBy", "HINCRBY", RedisIncr, 1, false},
+	{"HIncrByFloat", "HINCRBYFLOAT", RedisIncr, 1, false},
+	{"Expire", "EXPIRE", RedisExpire, 1, false},
+	{"ExpireNX", "EXPIRE NX", RedisExpire, 1, false},
+	{"ExpireAt", "EXPIREAT", RedisExpire, 1, false},
+	{"PExpire", "PEXPIRE", RedisExpire, 1, false},
+	{"Eval", "EVAL", RedisScript, 2, false},
+	{"EvalSha", "EVALSHA", RedisScript, 2, false},
+	{"EvalRO", "EVAL_RO", RedisScript, 2, false},
+	{"EvalShaRO", "EVALSHA_RO", RedisScript, 2, false},
+}
+
+// RedisRows is the Redis part of the catalog.
+var RedisRows = func() []RedisRow {
+	var rows []RedisRow
+	for _, c := range goRedisCommands {
+		for _, recv := range []string{"cmdable", "Cmdable"} {
+			rows = append(rows, RedisRow{Path: GoRedisV9, Recv: recv, Name: c.name, Kind: c.kind, Cmd: c.cmd, KeyArg: c.keyArg, Keys: c.keys})
+		}
+		if c.kind == RedisScript {
+			rows = append(rows, RedisRow{Path: GoRedisV9, Recv: "Scripter", Name: c.name, Kind: c.kind, Cmd: c.cmd, KeyArg: c.keyArg})
+		}
+	}
+	// Script.Run(ctx, c, keys, args...) and friends: EVALSHA, then EVAL
+	// on NOSCRIPT; all atomic.
+	for _, m := range []struct{ name, cmd string }{{"Run", "EVALSHA"}, {"RunRO", "EVALSHA_RO"}, {"Eval", "EVAL"}, {"EvalRO", "EVAL_RO"}, {"EvalSha", "EVALSHA"}, {"EvalShaRO", "EVALSHA_RO"}} {
+		rows = append(rows, RedisRow{Path: GoRedisV9, Recv: "Script", Name: m.name, Kind: RedisScript, Cmd: m.cmd, KeyArg: 2})
+	}
+	for _, recv := range []string{"Client", "ClusterClient", "Ring", "Tx", "Pipeline", "Cmdable"} {
+		rows = append(rows,
+			RedisRow{Path: GoRedisV9, Recv: recv, Name: "TxPipelined", Kind: RedisTx, Cmd: "MULTI/EXEC", KeyArg: -1, FnArg: 1},
+			RedisRow{Path: GoRedisV9, Recv: recv, Name: "Pipelined", Kind: RedisPipeline, Cmd: "pipeline", KeyArg: -1, FnArg: 1})
+	}
+	for _, recv := range []string{"Client", "ClusterClient", "UniversalClient"} {
+		rows = append(rows, RedisRow{Path: GoRedisV9, Recv: recv, Name: "Watch", Kind: RedisTx, Cmd: "WATCH", KeyArg: 2, Keys: true, FnArg: 1})
+	}
+	for _, t := range []string{"Tx", "Pipeline", "Pipeliner"} {
+		rows = append(rows, RedisRow{Path: GoRedisV9, Name: t, Kind: RedisQueued, KeyArg: -1})
+	}
+	return rows
+}()
+
+type redisKey struct{ path, recv, name string }
+
+var redisIndex = func() map[redisKey]*RedisRow {
+	m := make(map[redisKey]*RedisRow, len(RedisRows))
+	for i := range RedisRows {
+		r := &RedisRows[i]
+		m[redisKey{r.Path, r.Recv, r.Name}] = r
+	}
+	return m
+}()
+
+// LookupRedis returns the Redis row for the method recv.name of path (or,
+// with recv "", the RedisQueued type name), or nil.
+func LookupRedis(path, recv, name string) *RedisRow {
+	return redisIndex[redisKey{path, recv, name}]
+}
+
+// RedisPaths are the import paths of the Redis rows.
+func RedisPaths() []string { return []string{GoRedisV9} }
