@@ -260,7 +260,9 @@ func isHandlerSig(sig *types.Signature) bool {
 	return p.Len() == 2 && isWriter(p.At(0).Type()) && analysisutil.IsNamedType(p.At(1).Type(), catalog.NetHTTP, "Request")
 }
 
-func isWriter(t types.Type) bool { return analysisutil.IsNamedType(t, catalog.NetHTTP, "ResponseWriter") }
+func isWriter(t types.Type) bool {
+	return analysisutil.IsNamedType(t, catalog.NetHTTP, "ResponseWriter")
+}
 
 func isHeader(t types.Type) bool {
 	if _, ptr := types.Unalias(t).(*types.Pointer); ptr {

@@ -321,7 +321,7 @@ func (b *builder) call(f *Func, call *ast.CallExpr) {
 			if row.KeyArg >= len(call.Args) {
 				return
 			}
-			keys := call.Args[row.KeyArg:row.KeyArg+1]
+			keys := call.Args[row.KeyArg : row.KeyArg+1]
 			if row.Keys {
 				if call.Ellipsis.IsValid() {
 					keys = nil

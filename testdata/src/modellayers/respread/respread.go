@@ -1,0 +1,21 @@
+// Package retryafter holds client helpers used by another package.
+package respread
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Delay parses the response's Retry-After (seconds), or returns def.
+func Delay(resp *http.Response, def time.Duration) time.Duration { // want Delay:`respread\(reads Retry-After\)`
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+		return time.Duration(s) * time.Second
+	}
+	return def
+}
+
+// Retryable tells 429 and 5xx apart from success.
+func Retryable(code int) bool { // want Retryable:`respread\(tests \$0 \[429 503\]\)`
+	return code == http.StatusTooManyRequests || code >= 500
+}
