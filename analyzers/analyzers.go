@@ -10,6 +10,7 @@ import (
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/internal/suppress"
+	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
 )
@@ -22,6 +23,7 @@ var checks = []*analysis.Analyzer{
 	idempotency.Analyzer,
 	timeoutchain.Analyzer,
 	backoff.Analyzer,
+	ratelimit.Analyzer,
 }
 
 // suite is what All returns: the checks wrapped for //resilint:ignore,

@@ -45,11 +45,11 @@ var Samples = []int{429, 503}
 type ReadFact struct {
 	// Headers it reads (canonical names), on some path.
 	Headers []string
-	// Statuses (of Samples) it tells apart from 200 by testing a
-	// response's StatusCode.
-	Statuses []int
-	// ParamStatuses: statuses it tells apart by testing an int parameter
-	// (a status code it is given), by parameter.
+	// ParamStatuses: statuses (of Samples) it tells apart from 200 by
+	// testing a parameter: an int (a status code it is given) or the
+	// StatusCode of an *http.Response it is given. Tests of responses it
+	// gets by itself are its own business: the caller sees only what it
+	// returns.
 	ParamStatuses []ParamStatus
 }
 
@@ -65,9 +65,6 @@ func (f *ReadFact) String() string {
 	var parts []string
 	if len(f.Headers) > 0 {
 		parts = append(parts, "reads "+strings.Join(f.Headers, "+"))
-	}
-	if len(f.Statuses) > 0 {
-		parts = append(parts, fmt.Sprintf("tests %v", f.Statuses))
 	}
 	for _, p := range f.ParamStatuses {
 		parts = append(parts, fmt.Sprintf("tests $%d %v", p.Param, p.Statuses))
@@ -180,7 +177,7 @@ func (b *builder) function(fn *types.Func) *ReadFact {
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			b.call(n, f)
+			b.call(n, params, paramSt, f)
 		case *ast.IndexExpr:
 			if isHeader(b.pass.TypesInfo.TypeOf(n.X)) {
 				if h, ok := b.headerName(n.Index); ok {
@@ -201,8 +198,7 @@ func (b *builder) function(fn *types.Func) *ReadFact {
 		}
 	}
 	f.Headers = normS(f.Headers)
-	f.Statuses = norm(f.Statuses)
-	if len(f.Headers) == 0 && len(f.Statuses) == 0 && len(f.ParamStatuses) == 0 {
+	if len(f.Headers) == 0 && len(f.ParamStatuses) == 0 {
 		f = nil
 	}
 	b.done[fn] = f
@@ -217,15 +213,14 @@ func (b *builder) read(n ast.Node, h string, via *types.Func, f *ReadFact) {
 	f.Headers = append(f.Headers, h)
 }
 
-func (b *builder) test(n ast.Node, st []int, via *types.Func, f *ReadFact) {
+func (b *builder) test(n ast.Node, st []int, via *types.Func) {
 	if len(st) == 0 {
 		return
 	}
 	b.res.Tests = append(b.res.Tests, &Test{Node: n, Statuses: st, Via: via})
-	f.Statuses = append(f.Statuses, st...)
 }
 
-func (b *builder) call(call *ast.CallExpr, f *ReadFact) {
+func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
 	fn := analysisutil.Callee(b.pass.TypesInfo, call)
 	if fn == nil {
 		return
@@ -254,10 +249,20 @@ func (b *builder) call(call *ast.CallExpr, f *ReadFact) {
 	for _, h := range cf.Headers {
 		b.read(call, h, fn, f)
 	}
-	b.test(call, cf.Statuses, fn, f)
 	for _, ps := range cf.ParamStatuses {
-		if ps.Param < len(call.Args) && b.isStatusCode(call.Args[ps.Param]) {
-			b.test(call, ps.Statuses, fn, f)
+		if ps.Param >= len(call.Args) {
+			continue
+		}
+		a := call.Args[ps.Param]
+		if b.isStatusCode(a) || analysisutil.IsNamedType(b.pass.TypesInfo.TypeOf(a), catalog.NetHTTP, "Response") {
+			b.test(call, ps.Statuses, fn)
+			continue
+		}
+		// Passed on from this function's own parameter.
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if i, ok := params[b.pass.TypesInfo.ObjectOf(id)]; ok {
+				paramSt[i] = append(paramSt[i], ps.Statuses...)
+			}
 		}
 	}
 }
@@ -276,6 +281,13 @@ func (b *builder) isStatusCode(e ast.Expr) bool {
 // parameter (its index); ok is false for anything else.
 func (b *builder) subject(e ast.Expr, params map[types.Object]int) (int, bool) {
 	if b.isStatusCode(e) {
+		// resp.StatusCode of a parameter resp: the caller's response.
+		sel := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
+			if i, ok := params[b.pass.TypesInfo.ObjectOf(id)]; ok {
+				return i, true
+			}
+		}
 		return -1, true
 	}
 	if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
@@ -317,7 +329,7 @@ func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramS
 			st = append(st, s)
 		}
 	}
-	b.record(n, subj, st, paramSt, f)
+	b.record(n, subj, st, paramSt)
 }
 
 func (b *builder) switchStmt(n *ast.SwitchStmt, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
@@ -340,10 +352,10 @@ func (b *builder) switchStmt(n *ast.SwitchStmt, params map[types.Object]int, par
 			}
 		}
 	}
-	b.record(n, subj, st, paramSt, f)
+	b.record(n, subj, st, paramSt)
 }
 
-func (b *builder) record(n ast.Node, subj int, st []int, paramSt map[int][]int, f *ReadFact) {
+func (b *builder) record(n ast.Node, subj int, st []int, paramSt map[int][]int) {
 	if len(st) == 0 {
 		return
 	}
@@ -351,7 +363,7 @@ func (b *builder) record(n ast.Node, subj int, st []int, paramSt map[int][]int, 
 		paramSt[subj] = append(paramSt[subj], st...)
 		return
 	}
-	b.test(n, st, nil, f)
+	b.test(n, st, nil)
 }
 
 func flip(op token.Token) token.Token {

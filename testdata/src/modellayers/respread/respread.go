@@ -19,3 +19,21 @@ func Delay(resp *http.Response, def time.Duration) time.Duration { // want Delay
 func Retryable(code int) bool { // want Retryable:`respread\(tests \$0 \[429 503\]\)`
 	return code == http.StatusTooManyRequests || code >= 500
 }
+
+// Throttled tells 503 apart on the response it is given.
+func Throttled(resp *http.Response) bool { // want Throttled:`respread\(tests \$0 \[503\]\)`
+	return resp.StatusCode == http.StatusServiceUnavailable
+}
+
+// Call tests its own response: no fact.
+func Call(c *http.Client, url string) error {
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return http.ErrNotSupported
+	}
+	return nil
+}

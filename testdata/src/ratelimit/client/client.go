@@ -134,3 +134,33 @@ func okNotRetry(c *http.Client, urls []string) {
 		resp.Body.Close()
 	}
 }
+
+// The response is tested by a helper it is given to.
+func fetchRespHelper(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if retryafter.Throttled(resp) {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 503 but waits`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// A helper that sends and tests its own response returns only an error:
+// the loop retries errors, not statuses it can see.
+func okOpaque(c *http.Client, url string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = retryafter.Call(c, url); err == nil {
+			return nil
+		}
+		time.Sleep(rand.N(time.Second))
+	}
+	return err
+}

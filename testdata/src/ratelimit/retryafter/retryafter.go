@@ -19,3 +19,22 @@ func Delay(resp *http.Response, def time.Duration) time.Duration {
 func Retryable(code int) bool {
 	return code == http.StatusTooManyRequests || code >= 500
 }
+
+// Throttled tells 503 apart on the response it is given.
+func Throttled(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusServiceUnavailable
+}
+
+// Call sends its own request and turns every failure into an error: what
+// it tests is its own business.
+func Call(c *http.Client, url string) error {
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return http.ErrNotSupported
+	}
+	return nil
+}
