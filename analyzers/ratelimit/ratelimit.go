@@ -72,50 +72,62 @@ func keyText(pass *analysis.Pass, c *rediscmd.Command) string {
 }
 
 func checkCommands(pass *analysis.Pass, f *rediscmd.Func) {
-	var cmds []*rediscmd.Command
+	// The unguarded commands of each key, in order.
+	byKey := map[string][]*rediscmd.Command{}
+	var keys []string
 	for _, c := range f.Cmds {
-		if !c.Guarded && c.KeyID != "" {
-			cmds = append(cmds, c)
-		}
-	}
-	done := map[string]bool{}
-	sameCall := func(a, b *rediscmd.Command) bool { return a.Via != nil && a.Call == b.Call }
-	for i, r := range cmds {
-		if done[r.KeyID] {
+		if c.Guarded || c.KeyID == "" {
 			continue
 		}
-		switch r.Kind {
-		case catalog.RedisRead:
-			for _, w := range cmds[i+1:] {
-				if w.KeyID != r.KeyID || (w.Kind != catalog.RedisWrite && w.Kind != catalog.RedisIncr) || sameCall(r, w) {
-					continue
-				}
-				done[r.KeyID] = true
+		if byKey[c.KeyID] == nil {
+			keys = append(keys, c.KeyID)
+		}
+		byKey[c.KeyID] = append(byKey[c.KeyID], c)
+	}
+	for _, k := range keys {
+		checkKey(pass, byKey[k])
+	}
+}
+
+// checkKey reports the first read followed by a write of one key, or else
+// the first increment followed by an expiry. A helper's own pair (both
+// issued by one call) was reported in the helper.
+func checkKey(pass *analysis.Pass, cmds []*rediscmd.Command) {
+	sameCall := func(a, b *rediscmd.Command) bool { return a.Via != nil && a.Call == b.Call }
+	var read, incr *rediscmd.Command
+	var incrPair [2]*rediscmd.Command
+	for _, c := range cmds {
+		switch c.Kind {
+		case catalog.RedisWrite, catalog.RedisIncr:
+			if read != nil && !sameCall(read, c) {
 				pass.Report(analysis.Diagnostic{
-					Pos: r.Call.Pos(), End: r.Call.End(), Category: "read-modify-write",
+					Pos: read.Call.Pos(), End: read.Call.End(), Category: "read-modify-write",
 					Message: fmt.Sprintf("%s of %s, then %s of it in a separate command (not atomic): concurrent requests read the same value and all pass, so a rate limit leaks under parallel traffic; decide in one Lua script (runtime/ratelimit's Redis store does) or in Watch with TxPipelined",
-						describe(pass, r), keyText(pass, r), describe(pass, w)),
-					Related: []analysis.RelatedInformation{{Pos: w.Call.Pos(), End: w.Call.End(), Message: w.Cmd + " of the same key"}},
+						describe(pass, read), keyText(pass, read), describe(pass, c)),
+					Related: []analysis.RelatedInformation{{Pos: c.Call.Pos(), End: c.Call.End(), Message: c.Cmd + " of the same key"}},
 				})
-				break
+				return
 			}
-		case catalog.RedisIncr:
-			for _, w := range cmds[i+1:] {
-				if w.KeyID != r.KeyID || sameCall(r, w) {
-					continue
-				}
-				if w.Kind == catalog.RedisExpire {
-					done[r.KeyID] = true
-					pass.Report(analysis.Diagnostic{
-						Pos: r.Call.Pos(), End: r.Call.End(), Category: "incr-expire",
-						Message: fmt.Sprintf("%s of %s, then %s in a separate command: a crash or a lost connection between them leaves a counter that never expires (the caller stays limited for ever); send both in TxPipelined or one Lua script, or use runtime/ratelimit",
-							describe(pass, r), keyText(pass, r), describe(pass, w)),
-						Related: []analysis.RelatedInformation{{Pos: w.Call.Pos(), End: w.Call.End(), Message: w.Cmd + " of the same key"}},
-					})
-					break
-				}
+			if c.Kind == catalog.RedisIncr && incr == nil {
+				incr = c
+			}
+		case catalog.RedisRead:
+			if read == nil {
+				read = c
+			}
+		case catalog.RedisExpire:
+			if incr != nil && incrPair[0] == nil && !sameCall(incr, c) {
+				incrPair = [2]*rediscmd.Command{incr, c}
 			}
 		}
+	}
+	if r, w := incrPair[0], incrPair[1]; r != nil {
+		pass.Report(analysis.Diagnostic{
+			Pos: r.Call.Pos(), End: r.Call.End(), Category: "incr-expire",
+			Message: fmt.Sprintf("%s of %s, then %s in a separate command: a crash or a lost connection between them leaves a counter that never expires (the caller stays limited for ever); send both in TxPipelined or one Lua script, or use runtime/ratelimit",
+				describe(pass, r), keyText(pass, r), describe(pass, w)),
+			Related: []analysis.RelatedInformation{{Pos: w.Call.Pos(), End: w.Call.End(), Message: w.Cmd + " of the same key"}},
+		})
 	}
 }
 

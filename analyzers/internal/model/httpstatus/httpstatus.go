@@ -285,6 +285,9 @@ func (b *builder) stmts(u *unit, list []ast.Stmt, in state) state {
 }
 
 func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
+	if s == nil {
+		return nil
+	}
 	switch st := st.(type) {
 	case *ast.BlockStmt:
 		return b.stmts(u, st.List, s)

@@ -95,22 +95,21 @@ type Result struct {
 
 // In returns the reads and tests inside the nodes.
 func (r *Result) In(nodes ...ast.Node) (reads []*Read, tests []*Test) {
-	in := func(n ast.Node) bool {
-		for _, o := range nodes {
-			if o != nil && o.Pos() <= n.Pos() && n.End() <= o.End() {
-				return true
+	for _, o := range nodes {
+		if o == nil {
+			continue
+		}
+		i := sort.Search(len(r.Reads), func(i int) bool { return r.Reads[i].Node.Pos() >= o.Pos() })
+		for ; i < len(r.Reads) && r.Reads[i].Node.Pos() < o.End(); i++ {
+			if r.Reads[i].Node.End() <= o.End() {
+				reads = append(reads, r.Reads[i])
 			}
 		}
-		return false
-	}
-	for _, x := range r.Reads {
-		if in(x.Node) {
-			reads = append(reads, x)
-		}
-	}
-	for _, x := range r.Tests {
-		if in(x.Node) {
-			tests = append(tests, x)
+		j := sort.Search(len(r.Tests), func(j int) bool { return r.Tests[j].Node.Pos() >= o.Pos() })
+		for ; j < len(r.Tests) && r.Tests[j].Node.Pos() < o.End(); j++ {
+			if r.Tests[j].Node.End() <= o.End() {
+				tests = append(tests, r.Tests[j])
+			}
 		}
 	}
 	return reads, tests
