@@ -34,6 +34,9 @@ var Analyzer = &analysis.Analyzer{
 
 const retryAfter = "Retry-After"
 
+// maxReads bounds the reads of one key a write is compared with.
+const maxReads = 8
+
 func run(pass *analysis.Pass) (any, error) {
 	redis := pass.ResultOf[rediscmd.Analyzer].(*rediscmd.Result)
 	for _, f := range redis.Funcs {
@@ -89,17 +92,38 @@ func checkCommands(pass *analysis.Pass, f *rediscmd.Func) {
 	}
 }
 
+// decides reports whether write w is decided by read r: an increment
+// after a read (a counter checked, then bumped), an element added after
+// the elements were counted (a log), or a value computed from the reply.
+// A value written after a read without using it (a cache filled on a
+// miss) is not a read-modify-write.
+func decides(r, w *rediscmd.Command) bool {
+	if w.Kind == catalog.RedisIncr || r.Count && w.Count {
+		return true
+	}
+	for _, u := range w.Uses {
+		if slices.Contains(r.Reply, u) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkKey reports the first read followed by a write of one key, or else
 // the first increment followed by an expiry. A helper's own pair (both
 // issued by one call) was reported in the helper.
 func checkKey(pass *analysis.Pass, cmds []*rediscmd.Command) {
 	sameCall := func(a, b *rediscmd.Command) bool { return a.Via != nil && a.Call == b.Call }
-	var read, incr *rediscmd.Command
+	var reads []*rediscmd.Command
+	var incr *rediscmd.Command
 	var incrPair [2]*rediscmd.Command
 	for _, c := range cmds {
 		switch c.Kind {
 		case catalog.RedisWrite, catalog.RedisIncr:
-			if read != nil && !sameCall(read, c) {
+			for _, read := range reads {
+				if sameCall(read, c) || !decides(read, c) {
+					continue
+				}
 				pass.Report(analysis.Diagnostic{
 					Pos: read.Call.Pos(), End: read.Call.End(), Category: "read-modify-write",
 					Message: fmt.Sprintf("%s of %s, then %s of it in a separate command (not atomic): concurrent requests read the same value and all pass, so a rate limit leaks under parallel traffic; decide in one Lua script (runtime/ratelimit's Redis store does) or in Watch with TxPipelined",
@@ -112,8 +136,8 @@ func checkKey(pass *analysis.Pass, cmds []*rediscmd.Command) {
 				incr = c
 			}
 		case catalog.RedisRead:
-			if read == nil {
-				read = c
+			if len(reads) < maxReads {
+				reads = append(reads, c)
 			}
 		case catalog.RedisExpire:
 			if incr != nil && incrPair[0] == nil && !sameCall(incr, c) {

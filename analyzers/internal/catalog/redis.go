@@ -47,6 +47,10 @@ type RedisRow struct {
 	Keys bool
 	// FnArg is the callback argument of RedisTx and RedisPipeline rows.
 	FnArg int
+	// Count: a read that returns how many elements the key holds (ZCARD,
+	// LLEN...), or a write that adds one (ZADD, RPUSH...): the two halves
+	// of a limit kept as a log.
+	Count bool
 }
 
 // Redis client import paths.
@@ -64,49 +68,50 @@ var goRedisCommands = []struct {
 	kind      RedisKind
 	keyArg    int
 	keys      bool
+	count     bool
 }{
-	{"Get", "GET", RedisRead, 1, false},
-	{"MGet", "MGET", RedisRead, 1, true},
-	{"Exists", "EXISTS", RedisRead, 1, true},
-	{"TTL", "TTL", RedisRead, 1, false},
-	{"PTTL", "PTTL", RedisRead, 1, false},
-	{"HGet", "HGET", RedisRead, 1, false},
-	{"HGetAll", "HGETALL", RedisRead, 1, false},
-	{"HMGet", "HMGET", RedisRead, 1, false},
-	{"HLen", "HLEN", RedisRead, 1, false},
-	{"LLen", "LLEN", RedisRead, 1, false},
-	{"LRange", "LRANGE", RedisRead, 1, false},
-	{"SCard", "SCARD", RedisRead, 1, false},
-	{"ZCard", "ZCARD", RedisRead, 1, false},
-	{"ZCount", "ZCOUNT", RedisRead, 1, false},
-	{"ZRange", "ZRANGE", RedisRead, 1, false},
-	{"ZRangeByScore", "ZRANGEBYSCORE", RedisRead, 1, false},
-	{"Set", "SET", RedisWrite, 1, false},
-	{"SetEx", "SETEX", RedisWrite, 1, false},
-	{"SetNX", "SETNX", RedisWrite, 1, false},
-	{"GetSet", "GETSET", RedisWrite, 1, false},
-	{"Del", "DEL", RedisWrite, 1, true},
-	{"HSet", "HSET", RedisWrite, 1, false},
-	{"LPush", "LPUSH", RedisWrite, 1, false},
-	{"RPush", "RPUSH", RedisWrite, 1, false},
-	{"SAdd", "SADD", RedisWrite, 1, false},
-	{"ZAdd", "ZADD", RedisWrite, 1, false},
-	{"ZRemRangeByScore", "ZREMRANGEBYSCORE", RedisWrite, 1, false},
-	{"Incr", "INCR", RedisIncr, 1, false},
-	{"IncrBy", "INCRBY", RedisIncr, 1, false},
-	{"IncrByFloat", "INCRBYFLOAT", RedisIncr, 1, false},
-	{"Decr", "DECR", RedisIncr, 1, false},
-	{"DecrBy", "DECRBY", RedisIncr, 1, false},
-	{"HIncrBy", "HINCRBY", RedisIncr, 1, false},
-	{"HIncrByFloat", "HINCRBYFLOAT", RedisIncr, 1, false},
-	{"Expire", "EXPIRE", RedisExpire, 1, false},
-	{"ExpireNX", "EXPIRE NX", RedisExpire, 1, false},
-	{"ExpireAt", "EXPIREAT", RedisExpire, 1, false},
-	{"PExpire", "PEXPIRE", RedisExpire, 1, false},
-	{"Eval", "EVAL", RedisScript, 2, false},
-	{"EvalSha", "EVALSHA", RedisScript, 2, false},
-	{"EvalRO", "EVAL_RO", RedisScript, 2, false},
-	{"EvalShaRO", "EVALSHA_RO", RedisScript, 2, false},
+	{"Get", "GET", RedisRead, 1, false, false},
+	{"MGet", "MGET", RedisRead, 1, true, false},
+	{"Exists", "EXISTS", RedisRead, 1, true, false},
+	{"TTL", "TTL", RedisRead, 1, false, false},
+	{"PTTL", "PTTL", RedisRead, 1, false, false},
+	{"HGet", "HGET", RedisRead, 1, false, false},
+	{"HGetAll", "HGETALL", RedisRead, 1, false, false},
+	{"HMGet", "HMGET", RedisRead, 1, false, false},
+	{"HLen", "HLEN", RedisRead, 1, false, true},
+	{"LLen", "LLEN", RedisRead, 1, false, true},
+	{"LRange", "LRANGE", RedisRead, 1, false, false},
+	{"SCard", "SCARD", RedisRead, 1, false, true},
+	{"ZCard", "ZCARD", RedisRead, 1, false, true},
+	{"ZCount", "ZCOUNT", RedisRead, 1, false, true},
+	{"ZRange", "ZRANGE", RedisRead, 1, false, false},
+	{"ZRangeByScore", "ZRANGEBYSCORE", RedisRead, 1, false, false},
+	{"Set", "SET", RedisWrite, 1, false, false},
+	{"SetEx", "SETEX", RedisWrite, 1, false, false},
+	{"SetNX", "SETNX", RedisWrite, 1, false, false},
+	{"GetSet", "GETSET", RedisWrite, 1, false, false},
+	{"Del", "DEL", RedisWrite, 1, true, false},
+	{"HSet", "HSET", RedisWrite, 1, false, true},
+	{"LPush", "LPUSH", RedisWrite, 1, false, true},
+	{"RPush", "RPUSH", RedisWrite, 1, false, true},
+	{"SAdd", "SADD", RedisWrite, 1, false, true},
+	{"ZAdd", "ZADD", RedisWrite, 1, false, true},
+	{"ZRemRangeByScore", "ZREMRANGEBYSCORE", RedisWrite, 1, false, false},
+	{"Incr", "INCR", RedisIncr, 1, false, false},
+	{"IncrBy", "INCRBY", RedisIncr, 1, false, false},
+	{"IncrByFloat", "INCRBYFLOAT", RedisIncr, 1, false, false},
+	{"Decr", "DECR", RedisIncr, 1, false, false},
+	{"DecrBy", "DECRBY", RedisIncr, 1, false, false},
+	{"HIncrBy", "HINCRBY", RedisIncr, 1, false, false},
+	{"HIncrByFloat", "HINCRBYFLOAT", RedisIncr, 1, false, false},
+	{"Expire", "EXPIRE", RedisExpire, 1, false, false},
+	{"ExpireNX", "EXPIRE NX", RedisExpire, 1, false, false},
+	{"ExpireAt", "EXPIREAT", RedisExpire, 1, false, false},
+	{"PExpire", "PEXPIRE", RedisExpire, 1, false, false},
+	{"Eval", "EVAL", RedisScript, 2, false, false},
+	{"EvalSha", "EVALSHA", RedisScript, 2, false, false},
+	{"EvalRO", "EVAL_RO", RedisScript, 2, false, false},
+	{"EvalShaRO", "EVALSHA_RO", RedisScript, 2, false, false},
 }
 
 // RedisRows is the Redis part of the catalog.
@@ -114,7 +119,7 @@ var RedisRows = func() []RedisRow {
 	var rows []RedisRow
 	for _, c := range goRedisCommands {
 		for _, recv := range []string{"cmdable", "Cmdable"} {
-			rows = append(rows, RedisRow{Path: GoRedisV9, Recv: recv, Name: c.name, Kind: c.kind, Cmd: c.cmd, KeyArg: c.keyArg, Keys: c.keys})
+			rows = append(rows, RedisRow{Path: GoRedisV9, Recv: recv, Name: c.name, Kind: c.kind, Cmd: c.cmd, KeyArg: c.keyArg, Keys: c.keys, Count: c.count})
 		}
 		if c.kind == RedisScript {
 			rows = append(rows, RedisRow{Path: GoRedisV9, Recv: "Scripter", Name: c.name, Kind: c.kind, Cmd: c.cmd, KeyArg: c.keyArg})

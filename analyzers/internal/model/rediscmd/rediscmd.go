@@ -56,6 +56,7 @@ type FactCmd struct {
 	Kind     int    // a catalog.RedisKind
 	KeyParam int    // index of the key parameter (receiver excluded); -1 for a constant key
 	KeyConst string // the constant key when KeyParam is -1
+	Count    bool   // the catalog row's Count
 	Site     string // where the command is issued: "file.go:line"
 }
 
@@ -93,6 +94,15 @@ type Command struct {
 	// the command itself; Site is where, inside it.
 	Via  *types.Func
 	Site string
+	// Count: the command reads a count of elements or adds one (the
+	// catalog row's Count).
+	Count bool
+	// Reply lists the variables the command's reply is assigned to
+	// (n in `n, err := rdb.Get(ctx, k).Int64()`, or from a helper's
+	// results); Uses the variables its other arguments are computed
+	// from, through local assignments (n in `rdb.Set(ctx, k, n+1, 0)`).
+	Reply []types.Object
+	Uses  []types.Object
 }
 
 // Func is the commands of one function body, in source order. Function
@@ -150,6 +160,7 @@ type builder struct {
 	facts   map[*types.Func]*CmdsFact
 	guarded map[*ast.FuncLit]bool
 	defs    map[types.Object][]ast.Expr // local variables: every value assigned
+	replies map[*ast.CallExpr][]types.Object
 	objIDs  map[types.Object]int
 	result  *Result
 }
@@ -167,6 +178,7 @@ func run(pass *analysis.Pass) (any, error) {
 		facts:   map[*types.Func]*CmdsFact{},
 		guarded: map[*ast.FuncLit]bool{},
 		defs:    map[types.Object][]ast.Expr{},
+		replies: map[*ast.CallExpr][]types.Object{},
 		objIDs:  map[types.Object]int{},
 		result:  res,
 	}
@@ -206,6 +218,7 @@ func (b *builder) collectDefs(f *ast.File) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
+			b.reply(n.Lhs, n.Rhs)
 			for i, lhs := range n.Lhs {
 				id, ok := lhs.(*ast.Ident)
 				if !ok {
@@ -222,6 +235,11 @@ func (b *builder) collectDefs(f *ast.File) {
 				}
 			}
 		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			b.reply(lhs, n.Values)
 			for i, id := range n.Names {
 				obj := b.pass.TypesInfo.ObjectOf(id)
 				if obj == nil {
@@ -329,8 +347,12 @@ func (b *builder) call(f *Func, call *ast.CallExpr) {
 					keys = call.Args[row.KeyArg:]
 				}
 			}
+			var uses []types.Object
+			if !row.Keys {
+				uses = b.uses(call.Args[row.KeyArg+1:])
+			}
 			for _, k := range keys {
-				f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: row.Cmd, Kind: row.Kind, Key: k, KeyID: b.keyID(k), Guarded: guarded})
+				f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: row.Cmd, Kind: row.Kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Count: row.Count, Reply: b.reply1(call), Uses: uses})
 			}
 		}
 		return
@@ -352,7 +374,14 @@ func (b *builder) call(f *Func, call *ast.CallExpr) {
 	}
 	guarded := f.Guarded
 	for _, c := range fact.Cmds {
-		cmd := &Command{Call: call, Cmd: c.Cmd, Kind: catalog.RedisKind(c.Kind), Guarded: guarded, Via: fn, Site: c.Site}
+		cmd := &Command{Call: call, Cmd: c.Cmd, Kind: catalog.RedisKind(c.Kind), Guarded: guarded, Via: fn, Site: c.Site, Count: c.Count, Reply: b.reply1(call)}
+		var others []ast.Expr
+		for i, a := range call.Args {
+			if i != c.KeyParam {
+				others = append(others, a)
+			}
+		}
+		cmd.Uses = b.uses(others)
 		if c.KeyParam >= 0 {
 			if c.KeyParam >= len(call.Args) || isVariadicTail(fn, c.KeyParam) {
 				continue
@@ -439,7 +468,7 @@ func (b *builder) factOf(fn *types.Func, f *Func) *CmdsFact {
 		if c.Site != "" {
 			site = c.Site
 		}
-		fc := FactCmd{Cmd: c.Cmd, Kind: int(c.Kind), KeyParam: -1, Site: site}
+		fc := FactCmd{Cmd: c.Cmd, Kind: int(c.Kind), KeyParam: -1, Count: c.Count, Site: site}
 		switch {
 		case c.Key == nil && strings.HasPrefix(c.KeyID, "c:"):
 			fc.KeyConst, _ = strconv.Unquote(strings.TrimPrefix(c.KeyID, "c:"))
@@ -577,4 +606,125 @@ func identOf(e ast.Expr) *ast.Ident {
 		return &ast.Ident{}
 	}
 	return id
+}
+
+// reply records, for the command calls whose replies an assignment
+// stores, the variables they go to: `n, err := rdb.Get(ctx, k).Int64()`
+// (through the chain of reply methods), `n, _ := strconv.Atoi(rdb.Get(ctx,
+// k).Val())` (one function call around it), `n, _ := count(ctx, rdb, k)`.
+func (b *builder) reply(lhs, rhs []ast.Expr) {
+	objs := func(list []ast.Expr) []types.Object {
+		var out []types.Object
+		for _, e := range list {
+			if id, ok := e.(*ast.Ident); ok {
+				if obj := b.pass.TypesInfo.ObjectOf(id); obj != nil {
+					out = append(out, obj)
+				}
+			}
+		}
+		return out
+	}
+	switch {
+	case len(rhs) == 1:
+		b.replyTo(rhs[0], objs(lhs))
+	case len(lhs) == len(rhs):
+		for i := range rhs {
+			b.replyTo(rhs[i], objs(lhs[i:i+1]))
+		}
+	}
+}
+
+func (b *builder) replyTo(e ast.Expr, to []types.Object) {
+	if len(to) == 0 {
+		return
+	}
+	root := chainRoot(e)
+	if root == nil {
+		return
+	}
+	b.replies[root] = append(b.replies[root], to...)
+	if sel, ok := analysisutil.Unparen(root.Fun).(*ast.SelectorExpr); ok {
+		if _, isCall := analysisutil.Unparen(sel.X).(*ast.CallExpr); isCall {
+			return
+		}
+	}
+	for _, a := range root.Args {
+		if r := chainRoot(a); r != nil {
+			b.replies[r] = append(b.replies[r], to...)
+		}
+	}
+}
+
+// chainRoot returns the first call of a method chain: rdb.Get(ctx, k) in
+// rdb.Get(ctx, k).Int64().
+func chainRoot(e ast.Expr) *ast.CallExpr {
+	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	for {
+		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return call
+		}
+		inner, ok := analysisutil.Unparen(sel.X).(*ast.CallExpr)
+		if !ok {
+			return call
+		}
+		call = inner
+	}
+}
+
+// maxUseDepth bounds how far uses are followed through local assignments.
+const maxUseDepth = 3
+
+// uses returns the variables the expressions are computed from, following
+// local variables to the values assigned to them.
+func (b *builder) uses(list []ast.Expr) []types.Object {
+	seen := map[types.Object]bool{}
+	var out []types.Object
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		if e == nil {
+			return
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+			if !ok || seen[v] {
+				return true
+			}
+			seen[v] = true
+			out = append(out, v)
+			if depth < maxUseDepth && !v.IsField() && v.Parent() != b.pass.Pkg.Scope() {
+				for _, d := range b.defs[v] {
+					visit(d, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	for _, e := range list {
+		visit(e, 0)
+	}
+	return out
+}
+
+// reply1 returns the variables call's reply is assigned to that are
+// assigned nothing else: a variable reused for another value (a cache
+// miss filled with a fresh value) does not carry the reply.
+func (b *builder) reply1(call *ast.CallExpr) []types.Object {
+	var out []types.Object
+	for _, v := range b.replies[call] {
+		if len(b.defs[v]) == 1 {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -38,14 +38,22 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // Samples are the statuses whose tests the layer records: each is
-// recorded when a test tells it apart from 200 OK.
+// recorded when a test tells it apart both from success (200) and from a
+// plain client error (404), as `== 429`, `>= 500` and `case 503:` do, and
+// `!= 200` or `>= 400` do not.
 var Samples = []int{429, 503}
+
+// Reference statuses a test must tell a sample apart from.
+const (
+	refOK       = 200
+	refNotFound = 404
+)
 
 // ReadFact says what a function reads of the responses it is given.
 type ReadFact struct {
 	// Headers it reads (canonical names), on some path.
 	Headers []string
-	// ParamStatuses: statuses (of Samples) it tells apart from 200 by
+	// ParamStatuses: statuses (of Samples) it tells apart by
 	// testing a parameter: an int (a status code it is given) or the
 	// StatusCode of an *http.Response it is given. Tests of responses it
 	// gets by itself are its own business: the caller sees only what it
@@ -80,7 +88,7 @@ type Read struct {
 }
 
 // Test is a test of a response's status that tells Statuses (of
-// Samples) apart from 200, directly or in a called function.
+// Samples) apart, directly or in a called function.
 type Test struct {
 	Node     ast.Node
 	Statuses []int
@@ -324,7 +332,7 @@ func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramS
 	}
 	var st []int
 	for _, s := range Samples {
-		if eval(op, int64(s), c) != eval(op, 200, c) {
+		if v := eval(op, int64(s), c); v != eval(op, refOK, c) && v != eval(op, refNotFound, c) {
 			st = append(st, s)
 		}
 	}
