@@ -27,6 +27,10 @@ const (
 	// commands are queued and sent together, their replies are not known
 	// until the pipeline runs.
 	RedisPipeline
+	// RedisDynamic runs the command named by the constant argument CmdArg
+	// on the key at KeyArg (redigo's Conn.Do); with Queues, the command is
+	// only queued (Conn.Send), its reply read later.
+	RedisDynamic
 	// RedisQueued: a type whose commands are queued in a pipeline or a
 	// transaction, or run on a connection with watched keys (Recv empty,
 	// Name the type).
@@ -51,11 +55,16 @@ type RedisRow struct {
 	// LLEN...), or a write that adds one (ZADD, RPUSH...): the two halves
 	// of a limit kept as a log.
 	Count bool
+	// CmdArg is the command name argument of a RedisDynamic row; Queues
+	// says the command is queued, not run.
+	CmdArg int
+	Queues bool
 }
 
 // Redis client import paths.
 const (
 	GoRedisV9 = "github.com/redis/go-redis/v9"
+	Redigo    = "github.com/gomodule/redigo/redis"
 )
 
 // go-redis defines every command once, as a method of the unexported
@@ -141,6 +150,12 @@ var RedisRows = func() []RedisRow {
 	for _, t := range []string{"Tx", "Pipeline", "Pipeliner"} {
 		rows = append(rows, RedisRow{Path: GoRedisV9, Name: t, Kind: RedisQueued, KeyArg: -1})
 	}
+	// redigo: conn.Do("GET", key), conn.Send("INCR", key) (queued until
+	// Flush or the next Do). Commands sent between MULTI and EXEC run in
+	// the transaction.
+	rows = append(rows,
+		RedisRow{Path: Redigo, Recv: "Conn", Name: "Do", Kind: RedisDynamic, CmdArg: 0, KeyArg: 1},
+		RedisRow{Path: Redigo, Recv: "Conn", Name: "Send", Kind: RedisDynamic, CmdArg: 0, KeyArg: 1, Queues: true})
 	return rows
 }()
 
@@ -162,4 +177,28 @@ func LookupRedis(path, recv, name string) *RedisRow {
 }
 
 // RedisPaths are the import paths of the Redis rows.
-func RedisPaths() []string { return []string{GoRedisV9} }
+func RedisPaths() []string { return []string{GoRedisV9, Redigo} }
+
+type commandInfo struct {
+	kind        RedisKind
+	count, keys bool
+}
+
+var commandByName = func() map[string]commandInfo {
+	m := map[string]commandInfo{}
+	for _, c := range goRedisCommands {
+		if c.kind != RedisScript {
+			m[c.cmd] = commandInfo{c.kind, c.count, c.keys}
+		}
+	}
+	return m
+}()
+
+// RedisCommand returns what the Redis command name (upper case, as
+// redigo's Do takes it) does, as the go-redis rows say: its kind, its
+// Count, and whether every argument from the first is a key. ok is false
+// for commands the catalog does not know (scripts included).
+func RedisCommand(name string) (kind RedisKind, count, keys, ok bool) {
+	c, ok := commandByName[name]
+	return c.kind, c.count, c.keys, ok
+}

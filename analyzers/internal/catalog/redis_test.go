@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -23,17 +24,17 @@ func TestRedisAndHTTPRowsResolve(t *testing.T) {
 		Dir:  filepath.Join(dir, "src"),
 		Env:  append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
 	}
-	checkRedisHTTPRows(t, cfg)
+	checkRedisHTTPRows(t, cfg, catalog.RedisPaths())
 }
 
-// TestRedisRowsResolveReal checks the Redis rows against the real
+// TestRedisRowsResolveReal checks the go-redis rows against the real
 // go-redis the module requires, so the stub cannot drift from it.
 func TestRedisRowsResolveReal(t *testing.T) {
-	checkRedisHTTPRows(t, &packages.Config{Mode: packages.NeedTypes | packages.NeedName})
+	checkRedisHTTPRows(t, &packages.Config{Mode: packages.NeedTypes | packages.NeedName}, []string{catalog.GoRedisV9})
 }
 
-func checkRedisHTTPRows(t *testing.T, cfg *packages.Config) {
-	pkgs, err := packages.Load(cfg, append(catalog.RedisPaths(), catalog.NetHTTP)...)
+func checkRedisHTTPRows(t *testing.T, cfg *packages.Config, paths []string) {
+	pkgs, err := packages.Load(cfg, append(paths, catalog.NetHTTP)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,9 +48,17 @@ func checkRedisHTTPRows(t *testing.T, cfg *packages.Config) {
 	if len(catalog.RedisRows) == 0 || len(catalog.HTTPRows) == 0 {
 		t.Fatal("no rows")
 	}
+	for _, name := range []string{"GET", "INCR", "EXPIRE", "ZCARD", "DEL"} {
+		if _, _, _, ok := catalog.RedisCommand(name); !ok {
+			t.Errorf("RedisCommand(%q) unknown", name)
+		}
+	}
 	for _, r := range catalog.RedisRows {
 		pkg := byPath[r.Path]
 		if pkg == nil {
+			if !slices.Contains(paths, r.Path) {
+				continue
+			}
 			t.Fatalf("%s not loaded", r.Path)
 		}
 		if r.Kind == catalog.RedisQueued {
@@ -61,6 +70,12 @@ func checkRedisHTTPRows(t *testing.T, cfg *packages.Config) {
 		sig, err := method(pkg, r.Recv, r.Name)
 		if err != nil {
 			t.Errorf("row %s %s.%s: %v", r.Path, r.Recv, r.Name, err)
+			continue
+		}
+		if r.Kind == catalog.RedisDynamic {
+			if r.CmdArg >= sig.Params().Len() || sig.Params().At(r.CmdArg).Type().String() != "string" || r.KeyArg != r.CmdArg+1 || !sig.Variadic() {
+				t.Errorf("row %s.%s: argument %d is not the command name followed by its arguments (%s)", r.Recv, r.Name, r.CmdArg, sig)
+			}
 			continue
 		}
 		if r.KeyArg >= 0 {

@@ -112,6 +112,8 @@ type Func struct {
 	Obj     *types.Func // nil for a literal
 	Guarded bool        // a literal run by TxPipelined, Pipelined or Watch
 	Cmds    []*Command
+
+	multi bool // between a redigo MULTI and its EXEC, in source order
 }
 
 // Script is one run of a Lua script (EVAL, EVALSHA, Script.Run...).
@@ -334,6 +336,8 @@ func (b *builder) call(f *Func, call *ast.CallExpr) {
 			}
 		case catalog.RedisScript:
 			b.script(call, row)
+		case catalog.RedisDynamic:
+			b.dynamicCmd(f, call, row)
 		case catalog.RedisRead, catalog.RedisWrite, catalog.RedisIncr, catalog.RedisExpire:
 			guarded := f.Guarded || b.queuedRecv(call)
 			if row.KeyArg >= len(call.Args) {
@@ -403,7 +407,7 @@ func isVariadicTail(fn *types.Func, i int) bool {
 // row returns the Redis row of fn, or nil.
 func (b *builder) row(fn *types.Func) *catalog.RedisRow {
 	path := analysisutil.PkgPath(fn)
-	if path != catalog.GoRedisV9 {
+	if path != catalog.GoRedisV9 && path != catalog.Redigo {
 		return nil
 	}
 	return catalog.LookupRedis(path, recvName(fn), fn.Name())
@@ -727,4 +731,41 @@ func (b *builder) reply1(call *ast.CallExpr) []types.Object {
 		}
 	}
 	return out
+}
+
+// dynamicCmd records a command named by a string argument (redigo's
+// conn.Do("INCR", key)). Commands between MULTI and EXEC (or DISCARD), in
+// source order, and commands only queued (Send) are guarded.
+func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow) {
+	if row.CmdArg >= len(call.Args) || call.Ellipsis.IsValid() {
+		return
+	}
+	name, ok := b.constString(call.Args[row.CmdArg])
+	if !ok {
+		return
+	}
+	name = strings.ToUpper(name)
+	switch name {
+	case "MULTI":
+		f.multi = true
+		return
+	case "EXEC", "DISCARD":
+		f.multi = false
+		return
+	}
+	kind, count, keys, ok := catalog.RedisCommand(name)
+	if !ok || row.KeyArg >= len(call.Args) {
+		return
+	}
+	guarded := f.Guarded || f.multi || row.Queues
+	keyArgs := call.Args[row.KeyArg : row.KeyArg+1]
+	var uses []types.Object
+	if keys {
+		keyArgs = call.Args[row.KeyArg:]
+	} else {
+		uses = b.uses(call.Args[row.KeyArg+1:])
+	}
+	for _, k := range keyArgs {
+		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Count: count, Reply: b.reply1(call), Uses: uses})
+	}
 }
