@@ -21,8 +21,9 @@
 //     the write decided by the read (an increment, an element added after
 //     counting them, a value computed from the reply), outside a Lua
 //     script, Watch, TxPipelined or MULTI/EXEC (directly, or through
-//     helpers of any package, known by their facts). Use runtime/ratelimit, whose
-//     Redis store decides in one script, or put the commands in one script;
+//     helpers of any package, known by their facts). Use
+//     runtime/ratelimit, whose Redis store decides in one script, or put
+//     the commands in one script;
 //   - incr-expire: INCR then EXPIRE as two commands: a crash or a lost
 //     connection between them leaves a counter that never expires (a user
 //     limited for ever). Send both in TxPipelined, or in one script;
