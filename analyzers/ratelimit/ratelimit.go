@@ -126,7 +126,7 @@ func checkKey(pass *analysis.Pass, cmds []*rediscmd.Command) {
 				}
 				pass.Report(analysis.Diagnostic{
 					Pos: read.Call.Pos(), End: read.Call.End(), Category: "read-modify-write",
-					Message: fmt.Sprintf("%s of %s, then %s of it in a separate command (not atomic): concurrent requests read the same value and all pass, so a rate limit leaks under parallel traffic; decide in one Lua script (runtime/ratelimit's Redis store does) or in Watch with TxPipelined",
+					Message: fmt.Sprintf("%s of %s, then %s of it in a separate command (not atomic): concurrent requests read the same value and all pass, so a rate limit leaks under parallel traffic; decide in one Lua script (runtime/ratelimit's Redis store does) or in a WATCH and MULTI/EXEC transaction",
 						describe(pass, read), keyText(pass, read), describe(pass, c)),
 					Related: []analysis.RelatedInformation{{Pos: c.Call.Pos(), End: c.Call.End(), Message: c.Cmd + " of the same key"}},
 				})

@@ -3,11 +3,10 @@
 package limiter
 
 import (
-	"context"
 	"net/http"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 )
 
 // perMinute is the limit per user.
@@ -15,13 +14,13 @@ const perMinute = 60
 
 // Limiter is HTTP middleware that refuses users over the limit.
 type Limiter struct {
-	Redis *redis.Client
+	Redis *redis.Pool
 }
 
 // Wrap limits next.
 func (l *Limiter) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, err := l.allow(r.Context(), r.Header.Get("X-User"))
+		ok, err := l.allow(r.Header.Get("X-User"))
 		if err != nil {
 			ok = true // the store is down: let the request through
 		}
@@ -35,17 +34,20 @@ func (l *Limiter) Wrap(next http.Handler) http.Handler {
 
 // allow reads the count, compares, then increments: two requests that
 // arrive together read the same count and both pass.
-func (l *Limiter) allow(ctx context.Context, user string) (bool, error) {
+func (l *Limiter) allow(user string) (bool, error) {
+	c := l.Redis.Get()
+	defer c.Close()
 	key := "rl:" + user + ":" + time.Now().Format("200601021504")
-	n, err := l.Redis.Get(ctx, key).Int64()
-	if err != nil && err != redis.Nil {
+	n, err := redis.Int(c.Do("GET", key))
+	if err != nil && err != redis.ErrNil {
 		return false, err
 	}
 	if n >= perMinute {
 		return false, nil
 	}
-	if err := l.Redis.Incr(ctx, key).Err(); err != nil {
+	if _, err := c.Do("INCR", key); err != nil {
 		return false, err
 	}
-	return true, l.Redis.Expire(ctx, key, time.Minute).Err()
+	_, err = c.Do("EXPIRE", key, 60)
+	return true, err
 }

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gomodule/redigo/redis"
 
 	"github.com/resilint/resilint/examples/checkout"
 	"github.com/resilint/resilint/examples/inventory"
@@ -28,7 +28,7 @@ func main() {
 		Inventory:     &inventory.Client{Base: "http://inventory.internal", HTTP: client},
 		Notifications: &notifications.Client{Relay: "http://mail.internal", HTTP: client},
 	}
-	lim := &limiter.Limiter{Redis: redis.NewClient(&redis.Options{Addr: "redis.internal:6379"})}
+	lim := &limiter.Limiter{Redis: &redis.Pool{Dial: func() (redis.Conn, error) { return redis.Dial("tcp", "redis.internal:6379") }}}
 	srv := &http.Server{Addr: ":8080", Handler: lim.Wrap(h), ReadHeaderTimeout: 5 * time.Second}
 	log.Fatal(srv.ListenAndServe())
 }
