@@ -137,3 +137,56 @@ func okEarlyReturn(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Retry-After", "1")
 	w.WriteHeader(http.StatusTooManyRequests)
 }
+
+// A switch that sets the header in some cases only.
+func someCases(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		w.Header().Set("Retry-After", "1")
+	case http.MethodPost:
+	}
+	w.WriteHeader(http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After`
+}
+
+// A loop may not run: the header set in its body does not count.
+func inLoop(w http.ResponseWriter, r *http.Request) {
+	for _, v := range r.Header.Values("X-Wait") {
+		w.Header().Set("Retry-After", v)
+	}
+	w.WriteHeader(http.StatusServiceUnavailable) // want `503 Service Unavailable written without a Retry-After`
+}
+
+// Every case, default included, sets it.
+func okAllCases(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet:
+		w.Header().Set("Retry-After", "1")
+	default:
+		w.Header().Set("Retry-After", "2")
+	}
+	w.WriteHeader(http.StatusTooManyRequests)
+}
+
+var ready = make(chan int)
+
+// A select with a case that does not set it.
+func selectSome(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-r.Context().Done():
+		w.Header().Set("Retry-After", "1")
+	case <-ready:
+	}
+	w.WriteHeader(http.StatusServiceUnavailable) // want `503 Service Unavailable written without a Retry-After`
+}
+
+// A select whose every case sets it.
+func okSelect(w http.ResponseWriter, r *http.Request) {
+	c := ready
+	select {
+	case <-r.Context().Done():
+		w.Header().Set("Retry-After", "1")
+	case <-c:
+		w.Header().Set("Retry-After", "2")
+	}
+	w.WriteHeader(http.StatusServiceUnavailable)
+}
