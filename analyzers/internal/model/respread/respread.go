@@ -192,9 +192,9 @@ func (b *builder) function(fn *types.Func) *ReadFact {
 				}
 			}
 		case *ast.BinaryExpr:
-			b.compare(n, params, paramSt, f)
+			b.compare(n, params, paramSt)
 		case *ast.SwitchStmt:
-			b.switchStmt(n, params, paramSt, f)
+			b.switchStmt(n, params, paramSt)
 		}
 		return true
 	})
@@ -313,7 +313,7 @@ func (b *builder) constInt(e ast.Expr) (int64, bool) {
 	return constant.Int64Val(constant.ToInt(tv.Value))
 }
 
-func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
+func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramSt map[int][]int) {
 	switch n.Op {
 	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 	default:
@@ -339,7 +339,7 @@ func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramS
 	b.record(n, subj, st, paramSt)
 }
 
-func (b *builder) switchStmt(n *ast.SwitchStmt, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
+func (b *builder) switchStmt(n *ast.SwitchStmt, params map[types.Object]int, paramSt map[int][]int) {
 	if n.Tag == nil {
 		return
 	}
