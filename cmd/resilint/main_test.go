@@ -278,7 +278,7 @@ func Fixed(ctx context.Context) error {
 
 func Exponential(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 5; attempt++ {
+	for attempt := 0; attempt < 10; attempt++ {
 		if err = call(ctx); err == nil {
 			return nil
 		}
