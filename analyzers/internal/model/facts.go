@@ -29,6 +29,15 @@ type RetryFact struct {
 	// Disable, when the innermost retry is a library's, says how to switch
 	// its retrying off.
 	Disable string
+	// AttemptsParam, when not 0, says that the function's own retry takes
+	// its attempt bound from its parameter AttemptsParam-1 (a recursive
+	// retry counting down `attempts`): a call with a constant argument n
+	// makes AttemptsSign*n + AttemptsOffset attempts (at least one), each
+	// PerAttempt calls.
+	AttemptsParam  int
+	AttemptsSign   int
+	AttemptsOffset int64
+	PerAttempt     int64
 }
 
 func (*RetryFact) AFact() {}

@@ -3,9 +3,11 @@ package model
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"math"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -89,6 +91,26 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 			out = append(out, &Reach{Pos: pos, Callee: fn, Fact: f})
 		}
 	}
+	// addCall is addFunc for a call, whose constant arguments may give
+	// the attempts of a retry bounded by a parameter.
+	addCall := func(call *ast.CallExpr, fn *types.Func) {
+		f := m.summary(fn)
+		if f == nil {
+			return
+		}
+		if f.AttemptsParam > 0 && f.AttemptsParam <= len(call.Args) && f.PerAttempt > 0 {
+			if tv := info.Types[call.Args[f.AttemptsParam-1]]; tv.Value != nil {
+				if n, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+					attempts := max(int64(f.AttemptsSign)*n+f.AttemptsOffset, 1)
+					g := *f
+					g.Calls = mul(attempts, f.PerAttempt)
+					g.Site = strings.Replace(g.Site, "("+AttemptsText(0)+")", "("+AttemptsText(attempts)+")", 1)
+					f = &g
+				}
+			}
+		}
+		out = append(out, &Reach{Pos: call.Pos(), Callee: fn, Fact: f})
+	}
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		if n == nil {
@@ -117,7 +139,7 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				return false
 			}
 			if fn := analysisutil.Callee(info, x); fn != nil {
-				addFunc(x.Pos(), fn)
+				addCall(x, fn)
 			} else if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
 				// A call of a local function variable: op := func() {...}; op().
 				if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && !m.walkingLits[v] {
@@ -173,6 +195,14 @@ func (m *builder) summary(fn *types.Func) *RetryFact {
 		if len(reaches) > 0 {
 			f = &RetryFact{Calls: sumReaches(reaches)}
 			w := worst(reaches)
+			if len(reaches) == 1 && w.Retry != nil && w.Retry.CountParam >= 0 && w.Retry.Kind == RecursiveRetry {
+				f.AttemptsParam = w.Retry.CountParam + 1
+				f.AttemptsSign, f.AttemptsOffset = w.Retry.CountSign, w.Retry.CountOffset
+				f.PerAttempt = 1
+				if len(w.Retry.Inner) > 0 {
+					f.PerAttempt = sumReaches(w.Retry.Inner)
+				}
+			}
 			if w.Retry != nil {
 				f.Depth = retryDepth(w.Retry)
 				f.Site = m.site(w.Retry)

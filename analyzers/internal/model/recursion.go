@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -68,7 +69,8 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 			return true
 		}
 		r := &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
-		r.CountBounded = countsDown(info, stack, call, fn)
+		r.CountParam = -1
+		r.CountBounded = countsDown(info, stack, call, fn, r)
 		m.findDelays(r, d.Body)
 		r.Immediate = !anyIn(r.Ops, in.waitsHere)
 		r.TimeBounded = m.timeBounded(r.Ops)
@@ -147,31 +149,63 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // countsDown reports whether the self-call passes one of fn's parameters
 // changed by one (attempts-1, attempt+1) and an enclosing condition tests
 // that parameter: the recursion has a bound.
-func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *types.Func) bool {
+func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *types.Func, r *Retry) bool {
 	params := fn.Type().(*types.Signature).Params()
-	isParam := func(obj types.Object) bool {
+	paramIndex := func(obj types.Object) int {
 		for i := range params.Len() {
 			if params.At(i) == obj {
-				return true
+				return i
 			}
 		}
-		return false
+		return -1
 	}
 	var counter types.Object
-	for _, a := range call.Args {
+	var step token.Token
+	for i, a := range call.Args {
 		be, ok := analysisutil.Unparen(a).(*ast.BinaryExpr)
 		if !ok || be.Op != token.ADD && be.Op != token.SUB {
 			continue
 		}
-		if tv := info.Types[be.Y]; tv.Value == nil {
+		tv := info.Types[be.Y]
+		if tv.Value == nil || tv.Value.String() != "1" {
 			continue
 		}
-		if id, ok := analysisutil.Unparen(be.X).(*ast.Ident); ok && isParam(info.Uses[id]) {
+		if id, ok := analysisutil.Unparen(be.X).(*ast.Ident); ok && paramIndex(info.Uses[id]) == i {
 			counter = info.Uses[id]
+			step = be.Op
 		}
 	}
 	if counter == nil {
 		return false
+	}
+	// The attempts a constant first argument n gives, from the guard
+	// `p > K` (counting down) or `p < K` (counting up).
+	setCount := func(be *ast.BinaryExpr) {
+		id, ok := analysisutil.Unparen(be.X).(*ast.Ident)
+		if !ok || info.Uses[id] != counter {
+			return
+		}
+		tv := info.Types[be.Y]
+		if tv.Value == nil {
+			return
+		}
+		k, ok := constant.Int64Val(constant.ToInt(tv.Value))
+		if !ok {
+			return
+		}
+		switch {
+		case step == token.SUB && be.Op == token.GTR:
+			r.CountSign, r.CountOffset = 1, 1-k
+		case step == token.SUB && be.Op == token.GEQ:
+			r.CountSign, r.CountOffset = 1, 2-k
+		case step == token.ADD && be.Op == token.LSS:
+			r.CountSign, r.CountOffset = -1, k+1
+		case step == token.ADD && be.Op == token.LEQ:
+			r.CountSign, r.CountOffset = -1, k+2
+		default:
+			return
+		}
+		r.CountParam = paramIndex(counter)
 	}
 	for i := len(stack) - 2; i >= 0; i-- {
 		if ifs, ok := stack[i].(*ast.IfStmt); ok && stack[i+1] == ifs.Body {
@@ -183,6 +217,7 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 						for _, side := range []ast.Expr{be.X, be.Y} {
 							if id, ok := analysisutil.Unparen(side).(*ast.Ident); ok && info.Uses[id] == counter {
 								tested = true
+								setCount(be)
 							}
 						}
 					}

@@ -54,6 +54,12 @@ type Retry struct {
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts).
 	CountBounded bool
+	// For a recursive retry whose bound is a parameter it counts with:
+	// the parameter's index (-1: none), and how a constant argument n
+	// gives the attempts (Sign*n + Offset).
+	CountParam  int
+	CountSign   int
+	CountOffset int64
 
 	// Breakers lists the circuit breaker calls one attempt reaches: the
 	// retry runs outside those breakers. StopsOnOpen says the retry stops
