@@ -108,9 +108,10 @@ func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
 	return ok && analysisutil.IsNamedType(tv.Type, "context", "Context")
 }
 
-// stopCase reports whether a select case receives from a channel that is
-// not a timer's and leaves the loop (returns or breaks): the loop ends
-// when another goroutine closes or signals that channel.
+// stopCase reports whether a select case receives from a channel and
+// leaves the loop (returns or breaks): the loop ends when another
+// goroutine closes or signals that channel, or when a deadline's timer
+// fires (`case <-deadline.C: return`).
 func (m *builder) stopCase(cc *ast.CommClause) bool {
 	if cc.Comm == nil {
 		return false
@@ -122,7 +123,7 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 		}
 		return recv == nil
 	})
-	if recv == nil || isTimeChan(m.pass.TypesInfo.TypeOf(recv.X)) {
+	if recv == nil {
 		return false
 	}
 	leaves := false

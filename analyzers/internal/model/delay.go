@@ -37,7 +37,26 @@ func (in *interp) waitsHere(n ast.Node) bool {
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
-		return in.isDelayCall(x)
+		return in.isDelayCall(x) || in.mayWait(x)
+	}
+	return false
+}
+
+// mayWait reports whether call is a call of a function value (a parameter,
+// a field) that is given a time.Duration: a sleeper handed in by the
+// caller (`sp(ctx, d)`) may wait, and the model cannot tell that it does
+// not.
+func (in *interp) mayWait(call *ast.CallExpr) bool {
+	if analysisutil.Callee(in.info, call) != nil {
+		return false
+	}
+	if tv, ok := in.info.Types[call.Fun]; !ok || tv.IsType() {
+		return false
+	}
+	for _, a := range call.Args {
+		if analysisutil.IsNamedType(in.info.TypeOf(a), "time", "Duration") {
+			return true
+		}
 	}
 	return false
 }

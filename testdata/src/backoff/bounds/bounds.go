@@ -104,3 +104,38 @@ func poll(ctx context.Context) error {
 	}
 	return errors.New("not ready")
 }
+
+// A deadline's timer polled without blocking bounds the loop by time.
+func commitLoop(commit func() error, unknown func(error) bool) error {
+	deadline := time.NewTimer(2 * time.Minute)
+	defer deadline.Stop()
+	for {
+		err := commit()
+		if err == nil || !unknown(err) {
+			return err
+		}
+		select {
+		case <-deadline.C:
+			return errors.New("timed out")
+		default:
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+type sleeper func(context.Context, time.Duration) error
+
+// The wait goes through a sleeper the caller hands in: it may wait, so the
+// loop is not judged to retry at once.
+func invoke(ctx context.Context, call func() error, sp sleeper) error {
+	for i := 0; i < 3; i++ {
+		err := call()
+		if err == nil {
+			return nil
+		}
+		if err := sp(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
