@@ -33,6 +33,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(r.Inner) == 0 {
 			continue
 		}
+		if r.Kind == model.RecursiveRetry && r.CountParam >= 0 {
+			// Its bound is the caller's argument: the finding is made at
+			// the call that gives it, where the number is known.
+			continue
+		}
 		if r.Amp == 0 && r.Attempts > 0 {
 			// An inner retry whose bound the model cannot tell (a
 			// configured field, a client built never to retry): no

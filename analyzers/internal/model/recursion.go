@@ -65,7 +65,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 		if !ok || !isSelfCall(info, call, fn) {
 			return true
 		}
-		if !failureGuarded(info, stack, opErrs) {
+		if !failureGuarded(info, stack, opErrs) || !sameRequest(info, call, fn) {
 			return true
 		}
 		r := &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
@@ -230,4 +230,29 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 		}
 	}
 	return false
+}
+
+// sameRequest reports whether the self-call repeats the same request:
+// every argument is the function's own parameter at that position, or
+// that parameter changed by one (the attempt counter). A call with a new
+// request, an unwrapped error or the next node is recursion over changing
+// input, not a retry.
+func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
+	params := fn.Type().(*types.Signature).Params()
+	if len(call.Args) != params.Len() || call.Ellipsis.IsValid() {
+		return false
+	}
+	for i, a := range call.Args {
+		e := analysisutil.Unparen(a)
+		if be, ok := e.(*ast.BinaryExpr); ok && (be.Op == token.ADD || be.Op == token.SUB) {
+			if tv := info.Types[be.Y]; tv.Value != nil && tv.Value.String() == "1" {
+				e = analysisutil.Unparen(be.X)
+			}
+		}
+		id, ok := e.(*ast.Ident)
+		if !ok || info.Uses[id] != params.At(i) {
+			return false
+		}
+	}
+	return true
 }
