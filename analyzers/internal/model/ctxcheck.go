@@ -144,3 +144,43 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 	}
 	return leaves
 }
+
+// flagStop reports whether ifs leaves the loop (its body returns or
+// breaks) when state kept outside the function says so: its condition
+// reads a struct field (p.closed, p.closedFlag.Load()) and no local
+// variable of its own. Another goroutine sets that field to end the loop.
+func (m *builder) flagStop(ifs *ast.IfStmt) bool {
+	if ifs.Init != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if last.Tok != token.BREAK {
+			return false
+		}
+	default:
+		return false
+	}
+	info := m.pass.TypesInfo
+	field, local := false, false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				field = true
+				return false // the receiver of a field is the shared state
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+				local = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	}
+	ast.Inspect(ifs.Cond, visit)
+	return field && !local
+}

@@ -279,7 +279,8 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	return found
 }
 
-// timeBounded reports whether a loop checks a context or the clock, calls
+// timeBounded reports whether a loop checks a context or the clock, leaves
+// when a field set elsewhere says so (flagStop), calls
 // a function that checks the context it is given (CtxCheckFact), or
 // leaves when a channel other than a timer's is ready (a stop or close
 // channel: another goroutine ends the loop).
@@ -288,6 +289,9 @@ func (m *builder) timeBounded(nodes []ast.Node) bool {
 	return anyIn(nodes, func(n ast.Node) bool {
 		if cc, ok := n.(*ast.CommClause); ok {
 			return m.stopCase(cc)
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok {
+			return m.flagStop(ifs)
 		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {

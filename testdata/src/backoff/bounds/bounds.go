@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -138,4 +139,37 @@ func invoke(ctx context.Context, call func() error, sp sleeper) error {
 		}
 	}
 	return errors.New("gave up")
+}
+
+type pool struct{ closed atomic.Bool }
+
+func (p *pool) dial() error { return nil }
+
+// Ended by another goroutine through a field: bounded.
+func (p *pool) reconnect() {
+	for {
+		if p.closed.Load() {
+			return
+		}
+		if err := p.dial(); err != nil {
+			time.Sleep(jittered(time.Second))
+			continue
+		}
+		return
+	}
+}
+
+// A local flag is no stop set from elsewhere: no bound.
+func (p *pool) reconnectLocal() {
+	done := false
+	for { // want `retry loop has no bound`
+		if done {
+			return
+		}
+		if err := p.dial(); err != nil {
+			time.Sleep(jittered(time.Second))
+			continue
+		}
+		return
+	}
 }
