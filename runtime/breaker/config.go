@@ -80,8 +80,10 @@ type Config struct {
 	// open wait to start again from OpenWait. Zero means 1m.
 	OpenWaitResetAfter time.Duration
 
-	// HalfOpenTrials is the number of trial calls let through in the half-open
-	// state, at most all at once; further calls get ErrTooManyTrials. Zero
+	// HalfOpenTrials is the number of trial calls let through in a round of
+	// the half-open state, and the most trials that run at once, counting
+	// those of earlier rounds still running; further calls get
+	// ErrTooManyTrials. Zero
 	// means 10: one trial would let a single lucky (or unlucky) call decide,
 	// and the circuit would flap.
 	HalfOpenTrials int
