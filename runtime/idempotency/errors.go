@@ -3,6 +3,7 @@ package idempotency
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors. All but the last two say why the middleware answered a request
@@ -53,12 +54,52 @@ var (
 	// has none, neither in its header nor in its context.
 	ErrNoKey = errors.New("idempotency: no idempotency key in the request's context")
 
-	// ErrInvalidConfig is wrapped by every error [New] and
-	// [NewMemoryStore] return.
-	ErrInvalidConfig = errors.New("idempotency: invalid config")
+	// ErrStoreFull is returned by [MemoryStore.Claim] when the store holds
+	// MaxEntries records and none of them may go: every one is a claim
+	// whose handler may still be running. The middleware answers 503 with
+	// Retry-After, and the handler does not run.
+	ErrStoreFull = errors.New("idempotency: memory store full of requests in progress")
 )
 
-// configError reports one invalid Config field, wrapping ErrInvalidConfig.
+// ConfigError is returned by [New] and [NewMemoryStore] for a field with an
+// invalid value.
+type ConfigError struct {
+	// Field names the field: its name for a field of Config ("TTL"),
+	// qualified by its struct otherwise ("MemoryConfig.MaxEntries").
+	Field string
+	// Value is the offending value.
+	Value any
+	// Reason says what a valid value is.
+	Reason string
+	// Err, if not nil, is the underlying error.
+	Err error
+}
+
+// Error reads like "idempotency: invalid Config.TTL -1s: must not be
+// negative".
+func (e *ConfigError) Error() string {
+	return configErrorText("idempotency", e.Field, e.Value, e.Reason, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// configErrorText is the text of every package's ConfigError.
+func configErrorText(pkg, field string, value any, reason string, err error) string {
+	if !strings.Contains(field, ".") {
+		field = "Config." + field
+	}
+	s := pkg + ": invalid " + field
+	if value != nil {
+		s += fmt.Sprintf(" %v", value)
+	}
+	s += ": " + reason
+	if err != nil {
+		s += ": " + err.Error()
+	}
+	return s
+}
+
 func configError(field string, value any, reason string) error {
-	return fmt.Errorf("%w: %s is %v: %s", ErrInvalidConfig, field, value, reason)
+	return &ConfigError{Field: field, Value: value, Reason: reason}
 }

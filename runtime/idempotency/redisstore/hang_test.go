@@ -56,7 +56,7 @@ func TestRedisHangs(t *testing.T) {
 	t.Cleanup(func() { rdb.Close() })
 	s, err := redisstore.New(redisstore.Config{Client: rdb})
 	require.NoError(t, err)
-	mw, err := idempotency.New(idempotency.Config{Store: s, StoreTimeout: 100 * time.Millisecond})
+	mw, err := idempotency.New(idempotency.Config{Store: s, Unscoped: true, StoreTimeout: 100 * time.Millisecond})
 	require.NoError(t, err)
 	ran := false
 	h := mw.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ran = true }))

@@ -135,7 +135,7 @@ func TestMiddlewareTTL(t *testing.T) {
 		t.Skip("needs miniredis to advance time")
 	}
 	var n int
-	mw, err := idempotency.New(idempotency.Config{Store: b.store, TTL: time.Hour})
+	mw, err := idempotency.New(idempotency.Config{Store: b.store, Unscoped: true, TTL: time.Hour})
 	require.NoError(t, err)
 	h := mw.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n++ }))
 	post := func() {
@@ -241,7 +241,7 @@ func TestMalformedRecordInRedis(t *testing.T) {
 		return logs.Write(p)
 	}), nil))
 	n := 0
-	mw, err := idempotency.New(idempotency.Config{Store: b.store, Logger: logger})
+	mw, err := idempotency.New(idempotency.Config{Store: b.store, Unscoped: true, Logger: logger})
 	require.NoError(t, err)
 	h := mw.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n++
