@@ -168,9 +168,12 @@ type MiddlewareConfig struct {
 	// Nil means a 504 Gateway Timeout with a one-line text body.
 	Reject http.Handler
 
-	// Logger, if not nil, receives a warning for every header value ignored
-	// (malformed, negative, overflowing or beyond MaxBudget) and a debug
-	// record for every request rejected. Nil means no logging.
+	// Logger receives a warning for every header value ignored (malformed,
+	// negative, overflowing or beyond MaxBudget: usually a caller that
+	// sends seconds, or an epoch, where milliseconds are due) and a debug
+	// record for every request rejected. Nil means slog.Default(). A caller
+	// can make every request log a warning; give a Logger whose handler's
+	// level is above Warn to keep them out.
 	Logger *slog.Logger
 }
 
