@@ -1,6 +1,7 @@
 package redisstore_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -51,19 +52,31 @@ func (r *ownRedis) start() {
 	r.t.Helper()
 	r.cmd = exec.Command("redis-server", "--port", fmt.Sprint(r.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no")
+	out, err := r.cmd.StdoutPipe()
+	if err != nil {
+		r.t.Fatal(err)
+	}
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: r.addr()})
-	defer c.Close()
-	for i := 0; ; i++ {
-		if c.Ping(context.Background()).Err() == nil {
-			return
+	// The server says when it listens; read its log until then (and keep
+	// reading, so that it never blocks on a full pipe).
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		said := false
+		for sc.Scan() {
+			if !said && strings.Contains(sc.Text(), "Ready to accept connections") {
+				said = true
+				ready <- true
+			}
 		}
-		if i == 500 {
-			r.t.Fatal("redis-server did not start")
+		if !said {
+			ready <- false
 		}
-		time.Sleep(10 * time.Millisecond) // waiting for a process to listen: no state to observe
+	}()
+	if !<-ready {
+		r.t.Fatal("redis-server exited before accepting connections")
 	}
 }
 
