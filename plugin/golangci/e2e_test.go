@@ -224,6 +224,8 @@ require (
 )
 
 replace github.com/resilint/resilint => `+root+`
+
+replace github.com/resilint/resilint/runtime => `+filepath.Join(root, "runtime")+`
 `)
 	writeFile(t, filepath.Join(dir, "main.go"), `// Command custom-gcl is golangci-lint with the resilint plugin, the
 // program golangci-lint custom builds.

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/callpath"
 	"github.com/resilint/resilint/runtime/retry"

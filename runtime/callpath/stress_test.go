@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/resilint/resilint/runtime/internal/assert"
 
 	"github.com/resilint/resilint/runtime/breaker"
 	"github.com/resilint/resilint/runtime/bulkhead"

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/resilint/resilint/runtime/internal/assert"
 )
 
 func TestRetryable(t *testing.T) {

@@ -76,7 +76,6 @@ func TestKeptContextKeepsItsAttempt(t *testing.T) {
 func TestCopyPolicyWhileDoRuns(t *testing.T) {
 	var copies []Policy
 	for range 50 {
-		//resilint:ignore backoff the test needs tiny delays
 		p := &Policy{MaxAttempts: 3, BaseDelay: time.Nanosecond, MaxDelay: time.Microsecond}
 		var wg sync.WaitGroup
 		wg.Go(func() {

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/idempotency"
 	"github.com/resilint/resilint/runtime/idempotency/redisstore"
