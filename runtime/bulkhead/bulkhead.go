@@ -23,7 +23,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
-	"fmt"
+	"github.com/resilint/resilint/runtime/internal/config"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -56,16 +56,28 @@ type Config struct {
 	MaxWaiting int
 }
 
-// ConfigError is returned by New for a Config field with an invalid value.
+// ConfigError reports a configuration field with an invalid value: New
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	Field  string
-	Value  any
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "MaxWait".
+	Field string
+	// Value is the offending value, nil where printing it would not help.
+	Value any
+	// Reason says what a valid value is.
 	Reason string
+	// Err, if not nil, is the underlying error (a part's own validation).
+	Err error
 }
 
+// Error reads like "bulkhead: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("bulkhead: invalid Config.%s %v: %s", e.Field, e.Value, e.Reason)
+	return config.Text("bulkhead", e.Field, e.Value, e.Reason, e.Err)
 }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // DefaultMaxConcurrent is the number of slots when Config.MaxConcurrent is zero.
 const DefaultMaxConcurrent = 10

@@ -112,10 +112,10 @@ func New(c Config) (*Path, error) {
 	attempts := 1
 	if c.Retry != nil {
 		if err := c.Retry.Validate(); err != nil {
-			return nil, &ConfigError{Field: "Retry", Value: c.Retry, Reason: "is not a valid policy", Err: err}
+			return nil, &ConfigError{Field: "Retry", Reason: "is not a valid policy", Err: err}
 		}
 		if c.Retry.PerAttemptTimeout != 0 {
-			return nil, &ConfigError{Field: "Retry", Value: c.Retry,
+			return nil, &ConfigError{Field: "Retry",
 				Reason: "has a PerAttemptTimeout; set Config.AttemptTimeout instead, which applies inside the bulkhead"}
 		}
 		r := *c.Retry

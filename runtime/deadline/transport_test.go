@@ -341,12 +341,12 @@ func TestNewTransportRejectsInvalidConfig(t *testing.T) {
 		c    TransportConfig
 		want string
 	}{
-		{TransportConfig{Format: 8}, "deadline: invalid config: Format Format(0x8): unknown format bits"},
-		{TransportConfig{Format: FormatRelative | 0x40}, "deadline: invalid config: Format relative|Format(0x40): unknown format bits"},
-		{TransportConfig{TimeoutHeader: "X Timeout"}, `deadline: invalid config: TimeoutHeader "X Timeout": not a valid header field name`},
-		{TransportConfig{DeadlineHeader: "X-Deadline:"}, `deadline: invalid config: DeadlineHeader "X-Deadline:": not a valid header field name`},
-		{TransportConfig{TimeoutHeader: "grpc-timeout"}, "deadline: invalid config: TimeoutHeader grpc-timeout: Grpc-Timeout has a format of its own; use FormatGRPC"},
-		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid config: DeadlineHeader X-Timeout-Ms: must differ from TimeoutHeader"},
+		{TransportConfig{Format: 8}, "deadline: invalid TransportConfig.Format Format(0x8): unknown format bits"},
+		{TransportConfig{Format: FormatRelative | 0x40}, "deadline: invalid TransportConfig.Format relative|Format(0x40): unknown format bits"},
+		{TransportConfig{TimeoutHeader: "X Timeout"}, `deadline: invalid TransportConfig.TimeoutHeader "X Timeout": not a valid header field name`},
+		{TransportConfig{DeadlineHeader: "X-Deadline:"}, `deadline: invalid TransportConfig.DeadlineHeader "X-Deadline:": not a valid header field name`},
+		{TransportConfig{TimeoutHeader: "grpc-timeout"}, "deadline: invalid TransportConfig.TimeoutHeader grpc-timeout: Grpc-Timeout has a format of its own; use FormatGRPC"},
+		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid TransportConfig.DeadlineHeader X-Timeout-Ms: must differ from TimeoutHeader"},
 	}
 	for _, tt := range tests {
 		tr, err := NewTransport(tt.c)

@@ -2,8 +2,7 @@ package idempotency
 
 import (
 	"errors"
-	"fmt"
-	"strings"
+	"github.com/resilint/resilint/runtime/internal/config"
 )
 
 // Errors. All but the last two say why the middleware answered a request
@@ -61,44 +60,28 @@ var (
 	ErrStoreFull = errors.New("idempotency: memory store full of requests in progress")
 )
 
-// ConfigError is returned by [New] and [NewMemoryStore] for a field with an
-// invalid value.
+// ConfigError reports a configuration field with an invalid value: New and NewMemoryStore
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	// Field names the field: its name for a field of Config ("TTL"),
-	// qualified by its struct otherwise ("MemoryConfig.MaxEntries").
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "MemoryConfig.MaxEntries".
 	Field string
-	// Value is the offending value.
+	// Value is the offending value, nil where printing it would not help.
 	Value any
 	// Reason says what a valid value is.
 	Reason string
-	// Err, if not nil, is the underlying error.
+	// Err, if not nil, is the underlying error (a part's own validation).
 	Err error
 }
 
-// Error reads like "idempotency: invalid Config.TTL -1s: must not be
-// negative".
+// Error reads like "idempotency: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	return configErrorText("idempotency", e.Field, e.Value, e.Reason, e.Err)
+	return config.Text("idempotency", e.Field, e.Value, e.Reason, e.Err)
 }
 
 // Unwrap returns Err.
 func (e *ConfigError) Unwrap() error { return e.Err }
-
-// configErrorText is the text of every package's ConfigError.
-func configErrorText(pkg, field string, value any, reason string, err error) string {
-	if !strings.Contains(field, ".") {
-		field = "Config." + field
-	}
-	s := pkg + ": invalid " + field
-	if value != nil {
-		s += fmt.Sprintf(" %v", value)
-	}
-	s += ": " + reason
-	if err != nil {
-		s += ": " + err.Error()
-	}
-	return s
-}
 
 func configError(field string, value any, reason string) error {
 	return &ConfigError{Field: field, Value: value, Reason: reason}

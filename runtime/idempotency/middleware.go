@@ -357,13 +357,18 @@ func (m *Middleware) suspect(ctx context.Context, id RecordID, cur []byte) []byt
 }
 
 // swapOwned replaces this request's claim on id, suspected or not, with
-// value, and reports whether it did.
+// value, and reports whether it did. A duplicate may suspect the claim
+// between two tries; only the claim's owner takes a suspicion off, so a
+// third try settles it.
 func (m *Middleware) swapOwned(ctx context.Context, id RecordID, claim, value []byte, ttl time.Duration) (bool, error) {
-	ok, err := m.replace(ctx, id, claim, value, ttl)
-	if err != nil || ok {
-		return ok, err
+	suspected := suspicionOf(claim)
+	for _, old := range [...][]byte{claim, suspected, claim} {
+		ok, err := m.replace(ctx, id, old, value, ttl)
+		if err != nil || ok {
+			return ok, err
+		}
 	}
-	return m.replace(ctx, id, suspicionOf(claim), value, ttl)
+	return false, nil
 }
 
 // releaseOwned deletes this request's claim on id, suspected or not.
@@ -473,6 +478,7 @@ type lease struct {
 	id    RecordID
 	claim []byte
 
+	running sync.Mutex // held while a renewal runs
 	mu      sync.Mutex
 	timer   *time.Timer
 	stopped bool
@@ -487,6 +493,14 @@ func (m *Middleware) startLease(ctx context.Context, id RecordID, claim []byte) 
 }
 
 func (l *lease) renew() {
+	l.running.Lock()
+	defer l.running.Unlock()
+	l.mu.Lock()
+	stopped := l.stopped
+	l.mu.Unlock()
+	if stopped {
+		return
+	}
 	ok, err := l.m.swapOwned(l.ctx, l.id, l.claim, l.claim, l.m.claimTTL)
 	switch {
 	case err != nil:
@@ -504,9 +518,13 @@ func (l *lease) renew() {
 	l.mu.Unlock()
 }
 
+// stop ends the heartbeat and waits for a renewal in flight, so that
+// nothing turns the claim back after the caller completes or releases it.
 func (l *lease) stop() {
 	l.mu.Lock()
 	l.stopped = true
 	l.timer.Stop()
 	l.mu.Unlock()
+	l.running.Lock()
+	l.running.Unlock()
 }

@@ -181,15 +181,16 @@ func ExamplePolicy_Validate() {
 	p := &retry.Policy{MaxAttempts: -1, BaseDelay: time.Minute, MaxDelay: time.Second}
 	fmt.Println(p.Validate())
 	// Output:
-	// retry: invalid policy: MaxAttempts is -1; want at least 1 (or 0 for the default, 3)
-	// retry: invalid policy: BaseDelay 1m0s is above MaxDelay 1s
+	// retry: invalid Policy.MaxAttempts -1: want at least 1 (or 0 for the default, 3)
+	// retry: invalid Policy.BaseDelay 1m0s: above MaxDelay 1s
 }
 
 func ExamplePolicy_ValidateFor() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	p := &retry.Policy{PerAttemptTimeout: time.Second} // 3 attempts of up to 1s
-	fmt.Println(errors.Is(p.ValidateFor(ctx), retry.ErrInvalidPolicy))
+	var ce *retry.ConfigError
+	fmt.Println(errors.As(p.ValidateFor(ctx), &ce))
 	// Output: true
 }
 

@@ -171,38 +171,38 @@ func (p *Policy) valid() bool {
 		p.PerAttemptTimeout >= 0 && p.MinAttemptBudget >= 0
 }
 
-// Validate reports every problem with the policy, each wrapping
-// ErrInvalidPolicy, or nil. A nil *Policy is valid (it means the zero
-// Policy). Do runs the same checks and, on an invalid policy, returns this
-// error without calling the operation.
+// Validate reports every problem with the policy, each a [*ConfigError]
+// (several are joined with errors.Join), or nil. A nil *Policy is valid (it
+// means the zero Policy). Do runs the same checks and, on an invalid policy,
+// returns this error without calling the operation.
 func (p *Policy) Validate() error {
 	if p == nil {
 		return nil
 	}
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidPolicy}, args...)...))
+	bad := func(field string, value any, reason string) {
+		errs = append(errs, &ConfigError{Field: "Policy." + field, Value: value, Reason: reason})
 	}
 	if p.MaxAttempts < 0 {
-		bad("MaxAttempts is %d; want at least 1 (or 0 for the default, %d)", p.MaxAttempts, DefaultMaxAttempts)
+		bad("MaxAttempts", p.MaxAttempts, fmt.Sprintf("want at least 1 (or 0 for the default, %d)", DefaultMaxAttempts))
 	}
 	if p.BaseDelay < 0 {
-		bad("BaseDelay is %v; want a positive duration (or 0 for the default, %v)", p.BaseDelay, DefaultBaseDelay)
+		bad("BaseDelay", p.BaseDelay, fmt.Sprintf("want a positive duration (or 0 for the default, %v)", DefaultBaseDelay))
 	}
 	if p.MaxDelay < 0 {
-		bad("MaxDelay is %v; want a positive duration (or 0 for the default, %v)", p.MaxDelay, DefaultMaxDelay)
+		bad("MaxDelay", p.MaxDelay, fmt.Sprintf("want a positive duration (or 0 for the default, %v)", DefaultMaxDelay))
 	}
 	if p.BaseDelay >= 0 && p.MaxDelay >= 0 && p.baseDelay() > p.maxDelay() {
-		bad("BaseDelay %v is above MaxDelay %v", p.baseDelay(), p.maxDelay())
+		bad("BaseDelay", p.baseDelay(), fmt.Sprintf("above MaxDelay %v", p.maxDelay()))
 	}
 	if p.Jitter < JitterFull || p.Jitter > JitterNone {
-		bad("unknown Jitter %d", int(p.Jitter))
+		bad("Jitter", int(p.Jitter), "unknown")
 	}
 	if p.PerAttemptTimeout < 0 {
-		bad("PerAttemptTimeout is %v; want a positive duration (or 0 for none)", p.PerAttemptTimeout)
+		bad("PerAttemptTimeout", p.PerAttemptTimeout, "want a positive duration (or 0 for none)")
 	}
 	if p.MinAttemptBudget < 0 {
-		bad("MinAttemptBudget is %v; want a positive duration (or 0 for none)", p.MinAttemptBudget)
+		bad("MinAttemptBudget", p.MinAttemptBudget, "want a positive duration (or 0 for none)")
 	}
 	return errors.Join(errs...)
 }
@@ -228,8 +228,8 @@ func (p *Policy) ValidateFor(ctx context.Context) error {
 		total = p.PerAttemptTimeout * time.Duration(n)
 	}
 	if left := time.Until(deadline); total > left {
-		return fmt.Errorf("%w: PerAttemptTimeout %v × MaxAttempts %d = %v exceeds the %v left before the deadline",
-			ErrInvalidPolicy, p.PerAttemptTimeout, n, total, left.Round(time.Millisecond))
+		return &ConfigError{Field: "Policy.PerAttemptTimeout", Value: p.PerAttemptTimeout,
+			Reason: fmt.Sprintf("× MaxAttempts %d = %v exceeds the %v left before the deadline", n, total, left.Round(time.Millisecond))}
 	}
 	return nil
 }

@@ -382,16 +382,16 @@ func TestValidate(t *testing.T) {
 	}{
 		{Policy{}, ""},
 		{Policy{MaxAttempts: 1, BaseDelay: time.Nanosecond, MaxDelay: time.Nanosecond}, ""},
-		{Policy{MaxAttempts: -1}, "MaxAttempts is -1"},
-		{Policy{BaseDelay: -time.Second}, "BaseDelay is -1s"},
-		{Policy{MaxDelay: -1}, "MaxDelay is -1ns"},
+		{Policy{MaxAttempts: -1}, "retry: invalid Policy.MaxAttempts -1: want at least 1"},
+		{Policy{BaseDelay: -time.Second}, "retry: invalid Policy.BaseDelay -1s: want a positive duration"},
+		{Policy{MaxDelay: -1}, "retry: invalid Policy.MaxDelay -1ns: want a positive duration"},
 		{Policy{BaseDelay: time.Minute}, ""},     // MaxDelay follows
 		{Policy{MaxDelay: time.Millisecond}, ""}, // BaseDelay follows
-		{Policy{BaseDelay: time.Minute, MaxDelay: time.Second}, "BaseDelay 1m0s is above MaxDelay 1s"},
-		{Policy{Jitter: 7}, "unknown Jitter 7"},
-		{Policy{Jitter: -1}, "unknown Jitter -1"},
-		{Policy{PerAttemptTimeout: -1}, "PerAttemptTimeout is -1ns"},
-		{Policy{MinAttemptBudget: -time.Second}, "MinAttemptBudget is -1s"},
+		{Policy{BaseDelay: time.Minute, MaxDelay: time.Second}, "retry: invalid Policy.BaseDelay 1m0s: above MaxDelay 1s"},
+		{Policy{Jitter: 7}, "retry: invalid Policy.Jitter 7: unknown"},
+		{Policy{Jitter: -1}, "retry: invalid Policy.Jitter -1: unknown"},
+		{Policy{PerAttemptTimeout: -1}, "retry: invalid Policy.PerAttemptTimeout -1ns: want a positive duration"},
+		{Policy{MinAttemptBudget: -time.Second}, "retry: invalid Policy.MinAttemptBudget -1s: want a positive duration"},
 	}
 	for _, tt := range tests {
 		err := tt.p.Validate()
@@ -400,7 +400,8 @@ func TestValidate(t *testing.T) {
 			continue
 		}
 		require.Error(t, err, tt.want)
-		assert.ErrorIs(t, err, ErrInvalidPolicy)
+		var ce *ConfigError
+		assert.ErrorAs(t, err, &ce)
 		assert.Contains(t, err.Error(), tt.want)
 
 		// Do returns the same error without calling op, and never spins.
@@ -412,7 +413,7 @@ func TestValidate(t *testing.T) {
 
 	// Every problem is reported.
 	err := (&Policy{MaxAttempts: -3, BaseDelay: -1, Jitter: 99}).Validate()
-	assert.Equal(t, 3, strings.Count(err.Error(), "retry: invalid policy"))
+	assert.Equal(t, 3, strings.Count(err.Error(), "retry: invalid Policy."))
 	assert.NoError(t, (*Policy)(nil).Validate())
 }
 
@@ -425,14 +426,15 @@ func TestValidateFor(t *testing.T) {
 		assert.NoError(t, (&Policy{PerAttemptTimeout: time.Second}).ValidateFor(ctx))
 		assert.NoError(t, (&Policy{PerAttemptTimeout: time.Hour}).ValidateFor(t.Context()), "no deadline")
 
+		var ce *ConfigError
 		err := (&Policy{PerAttemptTimeout: 2 * time.Second}).ValidateFor(ctx)
-		assert.ErrorIs(t, err, ErrInvalidPolicy)
-		assert.EqualError(t, err, "retry: invalid policy: PerAttemptTimeout 2s × MaxAttempts 3 = 6s exceeds the 5s left before the deadline")
+		assert.ErrorAs(t, err, &ce)
+		assert.EqualError(t, err, "retry: invalid Policy.PerAttemptTimeout 2s: × MaxAttempts 3 = 6s exceeds the 5s left before the deadline")
 
 		err = (&Policy{PerAttemptTimeout: math.MaxInt64 / 2, MaxAttempts: 5}).ValidateFor(ctx)
-		assert.ErrorIs(t, err, ErrInvalidPolicy, "no overflow")
+		assert.ErrorAs(t, err, &ce, "no overflow")
 
-		assert.ErrorIs(t, (&Policy{MaxAttempts: -1, PerAttemptTimeout: time.Hour}).ValidateFor(ctx), ErrInvalidPolicy)
+		assert.ErrorAs(t, (&Policy{MaxAttempts: -1, PerAttemptTimeout: time.Hour}).ValidateFor(ctx), &ce)
 	})
 }
 

@@ -24,13 +24,14 @@ import (
 
 func TestNew(t *testing.T) {
 	_, err := redisstore.New(redisstore.Config{})
-	assert.True(t, errors.Is(err, redisstore.ErrInvalidConfig))
-	assert.EqualError(t, err, "redisstore: invalid config: Client is nil")
+	var ce *redisstore.ConfigError
+	assert.True(t, errors.As(err, &ce))
+	assert.EqualError(t, err, "redisstore: invalid Config.Client: required")
 
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
 	defer rdb.Close()
 	_, err = redisstore.New(redisstore.Config{Client: rdb, Prefix: "app:{x}:"})
-	assert.EqualError(t, err, `redisstore: invalid config: Prefix "app:{x}:" contains '{' or '}'`)
+	assert.EqualError(t, err, `redisstore: invalid Config.Prefix "app:{x}:": must not contain '{' or '}'`)
 }
 
 func TestKey(t *testing.T) {
