@@ -34,7 +34,7 @@ import (
 var factSamples = []analysis.Fact{
 	&model.RetryFact{Calls: 12, Depth: 2, Via: []string{"(*payments.Client).Charge", "payments.post"}, Site: "retryablehttp.Client.Do (4 attempts) at payments.go:43", Disable: "set RetryMax to 0 on the retryablehttp.Client", AttemptsParam: 2, AttemptsSign: -1, AttemptsOffset: 4, PerAttempt: 3},
 	&model.ConstFact{Value: 5},
-	&model.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33"},
+	&model.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},
 	&model.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}},
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}},
 	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},

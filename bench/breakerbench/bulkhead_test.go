@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/resilint/resilint/bench/breakerbench/lockfree"
 	"github.com/resilint/resilint/runtime/bulkhead"
 )
 
@@ -22,6 +23,10 @@ func bulkheadCases(tb testing.TB, slots int) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	lf, err := lockfree.New(lockfree.Config{MaxConcurrent: slots, MaxWait: 1 << 62})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	sem := semaphore.NewWeighted(int64(slots))
 	op := func(context.Context) error { return nil }
 	return []struct {
@@ -34,6 +39,11 @@ func bulkheadCases(tb testing.TB, slots int) []struct {
 			}
 		}},
 		{"impl=resilint-Do", func() { _ = bh.Do(ctx, op) }},
+		{"impl=lockfree-Acquire", func() {
+			if lf.Acquire(ctx) == nil {
+				lf.Release()
+			}
+		}},
 		{"impl=semaphore", func() {
 			if sem.Acquire(ctx, 1) == nil {
 				sem.Release(1)

@@ -5,13 +5,13 @@ module github.com/resilint/resilint/bench/breakerbench
 
 go 1.26.0
 
-replace github.com/resilint/resilint => ../..
-
 require (
 	github.com/failsafe-go/failsafe-go v0.9.8
-	github.com/resilint/resilint v0.0.0-00010101000000-000000000000
+	github.com/resilint/resilint/runtime v0.0.0
 	github.com/sony/gobreaker/v2 v2.4.0
 	golang.org/x/sync v0.25.0
 )
 
 require github.com/bits-and-blooms/bitset v1.24.4 // indirect
+
+replace github.com/resilint/resilint/runtime => ../../runtime

@@ -249,7 +249,7 @@ func TestFixCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "go.mod"), "module fixme\n\ngo 1.26\n\nrequire github.com/resilint/resilint v0.0.0\n\nreplace github.com/resilint/resilint => "+root+"\n")
+	write(t, filepath.Join(dir, "go.mod"), "module fixme\n\ngo 1.26\n\nrequire github.com/resilint/resilint/runtime v0.0.0\n\nreplace github.com/resilint/resilint/runtime => "+filepath.Join(root, "runtime")+"\n")
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 	if err != nil {
 		t.Fatal(err)

@@ -210,7 +210,7 @@ func fixture(t *testing.T) string {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
 		t.Fatal(err)
 	}
-	gomod := fmt.Sprintf("module example.com/fixture\n\ngo 1.26.0\n\nrequire github.com/resilint/resilint v0.0.0\n\nreplace github.com/resilint/resilint => %s\n", root)
+	gomod := fmt.Sprintf("module example.com/fixture\n\ngo 1.26.0\n\nrequire github.com/resilint/resilint/runtime v0.0.0\n\nreplace github.com/resilint/resilint/runtime => %s\n", filepath.Join(root, "runtime"))
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,10 @@ type Breaker struct {
 	epoch    time.Time
 	needNow  bool // closed calls read the clock: slow-call judging or a time window
 	rejected atomic.Uint64
+	// trials counts the trial calls running now, whichever half-open round
+	// admitted them: a round already lost does not free its trials' places
+	// until they finish.
+	trials atomic.Int64
 
 	mu         sync.Mutex // serializes state changes; guards the fields below
 	streak     int        // consecutive reopenings without a stable close
@@ -193,7 +197,7 @@ func (b *Breaker) admit() (*generation, int64, error) {
 			b.transition(g, now, StateHalfOpen, "open wait of "+time.Duration(g.until-g.since).String()+" elapsed")
 		default:
 			now := b.now()
-			if g.tryAdmit(int64(b.s.HalfOpenTrials)) {
+			if b.tryAdmitTrial(g) {
 				return g, now, nil
 			}
 			if now-g.since >= b.s.halfOpenTimeout {
@@ -206,13 +210,29 @@ func (b *Breaker) admit() (*generation, int64, error) {
 	}
 }
 
-func (g *generation) tryAdmit(limit int64) bool {
+// tryAdmitTrial takes a place for a trial in half-open generation g: one of
+// the round's HalfOpenTrials, and one of the HalfOpenTrials that may run at
+// once across rounds.
+func (b *Breaker) tryAdmitTrial(g *generation) bool {
+	limit := int64(b.s.HalfOpenTrials)
+	if !tryInc(&b.trials, limit) {
+		return false
+	}
+	if !tryInc(&g.admitted, limit) {
+		b.trials.Add(-1)
+		return false
+	}
+	return true
+}
+
+// tryInc adds 1 to n unless that would pass limit.
+func tryInc(n *atomic.Int64, limit int64) bool {
 	for {
-		n := g.admitted.Load()
-		if n >= limit {
+		v := n.Load()
+		if v >= limit {
 			return false
 		}
-		if g.admitted.CompareAndSwap(n, n+1) {
+		if n.CompareAndSwap(v, v+1) {
 			return true
 		}
 	}
@@ -220,6 +240,9 @@ func (g *generation) tryAdmit(limit int64) bool {
 
 // record consumes the outcome of a call admitted in generation g.
 func (b *Breaker) record(g *generation, start int64, o Outcome) {
+	if g.state == StateHalfOpen {
+		b.trials.Add(-1) // the trial is over, whatever its round became
+	}
 	if o == OutcomeIgnored {
 		if g.state == StateHalfOpen {
 			g.admitted.Add(-1)

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 func TestOpensAtFailureRateAfterMinimumCalls(t *testing.T) {
@@ -77,26 +77,6 @@ func TestOpenRejectsWithoutCallingTheOperation(t *testing.T) {
 	require.Nil(t, done)
 	assert.Zero(t, calls.Load(), "the operation was never reached")
 	assert.Equal(t, uint64(1002), b.Metrics().Rejected)
-}
-
-func TestOpenRejectionIsFast(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("timing under the race detector is meaningless")
-	}
-	b := mustNew(t, Config{MinimumCalls: 1, WindowSize: 1})
-	run(b, 1, fail)
-	ctx := context.Background()
-	const n = 200_000
-	best := time.Duration(1<<63 - 1)
-	for range 5 {
-		start := time.Now()
-		for range n {
-			_ = b.Do(ctx, succeed)
-		}
-		best = min(best, time.Since(start)/n)
-	}
-	t.Logf("rejection: %v per call", best)
-	assert.Less(t, best, 500*time.Nanosecond, "an open circuit must fail well under a microsecond")
 }
 
 func TestHalfOpenClosesAfterEnoughGoodTrials(t *testing.T) {

@@ -80,8 +80,10 @@ type Config struct {
 	// open wait to start again from OpenWait. Zero means 1m.
 	OpenWaitResetAfter time.Duration
 
-	// HalfOpenTrials is the number of trial calls let through in the half-open
-	// state, at most all at once; further calls get ErrTooManyTrials. Zero
+	// HalfOpenTrials is the number of trial calls let through in a round of
+	// the half-open state, and the most trials that run at once, counting
+	// those of earlier rounds still running; further calls get
+	// ErrTooManyTrials. Zero
 	// means 10: one trial would let a single lucky (or unlucky) call decide,
 	// and the circuit would flap.
 	HalfOpenTrials int
@@ -158,14 +160,14 @@ func positiveRate(field string, v float64, def float64) (float64, error) {
 		return def, nil
 	}
 	if math.IsNaN(v) || v < 0 || v > 100 {
-		return 0, &ConfigError{field, v, "must be in (0, 100]"}
+		return 0, &ConfigError{Field: field, Value: v, Reason: "must be in (0, 100]"}
 	}
 	return v, nil
 }
 
 func nonNegative(field string, v int, def int) (int, error) {
 	if v < 0 {
-		return 0, &ConfigError{field, v, "must not be negative"}
+		return 0, &ConfigError{Field: field, Value: v, Reason: "must not be negative"}
 	}
 	if v == 0 {
 		return def, nil
@@ -175,7 +177,7 @@ func nonNegative(field string, v int, def int) (int, error) {
 
 func nonNegativeDuration(field string, v, def time.Duration) (time.Duration, error) {
 	if v < 0 {
-		return 0, &ConfigError{field, v, "must not be negative"}
+		return 0, &ConfigError{Field: field, Value: v, Reason: "must not be negative"}
 	}
 	if v == 0 {
 		return def, nil
@@ -190,7 +192,7 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.WindowSize > maxWindowSize {
-		return nil, &ConfigError{"WindowSize", c.WindowSize, "must be at most 1048576"}
+		return nil, &ConfigError{Field: "WindowSize", Value: c.WindowSize, Reason: "must be at most 1048576"}
 	}
 	if s.WindowDuration, err = nonNegativeDuration("WindowDuration", c.WindowDuration, 0); err != nil {
 		return nil, err
@@ -201,8 +203,8 @@ func (c Config) settings() (*settings, error) {
 	if s.WindowDuration > 0 {
 		s.bucketWidth = int64(s.WindowDuration) / int64(s.WindowBuckets)
 		if s.bucketWidth < int64(time.Millisecond) {
-			return nil, &ConfigError{"WindowBuckets", c.WindowBuckets,
-				"each bucket of WindowDuration " + s.WindowDuration.String() + " must span at least 1ms"}
+			return nil, &ConfigError{Field: "WindowBuckets", Value: c.WindowBuckets,
+				Reason: "each bucket of WindowDuration " + s.WindowDuration.String() + " must span at least 1ms"}
 		}
 	}
 	defMin := DefaultMinimumCalls
@@ -213,7 +215,7 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.WindowDuration == 0 && s.MinimumCalls > s.WindowSize {
-		return nil, &ConfigError{"MinimumCalls", c.MinimumCalls, "must not exceed WindowSize (the circuit could never open)"}
+		return nil, &ConfigError{Field: "MinimumCalls", Value: c.MinimumCalls, Reason: "must not exceed WindowSize (the circuit could never open)"}
 	}
 	if s.FailureRateThreshold, err = positiveRate("FailureRateThreshold", c.FailureRateThreshold, DefaultFailureRateThreshold); err != nil {
 		return nil, err
@@ -233,13 +235,13 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.MaxOpenWait < s.OpenWait {
-		return nil, &ConfigError{"MaxOpenWait", c.MaxOpenWait, "must not be below OpenWait " + s.OpenWait.String()}
+		return nil, &ConfigError{Field: "MaxOpenWait", Value: c.MaxOpenWait, Reason: "must not be below OpenWait " + s.OpenWait.String()}
 	}
 	switch j := c.OpenWaitJitter; {
 	case j == 0:
 		s.OpenWaitJitter = DefaultOpenWaitJitter
 	case math.IsNaN(j) || j < 0 || j > 1:
-		return nil, &ConfigError{"OpenWaitJitter", j, "must be in (0, 1]"}
+		return nil, &ConfigError{Field: "OpenWaitJitter", Value: j, Reason: "must be in (0, 1]"}
 	}
 	if s.OpenWaitResetAfter, err = nonNegativeDuration("OpenWaitResetAfter", c.OpenWaitResetAfter, DefaultOpenWaitResetAfter); err != nil {
 		return nil, err
@@ -251,7 +253,7 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.HalfOpenSuccesses > s.HalfOpenTrials {
-		return nil, &ConfigError{"HalfOpenSuccesses", c.HalfOpenSuccesses, "must not exceed HalfOpenTrials"}
+		return nil, &ConfigError{Field: "HalfOpenSuccesses", Value: c.HalfOpenSuccesses, Reason: "must not exceed HalfOpenTrials"}
 	}
 	if s.HalfOpenMaxLatency, err = nonNegativeDuration("HalfOpenMaxLatency", c.HalfOpenMaxLatency, s.SlowCallDuration); err != nil {
 		return nil, err
@@ -262,7 +264,7 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.HalfOpenTimeout < s.HalfOpenMaxLatency {
-		return nil, &ConfigError{"HalfOpenTimeout", c.HalfOpenTimeout, "must not be below HalfOpenMaxLatency " + s.HalfOpenMaxLatency.String()}
+		return nil, &ConfigError{Field: "HalfOpenTimeout", Value: c.HalfOpenTimeout, Reason: "must not be below HalfOpenMaxLatency " + s.HalfOpenMaxLatency.String()}
 	}
 	s.halfOpenTimeout = int64(s.HalfOpenTimeout)
 	if s.HistorySize, err = nonNegative("HistorySize", c.HistorySize, DefaultHistorySize); err != nil {

@@ -17,7 +17,8 @@
 //     shortened by a random jitter so that many instances do not probe the
 //     dependency in step.
 //   - [StateHalfOpen]: up to [Config.HalfOpenTrials] trial calls go through (the
-//     others fail with [ErrTooManyTrials]). The circuit closes as soon as
+//     others fail with [ErrTooManyTrials]), and never more than that many run
+//     at once, counting the trials of earlier rounds still running. The circuit closes as soon as
 //     [Config.HalfOpenSuccesses] trials have succeeded within
 //     [Config.HalfOpenMaxLatency], and reopens as soon as that has become
 //     impossible.

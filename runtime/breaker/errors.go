@@ -1,6 +1,6 @@
 package breaker
 
-import "fmt"
+import "github.com/resilint/resilint/runtime/internal/config"
 
 // rejection is the type of the errors returned for calls the breaker did not
 // let through.
@@ -27,16 +27,25 @@ var (
 	ErrTooManyTrials error = &rejection{"breaker: too many trial calls while half-open"}
 )
 
-// ConfigError is returned by New for a Config field with an invalid value.
+// ConfigError reports a configuration field with an invalid value: New
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	// Field is the name of the Config field, "MinimumCalls" for example.
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "MinimumCalls".
 	Field string
-	// Value is the offending value.
+	// Value is the offending value, nil where printing it would not help.
 	Value any
 	// Reason says what a valid value is.
 	Reason string
+	// Err, if not nil, is the underlying error (a part's own validation).
+	Err error
 }
 
+// Error reads like "breaker: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("breaker: invalid Config.%s %v: %s", e.Field, e.Value, e.Reason)
+	return config.Text("breaker", e.Field, e.Value, e.Reason, e.Err)
 }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }

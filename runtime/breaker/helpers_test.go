@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 // fakeClock is a Clock that moves only when told to.

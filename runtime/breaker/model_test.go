@@ -28,6 +28,7 @@ type model struct {
 	window   []modelRecord // closed: every outcome of the generation, oldest first
 	until    time.Duration // open
 	admitted int           // half-open
+	trials   int           // trials running, whichever round admitted them
 	good     int
 	bad      int
 	streak   int
@@ -112,8 +113,9 @@ func (m *model) admit(now time.Duration) (gen uint64, state State, err error) {
 			}
 			m.enter(StateHalfOpen, now)
 		case StateHalfOpen:
-			if m.admitted < m.c.HalfOpenTrials {
+			if m.admitted < m.c.HalfOpenTrials && m.trials < m.c.HalfOpenTrials {
 				m.admitted++
+				m.trials++
 				return m.gen, m.state, nil
 			}
 			if now-m.since >= m.c.HalfOpenTimeout {
@@ -126,6 +128,9 @@ func (m *model) admit(now time.Duration) (gen uint64, state State, err error) {
 }
 
 func (m *model) finish(gen uint64, state State, start, now time.Duration, o Outcome) {
+	if state == StateHalfOpen {
+		m.trials--
+	}
 	if gen != m.gen {
 		return
 	}

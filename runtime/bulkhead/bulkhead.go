@@ -8,18 +8,22 @@
 // slot is taken, Acquire fails at once with [ErrFull], or waits up to
 // [Config.MaxWait] for a slot, first come first served.
 //
-// Taking a slot when one is free costs one atomic compare-and-swap, giving it
-// back one atomic add; neither allocates; a lock is taken only when callers
-// have to wait.
+// A Bulkhead is a mutex, a count and a first-come-first-served list of
+// waiters, like golang.org/x/sync/semaphore: taking a free slot and giving
+// it back allocate nothing; a caller that has to wait allocates its place in
+// the queue and a timer. (A lock-free version was measured against this one
+// around a loopback HTTP call: the difference was lost in the call's own
+// cost, so the simpler version stays; see docs/runtime/bulkhead.md.)
 //
 // In a composed call path the bulkhead sits inside the retry: a slot is held
 // for one attempt, not while a retry sleeps between attempts.
 package bulkhead
 
 import (
+	"container/list"
 	"context"
 	"errors"
-	"fmt"
+	"github.com/resilint/resilint/runtime/internal/config"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -52,56 +56,50 @@ type Config struct {
 	MaxWaiting int
 }
 
-// ConfigError is returned by New for a Config field with an invalid value.
+// ConfigError reports a configuration field with an invalid value: New
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	Field  string
-	Value  any
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "MaxWait".
+	Field string
+	// Value is the offending value, nil where printing it would not help.
+	Value any
+	// Reason says what a valid value is.
 	Reason string
+	// Err, if not nil, is the underlying error (a part's own validation).
+	Err error
 }
 
+// Error reads like "bulkhead: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("bulkhead: invalid Config.%s %v: %s", e.Field, e.Value, e.Reason)
+	return config.Text("bulkhead", e.Field, e.Value, e.Reason, e.Err)
 }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // DefaultMaxConcurrent is the number of slots when Config.MaxConcurrent is zero.
 const DefaultMaxConcurrent = 10
-
-const (
-	inUseMask = 1<<32 - 1
-	oneWaiter = 1 << 32
-	// minusOneWaiter subtracts oneWaiter when added: two's complement.
-	minusOneWaiter = ^uint64(oneWaiter - 1)
-)
 
 // Bulkhead is a concurrency limit with a bounded, first-come-first-served wait.
 // Create one with New; the zero value is not usable. A Bulkhead is safe for
 // concurrent use by multiple goroutines.
 type Bulkhead struct {
-	// state holds the slots in use in its low 32 bits and the number of
-	// waiting callers in its high 32 bits. While anyone waits, free slots are
-	// handed to the first waiter instead of being taken by newcomers.
-	state      atomic.Uint64
-	size       uint64
+	size       int
 	maxWait    time.Duration
-	maxWaiting uint64
+	maxWaiting int
 	rejected   atomic.Uint64
 
-	mu         sync.Mutex // guards the fields below
-	head, tail *waiter
-	pool       sync.Pool // of *waiter; per Bulkhead, so that waiters never cross synctest bubbles
-	// Every waiter waits the same MaxWait, so deadlines come in queue order
-	// and one timer, armed for the first waiter's deadline, serves them all.
-	timer *time.Timer
-	armed bool
-	epoch time.Time
+	mu      sync.Mutex // guards the fields below
+	inUse   int
+	waiters list.List // of *waiter, first come first
 }
 
-// waiter is a caller waiting for a slot.
+// waiter is a caller waiting for a slot; ready is closed when it is given
+// one.
 type waiter struct {
-	ready      chan bool // receives true with a slot, false when MaxWait is up; buffered
-	deadline   time.Duration
-	next, prev *waiter
-	queued     bool
+	ready chan struct{}
 }
 
 // New returns a Bulkhead with all slots free, or a *ConfigError if c is
@@ -109,21 +107,20 @@ type waiter struct {
 func New(c Config) (*Bulkhead, error) {
 	switch {
 	case c.MaxConcurrent < 0:
-		return nil, &ConfigError{"MaxConcurrent", c.MaxConcurrent, "must not be negative"}
+		return nil, &ConfigError{Field: "MaxConcurrent", Value: c.MaxConcurrent, Reason: "must not be negative"}
 	case c.MaxConcurrent > math.MaxInt32:
-		return nil, &ConfigError{"MaxConcurrent", c.MaxConcurrent, "must be at most 2147483647"}
+		return nil, &ConfigError{Field: "MaxConcurrent", Value: c.MaxConcurrent, Reason: "must be at most 2147483647"}
 	case c.MaxWait < 0:
-		return nil, &ConfigError{"MaxWait", c.MaxWait, "must not be negative"}
+		return nil, &ConfigError{Field: "MaxWait", Value: c.MaxWait, Reason: "must not be negative"}
 	case c.MaxWaiting < 0:
-		return nil, &ConfigError{"MaxWaiting", c.MaxWaiting, "must not be negative"}
+		return nil, &ConfigError{Field: "MaxWaiting", Value: c.MaxWaiting, Reason: "must not be negative"}
 	case c.MaxWaiting > math.MaxInt32:
-		return nil, &ConfigError{"MaxWaiting", c.MaxWaiting, "must be at most 2147483647"}
+		return nil, &ConfigError{Field: "MaxWaiting", Value: c.MaxWaiting, Reason: "must be at most 2147483647"}
 	}
-	size := c.MaxConcurrent
-	if size == 0 {
-		size = DefaultMaxConcurrent
+	b := &Bulkhead{size: c.MaxConcurrent, maxWait: c.MaxWait, maxWaiting: c.MaxWaiting}
+	if b.size == 0 {
+		b.size = DefaultMaxConcurrent
 	}
-	b := &Bulkhead{size: uint64(size), maxWait: c.MaxWait, maxWaiting: uint64(c.MaxWaiting), epoch: time.Now()}
 	if b.maxWaiting == 0 {
 		b.maxWaiting = math.MaxInt32
 	}
@@ -138,196 +135,95 @@ func (b *Bulkhead) Acquire(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if b.tryAcquire() {
+	b.mu.Lock()
+	if b.inUse < b.size && b.waiters.Len() == 0 {
+		b.inUse++
+		b.mu.Unlock()
 		return nil
 	}
-	return b.wait(ctx)
+	if b.maxWait == 0 || b.waiters.Len() >= b.maxWaiting {
+		b.mu.Unlock()
+		b.rejected.Add(1)
+		return ErrFull
+	}
+	w := &waiter{ready: make(chan struct{})}
+	e := b.waiters.PushBack(w)
+	b.mu.Unlock()
+
+	t := time.NewTimer(b.maxWait)
+	defer t.Stop()
+	var err error
+	select {
+	case <-w.ready:
+		if err := ctx.Err(); err != nil {
+			b.Release()
+			return err
+		}
+		return nil
+	case <-t.C:
+		err = ErrFull
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	b.mu.Lock()
+	select {
+	case <-w.ready:
+		// Given a slot just as the wait ended: give it back.
+		b.mu.Unlock()
+		b.Release()
+	default:
+		b.waiters.Remove(e)
+		// Leaving the queue may let the callers behind have a free slot.
+		b.handOff()
+		b.mu.Unlock()
+	}
+	if err == ErrFull {
+		b.rejected.Add(1)
+	}
+	return err
 }
 
 // TryAcquire takes a slot if one is free and nobody is waiting for one, and
 // reports whether it did. It never waits.
 func (b *Bulkhead) TryAcquire() bool {
-	if b.tryAcquire() {
-		return true
-	}
-	b.rejected.Add(1)
-	return false
-}
-
-func (b *Bulkhead) tryAcquire() bool {
-	for {
-		s := b.state.Load()
-		if s >= b.size { // waiters, or every slot taken
-			return false
-		}
-		if b.state.CompareAndSwap(s, s+1) {
-			return true
-		}
-	}
-}
-
-// wait is the slow path of Acquire.
-func (b *Bulkhead) wait(ctx context.Context) error {
 	b.mu.Lock()
-	for {
-		s := b.state.Load()
-		if s < b.size {
-			if b.state.CompareAndSwap(s, s+1) {
-				b.mu.Unlock()
-				return nil
-			}
-			continue
-		}
-		if b.maxWait == 0 || s>>32 >= b.maxWaiting {
-			b.mu.Unlock()
-			b.rejected.Add(1)
-			return ErrFull
-		}
-		// Register as a waiter only while every slot is still taken: a Release
-		// racing with this either fails its own compare-and-swap and hands us
-		// its slot through the queue, or frees the slot first and makes this
-		// compare-and-swap fail.
-		if b.state.CompareAndSwap(s, s+oneWaiter) {
-			break
-		}
-	}
-	w, _ := b.pool.Get().(*waiter)
-	if w == nil {
-		w = &waiter{ready: make(chan bool, 1)}
-	}
-	w.deadline = time.Since(b.epoch) + b.maxWait
-	b.push(w)
-	if !b.armed {
-		b.arm(b.maxWait)
+	ok := b.inUse < b.size && b.waiters.Len() == 0
+	if ok {
+		b.inUse++
 	}
 	b.mu.Unlock()
-
-	done := ctx.Done()
-	var got bool
-	if done == nil {
-		got = <-w.ready
-	} else {
-		select {
-		case got = <-w.ready:
-		case <-done:
-			return b.abandon(w, ctx.Err())
-		}
-	}
-	b.pool.Put(w)
-	if !got {
+	if !ok {
 		b.rejected.Add(1)
-		return ErrFull
 	}
-	if err := ctx.Err(); err != nil {
-		b.Release()
-		return err
-	}
-	return nil
-}
-
-// arm sets the timer to go off after d. Called with mu held.
-func (b *Bulkhead) arm(d time.Duration) {
-	if b.timer == nil {
-		b.timer = time.AfterFunc(d, b.expire)
-	} else {
-		b.timer.Reset(d)
-	}
-	b.armed = true
-}
-
-// expire turns away the waiters whose MaxWait is up and re-arms the timer for
-// the next one.
-func (b *Bulkhead) expire() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := time.Since(b.epoch)
-	for w := b.head; w != nil && w.deadline <= now; w = b.head {
-		b.remove(w)
-		b.state.Add(minusOneWaiter)
-		w.ready <- false
-	}
-	b.armed = false
-	if b.head != nil {
-		b.arm(b.head.deadline - now)
-	}
-}
-
-// abandon takes w out of the queue after its context ended the wait. If a
-// slot was handed to it in the meantime, the slot is given back.
-func (b *Bulkhead) abandon(w *waiter, err error) error {
-	b.mu.Lock()
-	answered := !w.queued
-	if !answered {
-		b.remove(w)
-		b.state.Add(minusOneWaiter)
-	}
-	b.mu.Unlock()
-	if answered && <-w.ready { // sent under mu before the waiter was dequeued
-		b.Release()
-	}
-	b.pool.Put(w)
-	return err
+	return ok
 }
 
 // Release gives back a slot taken by Acquire or TryAcquire, to the first
 // waiting caller if there is one. Releasing a slot that was not taken is a
 // programming error and panics.
 func (b *Bulkhead) Release() {
-	s := b.state.Add(^uint64(0))
-	if s&inUseMask == inUseMask {
-		// No slot was in use: the decrement borrowed from the waiter count.
-		b.state.Add(1)
+	b.mu.Lock()
+	if b.inUse == 0 {
+		b.mu.Unlock()
 		panic("bulkhead: Release without a matching Acquire")
 	}
-	if s>>32 != 0 {
-		b.handOff()
-	}
-}
-
-// handOff gives free slots to the first waiters, in order. It runs after a
-// release that saw waiters; since waiters register only under mu and only
-// while every slot is taken, after handOff either nobody waits or every slot
-// is taken.
-func (b *Bulkhead) handOff() {
-	b.mu.Lock()
-	for b.head != nil {
-		s := b.state.Load()
-		if s&inUseMask >= b.size {
-			break // another release's slot went to a waiter already
-		}
-		// Take the slot and one waiter off the count, for the first waiter.
-		if !b.state.CompareAndSwap(s, s+1+minusOneWaiter) {
-			continue
-		}
-		w := b.head
-		b.remove(w)
-		w.ready <- true
-	}
+	b.inUse--
+	b.handOff()
 	b.mu.Unlock()
 }
 
-func (b *Bulkhead) push(w *waiter) {
-	w.queued, w.prev, w.next = true, b.tail, nil
-	if b.tail == nil {
-		b.head = w
-	} else {
-		b.tail.next = w
+// handOff gives free slots to the first waiters, in order. Called with mu
+// held.
+func (b *Bulkhead) handOff() {
+	for b.inUse < b.size {
+		e := b.waiters.Front()
+		if e == nil {
+			return
+		}
+		b.waiters.Remove(e)
+		b.inUse++
+		close(e.Value.(*waiter).ready)
 	}
-	b.tail = w
-}
-
-func (b *Bulkhead) remove(w *waiter) {
-	if w.prev == nil {
-		b.head = w.next
-	} else {
-		w.prev.next = w.next
-	}
-	if w.next == nil {
-		b.tail = w.prev
-	} else {
-		w.next.prev = w.prev
-	}
-	w.queued, w.prev, w.next = false, nil, nil
 }
 
 // Do runs op with a slot taken, giving it back when op returns or panics. If
@@ -341,14 +237,22 @@ func (b *Bulkhead) Do(ctx context.Context, op func(context.Context) error) error
 }
 
 // InUse returns the number of slots taken.
-func (b *Bulkhead) InUse() int { return int(b.state.Load() & inUseMask) }
+func (b *Bulkhead) InUse() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.inUse
+}
 
 // Waiting returns the number of callers waiting for a slot.
-func (b *Bulkhead) Waiting() int { return int(b.state.Load() >> 32) }
+func (b *Bulkhead) Waiting() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.waiters.Len()
+}
 
 // Rejected returns the number of acquisitions that failed with ErrFull (or a
 // TryAcquire that returned false) since the Bulkhead was created.
 func (b *Bulkhead) Rejected() uint64 { return b.rejected.Load() }
 
 // Size returns the number of slots, Config.MaxConcurrent.
-func (b *Bulkhead) Size() int { return int(b.size) }
+func (b *Bulkhead) Size() int { return b.size }

@@ -11,8 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 func mustNew(t testing.TB, c Config) *Bulkhead {

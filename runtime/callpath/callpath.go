@@ -112,10 +112,10 @@ func New(c Config) (*Path, error) {
 	attempts := 1
 	if c.Retry != nil {
 		if err := c.Retry.Validate(); err != nil {
-			return nil, &ConfigError{Field: "Retry", Value: c.Retry, Reason: "is not a valid policy", Err: err}
+			return nil, &ConfigError{Field: "Retry", Reason: "is not a valid policy", Err: err}
 		}
 		if c.Retry.PerAttemptTimeout != 0 {
-			return nil, &ConfigError{Field: "Retry", Value: c.Retry,
+			return nil, &ConfigError{Field: "Retry",
 				Reason: "has a PerAttemptTimeout; set Config.AttemptTimeout instead, which applies inside the bulkhead"}
 		}
 		r := *c.Retry
@@ -169,9 +169,9 @@ func (p *Path) Config() Config {
 //
 // op is called with a context that carries ctx's values and cancellation,
 // the deadlines of the path, and, with a retry, the attempt's identity
-// (retry.AttemptFromContext). That context is valid only until op returns:
-// finish everything that uses it, reading a response body included, inside
-// op.
+// (retry.AttemptFromContext). That context is never reused: a goroutine
+// that keeps it sees its own call's values and cancellation (and the path's
+// timeouts, which end when their part returns).
 //
 // On failure, the error says which layer gave up, with the operation's last
 // error in the chain: errors.Is(err, breaker.ErrOpen) when the circuit

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/callpath"
 	"github.com/resilint/resilint/runtime/retry"
@@ -40,7 +40,7 @@ func TestNewValidates(t *testing.T) {
 		{name: "attempts do not fit with the reserve", cfg: callpath.Config{Timeout: time.Second, FallbackReserve: 200 * time.Millisecond, Retry: &retry.Policy{MaxAttempts: 3}, AttemptTimeout: 300 * time.Millisecond},
 			field: "AttemptTimeout", text: "callpath: invalid Config.AttemptTimeout 300ms: times the retry's 3 attempts must not exceed Timeout 1s less FallbackReserve 200ms (the total deadline would cut the last attempts short)"},
 		{name: "invalid retry policy", cfg: callpath.Config{Retry: &retry.Policy{MaxAttempts: -1}},
-			field: "Retry", text: "callpath: invalid Config.Retry: is not a valid policy: retry: invalid policy: MaxAttempts is -1; want at least 1 (or 0 for the default, 3)"},
+			field: "Retry", text: "callpath: invalid Config.Retry: is not a valid policy: retry: invalid Policy.MaxAttempts -1: want at least 1 (or 0 for the default, 3)"},
 		{name: "retry with its own attempt timeout", cfg: callpath.Config{Retry: &retry.Policy{PerAttemptTimeout: time.Second}},
 			field: "Retry", text: "callpath: invalid Config.Retry: has a PerAttemptTimeout; set Config.AttemptTimeout instead, which applies inside the bulkhead"},
 	}
@@ -65,5 +65,6 @@ func TestNewValidates(t *testing.T) {
 
 func TestNewInvalidRetryUnwraps(t *testing.T) {
 	_, err := callpath.New(callpath.Config{Retry: &retry.Policy{BaseDelay: -1}})
-	assert.ErrorIs(t, err, retry.ErrInvalidPolicy)
+	var rce *retry.ConfigError
+	assert.ErrorAs(t, err, &rce)
 }

@@ -56,7 +56,8 @@
 // # Cost
 //
 // Without timeouts, a call that succeeds on its first attempt allocates
-// nothing beyond what the operation does; each timeout costs what
+// nothing beyond what the operation does, but for the retry's attempt
+// context (one small allocation, never reused); each timeout costs what
 // context.WithTimeout costs. A Path is safe for concurrent use; share one
 // per dependency, as you share its breaker and bulkhead.
 package callpath

@@ -3,7 +3,7 @@ package callpath
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/resilint/resilint/runtime/internal/config"
 	"time"
 
 	"github.com/resilint/resilint/runtime/breaker"
@@ -77,29 +77,24 @@ func roundDuration(d time.Duration) time.Duration {
 	return d.Round(time.Microsecond)
 }
 
-// ConfigError is returned by [New] for a Config field with an invalid value.
+// ConfigError reports a configuration field with an invalid value: New
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	// Field is the name of the Config field, "AttemptTimeout" for example.
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "AttemptTimeout".
 	Field string
-	// Value is the offending value.
+	// Value is the offending value, nil where printing it would not help.
 	Value any
 	// Reason says what a valid value is.
 	Reason string
-	// Err, if not nil, is the error of the part's own validation (a
-	// retry.Policy's, which wraps retry.ErrInvalidPolicy).
+	// Err, if not nil, is the underlying error (a part's own validation).
 	Err error
 }
 
-// Error returns, for example, "callpath: invalid Config.Timeout -1s: must not
-// be negative".
+// Error reads like "callpath: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("callpath: invalid Config.%s: %s: %v", e.Field, e.Reason, e.Err)
-	}
-	if _, ok := e.Value.(time.Duration); !ok {
-		return fmt.Sprintf("callpath: invalid Config.%s: %s", e.Field, e.Reason)
-	}
-	return fmt.Sprintf("callpath: invalid Config.%s %v: %s", e.Field, e.Value, e.Reason)
+	return config.Text("callpath", e.Field, e.Value, e.Reason, e.Err)
 }
 
 // Unwrap returns Err.

@@ -5,15 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/breaker"
 	"github.com/resilint/resilint/runtime/bulkhead"
@@ -233,42 +231,38 @@ func TestTimeoutErrorText(t *testing.T) {
 // tells the next hop its own time (the attempt timeout, less the margin), not
 // the request's.
 func TestDeadlineTransportPerAttempt(t *testing.T) {
-	var (
-		mu      sync.Mutex
-		budgets []int
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ms, err := strconv.Atoi(r.Header.Get(deadline.DefaultTimeoutHeader))
-		assert.NoError(t, err)
-		mu.Lock()
-		budgets = append(budgets, ms)
-		mu.Unlock()
-		w.WriteHeader(http.StatusServiceUnavailable)
-	}))
-	defer srv.Close()
-	tr, err := deadline.NewTransport(deadline.TransportConfig{})
-	require.NoError(t, err)
-	client := &http.Client{Transport: tr}
-	p := newPath(t, callpath.Config{Timeout: 10 * time.Second, Retry: fast(2), AttemptTimeout: time.Second})
+	synctest.Test(t, func(t *testing.T) {
+		var budgets []int
+		// The next hop, without a network: it records the time it was told
+		// and answers 503.
+		next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			ms, err := strconv.Atoi(r.Header.Get(deadline.DefaultTimeoutHeader))
+			assert.NoError(t, err)
+			budgets = append(budgets, ms)
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: http.NoBody, Request: r}, nil
+		})
+		tr, err := deadline.NewTransport(deadline.TransportConfig{Base: next})
+		require.NoError(t, err)
+		client := &http.Client{Transport: tr}
+		p := newPath(t, callpath.Config{Timeout: 10 * time.Second, Retry: fast(2), AttemptTimeout: time.Second})
 
-	err = p.Do(t.Context(), func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-		if err != nil {
-			return retry.Permanent(err)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		return retry.HTTPError(resp)
+		err = p.Do(t.Context(), func(ctx context.Context) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://next.example/", nil)
+			if err != nil {
+				return retry.Permanent(err)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			return retry.HTTPError(resp)
+		})
+		require.ErrorIs(t, err, retry.ErrAttemptsExhausted)
+		assert.Equal(t, []int{900, 900}, budgets, "each attempt's second less the 100ms margin")
 	})
-	require.ErrorIs(t, err, retry.ErrAttemptsExhausted)
-	mu.Lock()
-	defer mu.Unlock()
-	require.Len(t, budgets, 2)
-	for _, ms := range budgets {
-		assert.InDelta(t, 900, ms, 100, "the attempt's second less the 100ms margin")
-		assert.LessOrEqual(t, ms, 900)
-	}
 }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/deadline"
 )
@@ -28,8 +29,10 @@ import (
 // a uniform 5s timeout of its own, made from context.Background), all four
 // handlers are still working for a caller that has gone: zombies.
 //
-// Real servers need real time, but the test never sleeps to wait for a state:
-// it waits on channels, with bounds far above what the machine needs.
+// Real net/http servers and clients, on an in-memory network (net.Pipe),
+// inside a testing/synctest bubble: time is fake and moves only when every
+// goroutine waits, so the result does not depend on the machine's speed or
+// load.
 
 const (
 	callerTimeout = 300 * time.Millisecond
@@ -57,6 +60,7 @@ type chain struct {
 	mode     mode
 	orderURL string
 
+	net           *memNet
 	running       atomic.Int32  // handlers at work, the vendor's included
 	changed       chan struct{} // a handler ended; capacity 1
 	lastEnd       atomic.Int64  // when the last handler ended, Unix ns
@@ -72,39 +76,41 @@ type chain struct {
 
 func newChain(t *testing.T, m mode) *chain {
 	c := &chain{
-		t: t, mode: m,
+		t: t, mode: m, net: newMemNet(),
 		changed:       make(chan struct{}, 1),
 		vendorStarted: make(chan struct{}, 1),
 		release:       make(chan struct{}),
 	}
 	vendor := c.server("vendor", http.HandlerFunc(c.vendor))
-	pricing := c.server("pricing", c.hop("pricing", vendor.URL))
-	inventory := c.server("inventory", c.hop("inventory", pricing.URL))
-	order := c.server("order", c.hop("order", inventory.URL))
-	c.orderURL = order.URL
+	pricing := c.server("pricing", c.hop("pricing", vendor))
+	inventory := c.server("inventory", c.hop("inventory", pricing))
+	c.orderURL = c.server("order", c.hop("order", inventory))
 	// Cleanups run last in, first out: work is released before the servers
 	// close (Close waits for the handlers).
 	t.Cleanup(func() { close(c.release) })
 	return c
 }
 
-// server starts a test server for h, wrapped in the Middleware with the
-// runtime.
-func (c *chain) server(name string, h http.Handler) *httptest.Server {
+// server starts a server for h on the in-memory network, wrapped in the
+// Middleware with the runtime, and returns its URL.
+func (c *chain) server(name string, h http.Handler) string {
 	if c.mode == withRuntime {
 		mw, err := deadline.NewMiddleware(deadline.MiddlewareConfig{Margin: margin, Minimum: minimum})
 		require.NoError(c.t, err)
 		h = mw.Wrap(h)
 	}
-	srv := httptest.NewServer(h)
-	c.t.Cleanup(srv.Close)
-	return srv
+	srv := &http.Server{Handler: h}
+	l := c.net.listen(name)
+	go srv.Serve(l)
+	c.t.Cleanup(func() { srv.Close() })
+	return "http://" + name + "/"
 }
 
-// client returns a client of its own for one hop (or the caller), through a
-// Transport with the runtime.
+// client returns a client of its own for one hop (or the caller), on the
+// in-memory network, through a Transport with the runtime.
 func (c *chain) client() *http.Client {
 	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.DialContext = c.net.dial
 	c.t.Cleanup(base.CloseIdleConnections)
 	if c.mode != withRuntime {
 		return &http.Client{Transport: base}
@@ -113,6 +119,70 @@ func (c *chain) client() *http.Client {
 	require.NoError(c.t, err)
 	return &http.Client{Transport: tr}
 }
+
+// memNet is an in-memory network of named listeners; a dial makes a
+// net.Pipe. Waiting on it is durable blocking for testing/synctest.
+type memNet struct {
+	mu        sync.Mutex
+	listeners map[string]*memListener
+}
+
+func newMemNet() *memNet { return &memNet{listeners: map[string]*memListener{}} }
+
+func (n *memNet) listen(name string) *memListener {
+	l := &memListener{name: name, conns: make(chan net.Conn), done: make(chan struct{})}
+	n.mu.Lock()
+	n.listeners[name] = l
+	n.mu.Unlock()
+	return l
+}
+
+func (n *memNet) dial(ctx context.Context, _, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	l := n.listeners[host]
+	n.mu.Unlock()
+	if l == nil {
+		return nil, errors.New("memnet: no listener for " + addr)
+	}
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+type memListener struct {
+	name  string
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (l *memListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *memListener) Close() error { l.once.Do(func() { close(l.done) }); return nil }
+
+func (l *memListener) Addr() net.Addr { return memAddr(l.name) }
+
+type memAddr string
+
+func (a memAddr) Network() string { return "mem" }
+func (a memAddr) String() string  { return string(a) }
 
 // begin counts a handler at work; the function it returns counts it out.
 func (c *chain) begin(name string, r *http.Request) func() {
@@ -258,63 +328,67 @@ func (c *chain) logDeadlines(callerDeadline time.Time) {
 }
 
 func TestChainStopsAtTheCallersDeadline(t *testing.T) {
-	c := newChain(t, withRuntime)
-	ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
-	defer cancel()
-	callerDeadline, _ := ctx.Deadline()
+	synctest.Test(t, func(t *testing.T) {
+		c := newChain(t, withRuntime)
+		ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
+		defer cancel()
+		callerDeadline, _ := ctx.Deadline()
 
-	done := c.call(ctx)
-	wait(t, c.vendorStarted, "the request to reach the vendor")
-	o := wait(t, done, "the caller's answer")
+		done := c.call(ctx)
+		wait(t, c.vendorStarted, "the request to reach the vendor")
+		o := wait(t, done, "the caller's answer")
 
-	// The caller gets an answer, a 504, before its deadline, instead of
-	// having to give up.
-	require.NoError(t, o.err)
-	assert.Equal(t, http.StatusGatewayTimeout, o.status)
-	assert.True(t, o.at.Before(callerDeadline), "answer %v after the deadline", o.at.Sub(callerDeadline))
+		// The caller gets an answer, a 504, before its deadline, instead of
+		// having to give up.
+		require.NoError(t, o.err)
+		assert.Equal(t, http.StatusGatewayTimeout, o.status)
+		assert.True(t, o.at.Before(callerDeadline), "answer %v after the deadline", o.at.Sub(callerDeadline))
 
-	// By the caller's deadline, nothing is at work any more: no zombies.
-	idle := c.waitIdle(callerDeadline)
-	zombies := c.running.Load()
-	<-ctx.Done()
-	assert.True(t, idle)
-	assert.Zero(t, zombies, "handlers still at work at the caller's deadline")
-	assert.Zero(t, c.running.Load(), "handlers still at work after the caller's deadline")
-	t.Logf("zombies at the caller's deadline: %d; the last handler ended %v before it",
-		zombies, callerDeadline.Sub(time.Unix(0, c.lastEnd.Load())).Round(time.Millisecond))
+		// By the caller's deadline, nothing is at work any more: no zombies.
+		idle := c.waitIdle(callerDeadline)
+		zombies := c.running.Load()
+		<-ctx.Done()
+		assert.True(t, idle)
+		assert.Zero(t, zombies, "handlers still at work at the caller's deadline")
+		assert.Zero(t, c.running.Load(), "handlers still at work after the caller's deadline")
+		t.Logf("zombies at the caller's deadline: %d; the last handler ended %v before it",
+			zombies, callerDeadline.Sub(time.Unix(0, c.lastEnd.Load())).Round(time.Millisecond))
 
-	// The vendor stopped because its deadline, derived hop by hop, passed.
-	assert.ErrorIs(t, c.vendorStopped(), context.DeadlineExceeded)
-	assert.Zero(t, c.completed.Load())
-	vd, ok := c.deadlines.Load("vendor")
-	require.True(t, ok, "the vendor's context had no deadline")
-	assert.True(t, vd.(time.Time).Before(callerDeadline))
-	c.logDeadlines(callerDeadline)
+		// The vendor stopped because its deadline, derived hop by hop, passed.
+		assert.ErrorIs(t, c.vendorStopped(), context.DeadlineExceeded)
+		assert.Zero(t, c.completed.Load())
+		vd, ok := c.deadlines.Load("vendor")
+		require.True(t, ok, "the vendor's context had no deadline")
+		assert.True(t, vd.(time.Time).Before(callerDeadline))
+		c.logDeadlines(callerDeadline)
+	})
 }
 
 func TestChainWithoutTheRuntimeLeavesZombies(t *testing.T) {
-	c := newChain(t, uniformTimeout)
-	ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
-	defer cancel()
-	callerDeadline, _ := ctx.Deadline()
+	synctest.Test(t, func(t *testing.T) {
+		c := newChain(t, uniformTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
+		defer cancel()
+		callerDeadline, _ := ctx.Deadline()
 
-	done := c.call(ctx)
-	wait(t, c.vendorStarted, "the request to reach the vendor")
-	o := wait(t, done, "the caller to give up")
+		done := c.call(ctx)
+		wait(t, c.vendorStarted, "the request to reach the vendor")
+		o := wait(t, done, "the caller to give up")
 
-	// The caller gives up at its deadline, without an answer...
-	assert.ErrorIs(t, o.err, context.DeadlineExceeded)
-	assert.Zero(t, o.status)
+		// The caller gives up at its deadline, without an answer...
+		assert.ErrorIs(t, o.err, context.DeadlineExceeded)
+		assert.Zero(t, o.status)
 
-	// ...and every handler is still at work for it: order, inventory,
-	// pricing wait on their 5s timeouts, the vendor on its 10s of work. Only
-	// the release at cleanup ends them.
-	<-ctx.Done()
-	zombies := c.running.Load()
-	assert.Equal(t, int32(4), zombies, "handlers still at work at the caller's deadline")
-	assert.NoError(t, c.vendorStopped(), "the vendor was told to stop")
-	t.Logf("zombies at the caller's deadline: %d, left to run up to %v (the hops' timeouts)", zombies, hopTimeout)
-	c.logDeadlines(callerDeadline)
+		// ...and every handler is still at work for it: order, inventory,
+		// pricing wait on their 5s timeouts, the vendor on its 10s of work. Only
+		// the release at cleanup ends them.
+		<-ctx.Done()
+		zombies := c.running.Load()
+		assert.Equal(t, int32(4), zombies, "handlers still at work at the caller's deadline")
+		assert.NoError(t, c.vendorStopped(), "the vendor was told to stop")
+		t.Logf("zombies at the caller's deadline: %d, left to run up to %v (the hops' timeouts)", zombies, hopTimeout)
+		c.logDeadlines(callerDeadline)
+	})
 }
 
 // Passing r.Context() on without the runtime stops the chain only when the
@@ -322,40 +396,44 @@ func TestChainWithoutTheRuntimeLeavesZombies(t *testing.T) {
 // connection: the caller gets no answer, and each hop learns of it only
 // from its caller's connection.
 func TestChainWithContextOnlyStopsWhenTheCallerHangsUp(t *testing.T) {
-	c := newChain(t, contextOnly)
-	ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
-	defer cancel()
-	callerDeadline, _ := ctx.Deadline()
+	synctest.Test(t, func(t *testing.T) {
+		c := newChain(t, contextOnly)
+		ctx, cancel := context.WithTimeout(context.Background(), callerTimeout)
+		defer cancel()
+		callerDeadline, _ := ctx.Deadline()
 
-	done := c.call(ctx)
-	wait(t, c.vendorStarted, "the request to reach the vendor")
-	o := wait(t, done, "the caller to give up")
-	assert.ErrorIs(t, o.err, context.DeadlineExceeded)
-	assert.Zero(t, o.status)
-	assert.True(t, c.waitIdle(time.Now().Add(boundedWait)), "the hang-up did not reach every hop")
-	assert.ErrorIs(t, c.vendorStopped(), context.Canceled, "the vendor stops by the hang-up, not by a deadline")
-	_, ok := c.deadlines.Load("vendor")
-	assert.False(t, ok)
-	c.logDeadlines(callerDeadline)
+		done := c.call(ctx)
+		wait(t, c.vendorStarted, "the request to reach the vendor")
+		o := wait(t, done, "the caller to give up")
+		assert.ErrorIs(t, o.err, context.DeadlineExceeded)
+		assert.Zero(t, o.status)
+		assert.True(t, c.waitIdle(time.Now().Add(boundedWait)), "the hang-up did not reach every hop")
+		assert.ErrorIs(t, c.vendorStopped(), context.Canceled, "the vendor stops by the hang-up, not by a deadline")
+		_, ok := c.deadlines.Load("vendor")
+		assert.False(t, ok)
+		c.logDeadlines(callerDeadline)
+	})
 }
 
 func TestChainClientDisconnectCancelsDownstreamWork(t *testing.T) {
-	c := newChain(t, withRuntime)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	synctest.Test(t, func(t *testing.T) {
+		c := newChain(t, withRuntime)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
 
-	done := c.call(ctx)
-	wait(t, c.vendorStarted, "the request to reach the vendor")
-	cancel() // the caller goes away long before its deadline
-	o := wait(t, done, "the caller's call to return")
-	assert.ErrorIs(t, o.err, context.Canceled)
+		done := c.call(ctx)
+		wait(t, c.vendorStarted, "the request to reach the vendor")
+		cancel() // the caller goes away long before its deadline
+		o := wait(t, done, "the caller's call to return")
+		assert.ErrorIs(t, o.err, context.Canceled)
 
-	assert.True(t, c.waitIdle(time.Now().Add(boundedWait)), "downstream work goes on after the caller went away")
-	assert.ErrorIs(t, c.vendorStopped(), context.Canceled)
-	assert.Zero(t, c.completed.Load())
-	// Every hop had the caller's deadline, less the margins.
-	for _, name := range []string{"order", "inventory", "pricing", "vendor"} {
-		_, ok := c.deadlines.Load(name)
-		assert.True(t, ok, name)
-	}
+		assert.True(t, c.waitIdle(time.Now().Add(boundedWait)), "downstream work goes on after the caller went away")
+		assert.ErrorIs(t, c.vendorStopped(), context.Canceled)
+		assert.Zero(t, c.completed.Load())
+		// Every hop had the caller's deadline, less the margins.
+		for _, name := range []string{"order", "inventory", "pricing", "vendor"} {
+			_, ok := c.deadlines.Load(name)
+			assert.True(t, ok, name)
+		}
+	})
 }

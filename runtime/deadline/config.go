@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"fmt"
+	"github.com/resilint/resilint/runtime/internal/config"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -168,28 +169,37 @@ type MiddlewareConfig struct {
 	// Nil means a 504 Gateway Timeout with a one-line text body.
 	Reject http.Handler
 
-	// Logger, if not nil, receives a warning for every header value ignored
-	// (malformed, negative, overflowing or beyond MaxBudget) and a debug
-	// record for every request rejected. Nil means no logging.
+	// Logger receives a warning for every header value ignored (malformed,
+	// negative, overflowing or beyond MaxBudget: usually a caller that
+	// sends seconds, or an epoch, where milliseconds are due) and a debug
+	// record for every request rejected. Nil means slog.Default(). A caller
+	// can make every request log a warning; give a Logger whose handler's
+	// level is above Warn to keep them out.
 	Logger *slog.Logger
 }
 
-// ConfigError is returned by [NewTransport] and [NewMiddleware] for a config
-// field with an invalid value.
+// ConfigError reports a configuration field with an invalid value: NewTransport and NewMiddleware
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
 type ConfigError struct {
-	// Field is the name of the field, "MaxBudget" for example.
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "TransportConfig.Margin".
 	Field string
-	// Value is the offending value.
+	// Value is the offending value, nil where printing it would not help.
 	Value any
 	// Reason says what a valid value is.
 	Reason string
+	// Err, if not nil, is the underlying error (a part's own validation).
+	Err error
 }
 
-// Error reads like "deadline: invalid config: MaxBudget -1s: must not be
-// negative".
+// Error reads like "deadline: invalid Config.Field value: reason".
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("deadline: invalid config: %s %v: %s", e.Field, e.Value, e.Reason)
+	return config.Text("deadline", e.Field, e.Value, e.Reason, e.Err)
 }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // settings is a validated config with every default filled in.
 type settings struct {
@@ -207,7 +217,7 @@ func newSettings(format, defFormat Format, timeoutHeader, deadlineHeader string,
 		s.format = defFormat
 	}
 	if s.format&^formatAll != 0 {
-		return s, &ConfigError{"Format", format, "unknown format bits"}
+		return s, &ConfigError{Field: "Format", Value: format, Reason: "unknown format bits"}
 	}
 	var err error
 	if s.timeoutHeader, err = headerName("TimeoutHeader", timeoutHeader, DefaultTimeoutHeader); err != nil {
@@ -217,7 +227,7 @@ func newSettings(format, defFormat Format, timeoutHeader, deadlineHeader string,
 		return s, err
 	}
 	if s.timeoutHeader == s.deadlineHeader {
-		return s, &ConfigError{"DeadlineHeader", s.deadlineHeader, "must differ from TimeoutHeader"}
+		return s, &ConfigError{Field: "DeadlineHeader", Value: s.deadlineHeader, Reason: "must differ from TimeoutHeader"}
 	}
 	switch {
 	case margin == 0:
@@ -240,12 +250,12 @@ func headerName(field, name, def string) (string, error) {
 	}
 	for i := 0; i < len(name); i++ {
 		if !isTokenChar(name[i]) {
-			return "", &ConfigError{field, fmt.Sprintf("%q", name), "not a valid header field name"}
+			return "", &ConfigError{Field: field, Value: fmt.Sprintf("%q", name), Reason: "not a valid header field name"}
 		}
 	}
 	c := http.CanonicalHeaderKey(name)
 	if c == GRPCTimeoutHeader {
-		return "", &ConfigError{field, name, "Grpc-Timeout has a format of its own; use FormatGRPC"}
+		return "", &ConfigError{Field: field, Value: name, Reason: "Grpc-Timeout has a format of its own; use FormatGRPC"}
 	}
 	return c, nil
 }
@@ -261,22 +271,32 @@ func isTokenChar(c byte) bool {
 }
 
 func (c TransportConfig) settings() (settings, error) {
-	return newSettings(c.Format, FormatRelative, c.TimeoutHeader, c.DeadlineHeader, c.Margin, c.Minimum)
+	s, err := newSettings(c.Format, FormatRelative, c.TimeoutHeader, c.DeadlineHeader, c.Margin, c.Minimum)
+	return s, qualify("TransportConfig", err)
 }
 
-func (c MiddlewareConfig) settings() (settings, error) {
-	s, err := newSettings(c.Format, formatAll, c.TimeoutHeader, c.DeadlineHeader, c.Margin, c.Minimum)
+// qualify names the struct in a *ConfigError's Field.
+func qualify(structName string, err error) error {
+	if ce, ok := err.(*ConfigError); ok {
+		ce.Field = structName + "." + ce.Field
+	}
+	return err
+}
+
+func (c MiddlewareConfig) settings() (s settings, err error) {
+	defer func() { err = qualify("MiddlewareConfig", err) }()
+	s, err = newSettings(c.Format, formatAll, c.TimeoutHeader, c.DeadlineHeader, c.Margin, c.Minimum)
 	if err != nil {
 		return s, err
 	}
 	switch {
 	case c.MaxBudget < 0:
-		return s, &ConfigError{"MaxBudget", c.MaxBudget, "must not be negative"}
+		return s, &ConfigError{Field: "MaxBudget", Value: c.MaxBudget, Reason: "must not be negative"}
 	case c.MaxBudget > 0:
 		s.maxBudget = c.MaxBudget
 	}
 	if s.minimum > s.maxBudget {
-		return s, &ConfigError{"Minimum", s.minimum, fmt.Sprintf("must not exceed MaxBudget (%v)", s.maxBudget)}
+		return s, &ConfigError{Field: "Minimum", Value: s.minimum, Reason: fmt.Sprintf("must not exceed MaxBudget (%v)", s.maxBudget)}
 	}
 	return s, nil
 }

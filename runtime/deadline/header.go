@@ -213,41 +213,41 @@ func report(bad ignored, header, value, reason string) {
 }
 
 // writeHeaders sets, in h, the headers of s.format for a request that has
-// budget left and must end at deadline, and removes the other headers s
-// manages.
+// budget left and must end at deadline, and removes every other deadline
+// header (see clearHeaders).
 func (s *settings) writeHeaders(h http.Header, budget time.Duration, deadline time.Time) {
+	s.clearHeaders(h)
 	if s.format&FormatRelative != 0 {
 		h[s.timeoutHeader] = []string{strconv.FormatInt(budget.Milliseconds(), 10)}
-	} else {
-		delete(h, s.timeoutHeader)
 	}
 	if s.format&FormatAbsolute != 0 {
 		h[s.deadlineHeader] = []string{strconv.FormatInt(deadline.UnixMilli(), 10)}
-	} else {
-		delete(h, s.deadlineHeader)
 	}
 	if s.format&FormatGRPC != 0 {
 		if v, ok := formatGRPCTimeout(budget); ok {
 			h[GRPCTimeoutHeader] = []string{v}
-		} else {
-			delete(h, GRPCTimeoutHeader)
 		}
 	}
 }
 
-// managed reports whether h holds one of the headers that s writes.
+// managed reports whether h holds a deadline header: one that s names, one
+// of the default names, or Grpc-Timeout, whatever s's format.
 func (s *settings) managed(h http.Header) bool {
-	_, rel := h[s.timeoutHeader]
-	_, abs := h[s.deadlineHeader]
-	_, grpc := h[GRPCTimeoutHeader]
-	return rel || abs || grpc && s.format&FormatGRPC != 0
+	for _, name := range [...]string{s.timeoutHeader, s.deadlineHeader, DefaultTimeoutHeader, DefaultDeadlineHeader, GRPCTimeoutHeader} {
+		if _, ok := h[name]; ok {
+			return true
+		}
+	}
+	return false
 }
 
-// clearHeaders removes from h the headers that s writes.
+// clearHeaders removes from h every deadline header a Middleware reads by
+// default or as s names them: a header copied from an incoming request is
+// stale by the time it is sent, and the next hop would believe it.
 func (s *settings) clearHeaders(h http.Header) {
 	delete(h, s.timeoutHeader)
 	delete(h, s.deadlineHeader)
-	if s.format&FormatGRPC != 0 {
-		delete(h, GRPCTimeoutHeader)
-	}
+	delete(h, DefaultTimeoutHeader)
+	delete(h, DefaultDeadlineHeader)
+	delete(h, GRPCTimeoutHeader)
 }

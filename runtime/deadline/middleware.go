@@ -19,7 +19,8 @@ const rejectMessage = "deadline: not enough time left to serve the request"
 // The context's deadline becomes the earliest of the deadline the server's
 // context already had and the deadline the headers carry less the margin:
 // a header never extends a deadline. Header values that are malformed,
-// negative, overflowing or beyond MaxBudget are ignored (and logged).
+// negative, overflowing or beyond MaxBudget are ignored, and logged as
+// warnings (to MiddlewareConfig.Logger, or slog.Default()).
 // Cancellation is untouched: when the client goes away, net/http cancels the
 // request's context, and with it the calls made with it.
 //
@@ -65,10 +66,14 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	now := time.Now()
 	s := m.settings()
 	ctx := r.Context()
+	logger := m.logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	var bad ignored
-	if m.logger != nil {
+	if logger.Enabled(ctx, slog.LevelWarn) {
 		bad = func(header, value, reason string) {
-			m.logger.LogAttrs(ctx, slog.LevelWarn, "deadline: header value ignored",
+			logger.LogAttrs(ctx, slog.LevelWarn, "deadline: header value ignored",
 				slog.String("header", header), slog.String("value", value), slog.String("reason", reason),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path))
 		}
@@ -85,8 +90,8 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 
 	if left := end.Sub(now); left <= 0 || left < s.minimum {
-		if m.logger != nil {
-			m.logger.LogAttrs(ctx, slog.LevelDebug, "deadline: request rejected",
+		if logger.Enabled(ctx, slog.LevelDebug) {
+			logger.LogAttrs(ctx, slog.LevelDebug, "deadline: request rejected",
 				slog.Duration("left", left), slog.Duration("minimum", s.minimum),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path))
 		}

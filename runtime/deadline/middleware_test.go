@@ -11,8 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 // served records what the handler behind a Middleware was given.
@@ -262,12 +262,12 @@ func TestNewMiddlewareRejectsInvalidConfig(t *testing.T) {
 		c    MiddlewareConfig
 		want string
 	}{
-		{MiddlewareConfig{MaxBudget: -time.Second}, "deadline: invalid config: MaxBudget -1s: must not be negative"},
-		{MiddlewareConfig{MaxBudget: 100 * time.Millisecond}, "deadline: invalid config: Minimum 200ms: must not exceed MaxBudget (100ms)"},
-		{MiddlewareConfig{Format: 0xf0}, "deadline: invalid config: Format Format(0xf0): unknown format bits"},
+		{MiddlewareConfig{MaxBudget: -time.Second}, "deadline: invalid MiddlewareConfig.MaxBudget -1s: must not be negative"},
+		{MiddlewareConfig{MaxBudget: 100 * time.Millisecond}, "deadline: invalid MiddlewareConfig.Minimum 200ms: must not exceed MaxBudget (100ms)"},
+		{MiddlewareConfig{Format: 0xf0}, "deadline: invalid MiddlewareConfig.Format Format(0xf0): unknown format bits"},
 		{MiddlewareConfig{TimeoutHeader: ""}, ""},
-		{MiddlewareConfig{TimeoutHeader: "X-Deadline-Ms"}, "deadline: invalid config: DeadlineHeader X-Deadline-Ms: must differ from TimeoutHeader"},
-		{MiddlewareConfig{TimeoutHeader: "Tim\u00e9"}, `deadline: invalid config: TimeoutHeader "Timé": not a valid header field name`},
+		{MiddlewareConfig{TimeoutHeader: "X-Deadline-Ms"}, "deadline: invalid MiddlewareConfig.DeadlineHeader X-Deadline-Ms: must differ from TimeoutHeader"},
+		{MiddlewareConfig{TimeoutHeader: "Tim\u00e9"}, `deadline: invalid MiddlewareConfig.TimeoutHeader "Timé": not a valid header field name`},
 	}
 	for _, tt := range tests {
 		m, err := NewMiddleware(tt.c)

@@ -87,11 +87,12 @@ func (t *Transport) transport() http.RoundTripper {
 // margin, RoundTrip closes req's body and returns an error that wraps
 // [ErrNotEnoughTime], without calling the base RoundTripper.
 //
-// When req's context has no deadline, no deadline header is sent: any the
-// caller set is removed, since a header copied from an incoming request is
-// stale by the time it is sent. The Transport manages its TimeoutHeader and
-// DeadlineHeader always, and Grpc-Timeout when its Format includes
-// FormatGRPC.
+// Every deadline header a Middleware reads is removed or rewritten: its own
+// TimeoutHeader and DeadlineHeader, the default X-Timeout-Ms and
+// X-Deadline-Ms, and Grpc-Timeout, whatever the Format. A header copied
+// from an incoming request is stale by the time it is sent, and the next
+// hop would believe it. The headers of the Format are then written; when
+// req's context has no deadline, none is.
 //
 // RoundTrip does not modify req: it sends a clone.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {

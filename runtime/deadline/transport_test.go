@@ -13,8 +13,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/retry"
 )
@@ -222,14 +222,16 @@ func TestTransportWithoutDeadline(t *testing.T) {
 	assert.Equal(t, http.Header{"Other": {"kept"}}, base.last.Header)
 	assert.Len(t, req.Header, 4, "the caller's request is untouched")
 
-	// Grpc-Timeout belongs to the Transport only when it writes it.
+	// Grpc-Timeout is removed even when the Transport does not write it:
+	// a Middleware reads it by default.
 	tr = newTransport(t, TransportConfig{Base: base})
 	req.Header.Del("X-Timeout-Ms")
 	req.Header.Del("X-Deadline-Ms")
 	resp, err = tr.RoundTrip(req)
 	require.NoError(t, err)
 	resp.Body.Close()
-	assert.Same(t, req, base.last)
+	assert.NotSame(t, req, base.last)
+	assert.Equal(t, http.Header{"Other": {"kept"}}, base.last.Header)
 }
 
 func TestTransportFormats(t *testing.T) {
@@ -339,12 +341,12 @@ func TestNewTransportRejectsInvalidConfig(t *testing.T) {
 		c    TransportConfig
 		want string
 	}{
-		{TransportConfig{Format: 8}, "deadline: invalid config: Format Format(0x8): unknown format bits"},
-		{TransportConfig{Format: FormatRelative | 0x40}, "deadline: invalid config: Format relative|Format(0x40): unknown format bits"},
-		{TransportConfig{TimeoutHeader: "X Timeout"}, `deadline: invalid config: TimeoutHeader "X Timeout": not a valid header field name`},
-		{TransportConfig{DeadlineHeader: "X-Deadline:"}, `deadline: invalid config: DeadlineHeader "X-Deadline:": not a valid header field name`},
-		{TransportConfig{TimeoutHeader: "grpc-timeout"}, "deadline: invalid config: TimeoutHeader grpc-timeout: Grpc-Timeout has a format of its own; use FormatGRPC"},
-		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid config: DeadlineHeader X-Timeout-Ms: must differ from TimeoutHeader"},
+		{TransportConfig{Format: 8}, "deadline: invalid TransportConfig.Format Format(0x8): unknown format bits"},
+		{TransportConfig{Format: FormatRelative | 0x40}, "deadline: invalid TransportConfig.Format relative|Format(0x40): unknown format bits"},
+		{TransportConfig{TimeoutHeader: "X Timeout"}, `deadline: invalid TransportConfig.TimeoutHeader "X Timeout": not a valid header field name`},
+		{TransportConfig{DeadlineHeader: "X-Deadline:"}, `deadline: invalid TransportConfig.DeadlineHeader "X-Deadline:": not a valid header field name`},
+		{TransportConfig{TimeoutHeader: "grpc-timeout"}, "deadline: invalid TransportConfig.TimeoutHeader grpc-timeout: Grpc-Timeout has a format of its own; use FormatGRPC"},
+		{TransportConfig{DeadlineHeader: "x-timeout-ms"}, "deadline: invalid TransportConfig.DeadlineHeader X-Timeout-Ms: must differ from TimeoutHeader"},
 	}
 	for _, tt := range tests {
 		tr, err := NewTransport(tt.c)

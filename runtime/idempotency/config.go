@@ -20,14 +20,16 @@ const (
 // clients and logs can tell a replay from a first execution.
 const ReplayedHeader = "Idempotent-Replayed"
 
-// Config configures the server-side middleware ([New]). The zero value of
-// every field selects a documented default, so Config{} is usable: an
-// in-memory store, optional keys in the Idempotency-Key header of POST and
-// PATCH requests, one scope for all clients, records kept for 24 hours.
+// Config configures the server-side middleware ([New]). Every field but
+// Scope has a documented default for its zero value: an in-memory store,
+// optional keys in the Idempotency-Key header of POST and PATCH requests,
+// records kept for 24 hours.
 //
-// Set Scope on any server that more than one client or tenant calls:
-// without it, two clients that happen to pick the same key share one
-// record, and the second may be answered with the first one's response.
+// Scope is required: without it, two clients that happen to pick the same
+// key would share one record, and the second would be answered with the
+// first one's response (one user's data replayed to another). New refuses
+// a Config without Scope unless Unscoped says, explicitly, that every
+// request comes from one client.
 type Config struct {
 	// Store keeps the records. Use one shared by every instance of the
 	// service (redisstore) when there is more than one instance: a
@@ -48,9 +50,16 @@ type Config struct {
 	// Scope returns the client or tenant a request comes from (an account
 	// ID, an API key's ID, an authenticated subject). Keys are unique only
 	// within a scope. It runs before the handler, so it can use what outer
-	// middleware put in the request's context. Nil means one scope for every
-	// request; see the type comment.
+	// middleware put in the request's context. Required: nil is a
+	// *ConfigError unless Unscoped is set.
 	Scope func(r *http.Request) string
+
+	// Unscoped, if set, is the explicit opt-out of Scope: one key space for
+	// every request. Set it only where a single trusted client calls the
+	// server (an internal queue consumer, say): any two callers that pick
+	// the same key get each other's responses. Setting both Scope and
+	// Unscoped is a *ConfigError.
+	Unscoped bool
 
 	// Required, if set, makes a key mandatory: a request with a handled
 	// method and no key header gets 400 Bad Request. The zero value lets
@@ -66,11 +75,15 @@ type Config struct {
 	// DefaultTTL, 24 hours. Negative is invalid.
 	TTL time.Duration
 
-	// Lease is how long a claim on a key lasts without renewal. While the
-	// handler runs, the middleware renews the claim every Lease/3; if the
-	// process dies, the key is free again after at most Lease, and a retry
-	// then runs the handler. Zero means DefaultLease, 30 seconds. Negative
-	// is invalid.
+	// Lease is how long a claim may go without a sign of life once a
+	// duplicate has found it. A claim is stored for TTL (or Lease, if
+	// longer); a duplicate that finds it marks it suspected, a mark the
+	// store keeps for one Lease. While the handler runs, the middleware
+	// checks in every Lease/3, renewing the claim and taking any mark off.
+	// So the key stays claimed however long the handler runs and however
+	// long the store pauses; if the instance dies, a retry finds the key
+	// free one Lease after a duplicate first found it, and then runs the
+	// handler. Zero means DefaultLease, 30 seconds. Negative is invalid.
 	Lease time.Duration
 
 	// WaitTimeout is how long a duplicate that arrives while the first
@@ -132,6 +145,10 @@ type Config struct {
 
 func (c *Config) validate() error {
 	switch {
+	case c.Scope == nil && !c.Unscoped:
+		return configError("Scope", nil, "required: a func returning the client or tenant of a request (an account ID, an API key's ID); set Unscoped instead only if every request comes from one client")
+	case c.Scope != nil && c.Unscoped:
+		return configError("Unscoped", true, "set together with Scope; keep one of them")
 	case c.Header != "" && !validHeaderName(c.Header):
 		return configError("Header", c.Header, "not a valid header name")
 	case c.TTL < 0:

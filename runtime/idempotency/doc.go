@@ -28,9 +28,10 @@
 //
 // # Server
 //
-// [New] returns a [Middleware]; its Wrap method protects a handler. For a
-// POST or PATCH with a key, within the request's scope (the client or
-// tenant, [Config.Scope]):
+// [New] returns a [Middleware]; its Wrap method protects a handler. It
+// needs [Config.Scope], the client or tenant a request comes from, or the
+// explicit opt-out [Config.Unscoped]. For a POST or PATCH with a key,
+// within the request's scope:
 //
 //   - The first request claims the key, runs the handler, and stores the
 //     response (status, header, body) for [Config.TTL]. The response goes
@@ -47,8 +48,11 @@
 //     requests with its key get 410 Gone. The handler never runs twice.
 //   - A missing key where one is required gets 400, as does an invalid key
 //     ([ValidateKey]).
-//   - When the store fails (Redis is down), the request gets 503 and the
-//     handler does not run.
+//   - When the store fails (Redis is down), or a MemoryStore is full of
+//     running claims, the request gets 503 and the handler does not run.
+//   - A claim survives store pauses: it is freed only one [Config.Lease]
+//     after a duplicate found it and its owner did not answer (a heartbeat
+//     every Lease/3 while the handler runs).
 //
 // Records live in a [Store]: [MemoryStore] for one process, or the Redis
 // store in the redisstore package, shared by every instance of a service.

@@ -2,7 +2,7 @@ package idempotency
 
 import (
 	"errors"
-	"fmt"
+	"github.com/resilint/resilint/runtime/internal/config"
 )
 
 // Errors. All but the last two say why the middleware answered a request
@@ -53,12 +53,36 @@ var (
 	// has none, neither in its header nor in its context.
 	ErrNoKey = errors.New("idempotency: no idempotency key in the request's context")
 
-	// ErrInvalidConfig is wrapped by every error [New] and
-	// [NewMemoryStore] return.
-	ErrInvalidConfig = errors.New("idempotency: invalid config")
+	// ErrStoreFull is returned by [MemoryStore.Claim] when the store holds
+	// MaxEntries records and none of them may go: every one is a claim
+	// whose handler may still be running. The middleware answers 503 with
+	// Retry-After, and the handler does not run.
+	ErrStoreFull = errors.New("idempotency: memory store full of requests in progress")
 )
 
-// configError reports one invalid Config field, wrapping ErrInvalidConfig.
+// ConfigError reports a configuration field with an invalid value: New and NewMemoryStore
+// return it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
+type ConfigError struct {
+	// Field names the field: its name for a field of Config, qualified by
+	// its struct otherwise, "MemoryConfig.MaxEntries".
+	Field string
+	// Value is the offending value, nil where printing it would not help.
+	Value any
+	// Reason says what a valid value is.
+	Reason string
+	// Err, if not nil, is the underlying error (a part's own validation).
+	Err error
+}
+
+// Error reads like "idempotency: invalid Config.Field value: reason".
+func (e *ConfigError) Error() string {
+	return config.Text("idempotency", e.Field, e.Value, e.Reason, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
 func configError(field string, value any, reason string) error {
-	return fmt.Errorf("%w: %s is %v: %s", ErrInvalidConfig, field, value, reason)
+	return &ConfigError{Field: field, Value: value, Reason: reason}
 }

@@ -117,7 +117,14 @@ func (t *lossyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // same key, and the server charges once.
 func Example() {
 	var charges atomic.Int32
-	mw, _ := idempotency.New(idempotency.Config{Required: true})
+	mw, err := idempotency.New(idempotency.Config{
+		Required: true,
+		// The client a request comes from: keys are unique per client.
+		Scope: func(r *http.Request) string { return r.Header.Get("X-Account") },
+	})
+	if err != nil {
+		panic(err)
+	}
 	srv := httptest.NewServer(mw.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := charges.Add(1)
 		w.WriteHeader(http.StatusCreated)

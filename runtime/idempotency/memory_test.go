@@ -8,8 +8,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/idempotency"
 	"github.com/resilint/resilint/runtime/idempotency/storetest"
@@ -31,8 +31,9 @@ func TestMemoryStoreExactlyOnce(t *testing.T) {
 
 func TestMemoryStoreConfig(t *testing.T) {
 	_, err := idempotency.NewMemoryStore(idempotency.MemoryConfig{MaxEntries: -1})
-	assert.True(t, errors.Is(err, idempotency.ErrInvalidConfig), "%v", err)
-	assert.EqualError(t, err, "idempotency: invalid config: MemoryConfig.MaxEntries is -1: must not be negative")
+	var ce *idempotency.ConfigError
+	assert.True(t, errors.As(err, &ce), "%v", err)
+	assert.EqualError(t, err, "idempotency: invalid MemoryConfig.MaxEntries -1: must not be negative")
 }
 
 func TestMemoryStoreExpiry(t *testing.T) {

@@ -33,6 +33,7 @@ type Middleware struct {
 	requiredFunc func(*http.Request) bool
 	ttl          time.Duration
 	lease        time.Duration
+	claimTTL     time.Duration // a claim's time to live in the store
 	waitTimeout  time.Duration
 	pollInterval time.Duration
 	maxReq       int64
@@ -43,8 +44,8 @@ type Middleware struct {
 	log          *slog.Logger
 }
 
-// New returns a Middleware configured by cfg, or an error wrapping
-// ErrInvalidConfig if a field is invalid.
+// New returns a Middleware configured by cfg, or a *ConfigError if a field
+// is invalid (Scope is required; see Config).
 func New(cfg Config) (*Middleware, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -67,6 +68,7 @@ func New(cfg Config) (*Middleware, error) {
 		writeError:   cfg.WriteError,
 		log:          cfg.Logger,
 	}
+	m.claimTTL = max(m.ttl, m.lease)
 	if m.store == nil {
 		m.store, _ = NewMemoryStore(MemoryConfig{})
 	}
@@ -229,8 +231,8 @@ func (m *Middleware) decide(w http.ResponseWriter, r *http.Request, next http.Ha
 				return
 			}
 			// A store that resent a claim whose reply was lost may find the
-			// claim itself: it is ours.
-			if claimed || bytes.Equal(cur, claim) {
+			// claim itself (or a duplicate's suspicion of it): it is ours.
+			if claimed || bytes.Equal(cur, claim) || bytes.Equal(cur, suspicionOf(claim)) {
 				m.run(w, r, next, id, fp, claim)
 				return
 			}
@@ -264,7 +266,12 @@ func (m *Middleware) decide(w http.ResponseWriter, r *http.Request, next http.Ha
 			m.fail(w, r, http.StatusGone, fmt.Errorf("%w (it answered %d)", ErrResponseNotStored, rec.status))
 			return
 		}
-		// Claimed by a request that is still running.
+		// Claimed by a request that is still running, or whose instance
+		// died. Mark the claim suspected: unless its owner, alive, takes
+		// the mark off, the key is free one Lease from now.
+		if rec.kind == kindClaimed {
+			cur = m.suspect(ctx, id, cur)
+		}
 		if deadline.IsZero() || !time.Now().Before(deadline) {
 			m.fail(w, r, http.StatusConflict, fmt.Errorf("%w; retry later with the same key", ErrInProgress))
 			return
@@ -328,7 +335,49 @@ func (m *Middleware) unavailable(w http.ResponseWriter, r *http.Request, id Reco
 func (m *Middleware) claim(ctx context.Context, id RecordID, value []byte) ([]byte, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.storeTimeout)
 	defer cancel()
-	return m.store.Claim(ctx, id, value, m.lease)
+	return m.store.Claim(ctx, id, value, m.claimTTL)
+}
+
+// suspect replaces the claim cur, found by a duplicate, with its suspected
+// form, which the store keeps for one Lease only. It returns what id holds
+// as far as it knows: the suspicion, or cur if the store did not take it
+// (the claim changed meanwhile, or the store failed: the duplicate answers
+// as it would have anyway).
+func (m *Middleware) suspect(ctx context.Context, id RecordID, cur []byte) []byte {
+	s := suspicionOf(cur)
+	ok, err := m.replace(ctx, id, cur, s, m.lease)
+	if err != nil {
+		m.log.LogAttrs(ctx, slog.LevelWarn, "idempotency: could not mark a running claim suspected",
+			slog.String("scope", id.Scope), slog.String("key", id.Key), slog.Any("error", err))
+	}
+	if ok {
+		return s
+	}
+	return cur
+}
+
+// swapOwned replaces this request's claim on id, suspected or not, with
+// value, and reports whether it did. A duplicate may suspect the claim
+// between two tries; only the claim's owner takes a suspicion off, so a
+// third try settles it.
+func (m *Middleware) swapOwned(ctx context.Context, id RecordID, claim, value []byte, ttl time.Duration) (bool, error) {
+	suspected := suspicionOf(claim)
+	for _, old := range [...][]byte{claim, suspected, claim} {
+		ok, err := m.replace(ctx, id, old, value, ttl)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+// releaseOwned deletes this request's claim on id, suspected or not.
+func (m *Middleware) releaseOwned(ctx context.Context, id RecordID, claim []byte) (bool, error) {
+	ok, err := m.release(ctx, id, claim)
+	if err != nil || ok {
+		return ok, err
+	}
+	return m.release(ctx, id, suspicionOf(claim))
 }
 
 func (m *Middleware) get(ctx context.Context, id RecordID) ([]byte, bool, error) {
@@ -377,7 +426,7 @@ func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handl
 		// The handler panicked (or called runtime.Goexit): free the key so
 		// that a retry can run, and let the panic go on.
 		l.stop()
-		if _, err := m.release(ctx, id, claim); err != nil {
+		if _, err := m.releaseOwned(ctx, id, claim); err != nil {
 			m.log.LogAttrs(ctx, slog.LevelError, "idempotency: could not release the key after the handler panicked; it stays claimed until its lease ends",
 				slog.String("scope", id.Scope), slog.String("key", id.Key), slog.Any("error", err))
 		}
@@ -393,7 +442,7 @@ func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handl
 		}
 	}
 	if !m.replayable(status) {
-		if _, err := m.release(ctx, id, claim); err != nil {
+		if _, err := m.releaseOwned(ctx, id, claim); err != nil {
 			m.log.LogAttrs(ctx, slog.LevelError, "idempotency: could not release the key; it stays claimed until its lease ends",
 				slog.Int("status", status), slog.String("scope", id.Scope), slog.String("key", id.Key), slog.Any("error", err))
 		}
@@ -407,7 +456,7 @@ func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handl
 	} else {
 		done.kind, done.header, done.body = kindDone, header, rec.body.Bytes()
 	}
-	ok, err := m.replace(ctx, id, claim, done.encode(), m.ttl)
+	ok, err := m.swapOwned(ctx, id, claim, done.encode(), m.ttl)
 	switch {
 	case err != nil:
 		m.log.LogAttrs(ctx, slog.LevelError, "idempotency: could not store the response; the key stays claimed until its lease ends, then a retry runs the handler again",
@@ -418,13 +467,18 @@ func (m *Middleware) run(w http.ResponseWriter, r *http.Request, next http.Handl
 	}
 }
 
-// lease renews a claim every Lease/3 while the handler runs.
+// lease is the heartbeat of a claim while the handler runs: every Lease/3
+// it renews the claim and takes off a duplicate's suspicion, so that the
+// key stays claimed however long the handler runs, and however long the
+// store was paused, as long as this instance can reach the store once per
+// Lease after a duplicate came.
 type lease struct {
 	m     *Middleware
 	ctx   context.Context
 	id    RecordID
 	claim []byte
 
+	running sync.Mutex // held while a renewal runs
 	mu      sync.Mutex
 	timer   *time.Timer
 	stopped bool
@@ -439,13 +493,21 @@ func (m *Middleware) startLease(ctx context.Context, id RecordID, claim []byte) 
 }
 
 func (l *lease) renew() {
-	ok, err := l.m.replace(l.ctx, l.id, l.claim, l.claim, l.m.lease)
+	l.running.Lock()
+	defer l.running.Unlock()
+	l.mu.Lock()
+	stopped := l.stopped
+	l.mu.Unlock()
+	if stopped {
+		return
+	}
+	ok, err := l.m.swapOwned(l.ctx, l.id, l.claim, l.claim, l.m.claimTTL)
 	switch {
 	case err != nil:
 		l.m.log.LogAttrs(l.ctx, slog.LevelWarn, "idempotency: could not renew the claim on the key",
 			slog.String("scope", l.id.Scope), slog.String("key", l.id.Key), slog.Any("error", err))
 	case !ok:
-		l.m.log.LogAttrs(l.ctx, slog.LevelError, "idempotency: the claim on the key expired while the handler ran; a duplicate may run it again (raise Lease or StoreTimeout)",
+		l.m.log.LogAttrs(l.ctx, slog.LevelError, "idempotency: the claim on the key was lost while the handler ran (a duplicate's suspicion expired, or the store lost it); a duplicate may run it again",
 			slog.String("scope", l.id.Scope), slog.String("key", l.id.Key))
 		return
 	}
@@ -456,9 +518,13 @@ func (l *lease) renew() {
 	l.mu.Unlock()
 }
 
+// stop ends the heartbeat and waits for a renewal in flight, so that
+// nothing turns the claim back after the caller completes or releases it.
 func (l *lease) stop() {
 	l.mu.Lock()
 	l.stopped = true
 	l.timer.Stop()
 	l.mu.Unlock()
+	l.running.Lock()
+	l.running.Unlock()
 }

@@ -16,8 +16,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/idempotency"
 )
@@ -48,10 +48,16 @@ func created() *counted {
 
 func wrap(t *testing.T, cfg idempotency.Config, h http.Handler) http.Handler {
 	t.Helper()
+	if cfg.Scope == nil && !cfg.Unscoped {
+		cfg.Scope = oneTenant
+	}
 	mw, err := idempotency.New(cfg)
 	require.NoError(t, err)
 	return mw.Wrap(h)
 }
+
+// oneTenant is the Scope of tests where every request comes from one tenant.
+func oneTenant(*http.Request) string { return "tenant" }
 
 // send serves one request; key "" means no key header.
 func send(h http.Handler, method, target, key, body string) *httptest.ResponseRecorder {
@@ -564,21 +570,24 @@ func (s *faultyStore) Release(ctx context.Context, id idempotency.RecordID, old 
 func TestMiddlewareLeaseEndsWhenInstanceDies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// An instance that can no longer reach the store (or died) cannot
-		// renew or complete its claim: the key is free after the lease.
+		// renew or complete its claim: the key is free one lease after a
+		// duplicate (on another instance) first found the claim.
 		mem, _ := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
-		store := &faultyStore{Store: mem}
+		cutOff := &faultyStore{Store: mem}
 		_, logger := newLog()
 		h := newBlocking()
-		mw := wrap(t, idempotency.Config{Store: store, Lease: 30 * time.Second, Logger: logger}, h)
-		go send(mw, http.MethodPost, "/", "k", "")
+		owner := wrap(t, idempotency.Config{Store: cutOff, Lease: 30 * time.Second, Logger: logger}, h)
+		other := wrap(t, idempotency.Config{Store: mem, Lease: 30 * time.Second, Logger: logger}, h)
+		go send(owner, http.MethodPost, "/", "k", "")
 		<-h.entered
-		store.failReplace.Store(true)
-		store.failRelease.Store(true)
+		cutOff.failReplace.Store(true)
+		cutOff.failRelease.Store(true)
+		time.Sleep(time.Hour) // no duplicate yet: the claim stays
+		assert.Equal(t, http.StatusConflict, send(other, http.MethodPost, "/", "k", "").Code)
 		time.Sleep(29 * time.Second)
-		assert.Equal(t, http.StatusConflict, send(mw, http.MethodPost, "/", "k", "").Code)
+		assert.Equal(t, http.StatusConflict, send(other, http.MethodPost, "/", "k", "").Code)
 		time.Sleep(time.Second)
-		store.failReplace.Store(false)
-		go send(mw, http.MethodPost, "/", "k", "")
+		go send(other, http.MethodPost, "/", "k", "")
 		assert.Equal(t, 2, <-h.entered)
 		h.release <- http.StatusCreated
 		h.release <- http.StatusCreated
@@ -687,24 +696,28 @@ func TestMiddlewareWriteError(t *testing.T) {
 
 func TestNewInvalidConfig(t *testing.T) {
 	for _, c := range []struct {
-		cfg  idempotency.Config
-		want string
+		cfg   idempotency.Config
+		field string
+		want  string
 	}{
-		{idempotency.Config{Header: "Bad Header"}, "Header is Bad Header: not a valid header name"},
-		{idempotency.Config{Header: "X:Y"}, "Header is X:Y: not a valid header name"},
-		{idempotency.Config{TTL: -1}, "TTL is -1ns: must not be negative"},
-		{idempotency.Config{Lease: -1}, "Lease is -1ns"},
-		{idempotency.Config{WaitTimeout: -1}, "WaitTimeout is -1ns"},
-		{idempotency.Config{PollInterval: -1}, "PollInterval is -1ns"},
-		{idempotency.Config{MaxRequestBytes: -1}, "MaxRequestBytes is -1"},
-		{idempotency.Config{MaxResponseBytes: -1}, "MaxResponseBytes is -1"},
-		{idempotency.Config{StoreTimeout: -1}, "StoreTimeout is -1ns"},
+		{idempotency.Config{Scope: oneTenant, Header: "Bad Header"}, "Header", "idempotency: invalid Config.Header Bad Header: not a valid header name"},
+		{idempotency.Config{Scope: oneTenant, Header: "X:Y"}, "Header", "idempotency: invalid Config.Header X:Y: not a valid header name"},
+		{idempotency.Config{Scope: oneTenant, TTL: -1}, "TTL", "idempotency: invalid Config.TTL -1ns: must not be negative"},
+		{idempotency.Config{Scope: oneTenant, Lease: -1}, "Lease", "idempotency: invalid Config.Lease -1ns"},
+		{idempotency.Config{Scope: oneTenant, WaitTimeout: -1}, "WaitTimeout", "idempotency: invalid Config.WaitTimeout -1ns"},
+		{idempotency.Config{Scope: oneTenant, PollInterval: -1}, "PollInterval", "idempotency: invalid Config.PollInterval -1ns"},
+		{idempotency.Config{Scope: oneTenant, MaxRequestBytes: -1}, "MaxRequestBytes", "idempotency: invalid Config.MaxRequestBytes -1"},
+		{idempotency.Config{Scope: oneTenant, MaxResponseBytes: -1}, "MaxResponseBytes", "idempotency: invalid Config.MaxResponseBytes -1"},
+		{idempotency.Config{Scope: oneTenant, StoreTimeout: -1}, "StoreTimeout", "idempotency: invalid Config.StoreTimeout -1ns"},
 	} {
 		_, err := idempotency.New(c.cfg)
-		assert.True(t, errors.Is(err, idempotency.ErrInvalidConfig), "%v", err)
-		assert.ErrorContains(t, err, "idempotency: invalid config: "+c.want)
+		var ce *idempotency.ConfigError
+		if assert.True(t, errors.As(err, &ce), "%v", err) {
+			assert.Equal(t, c.field, ce.Field)
+		}
+		assert.ErrorContains(t, err, c.want)
 	}
-	_, err := idempotency.New(idempotency.Config{Header: "X-Request-Key"})
+	_, err := idempotency.New(idempotency.Config{Scope: oneTenant, Header: "X-Request-Key"})
 	assert.NoError(t, err)
 }
 

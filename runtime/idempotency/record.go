@@ -12,6 +12,7 @@ import (
 // The record format. A record is
 //
 //	magic "idem" | version 1 | kind | fingerprint (32) | token (16)
+//	(kind C claimed, S suspected claim, D done, N done but not stored)
 //	[kind done or unstored: status (uint16, big endian)]
 //	[kind done: header count, then per header its name and its value
 //	 count and values; body; every count and length a uvarint]
@@ -23,9 +24,12 @@ const (
 	recordMagic   = "idem"
 	recordVersion = 1
 
-	kindClaimed  = 'C' // the handler is running
-	kindDone     = 'D' // the response is stored
-	kindUnstored = 'N' // the handler ran; its response was too large to store
+	kindClaimed = 'C' // the handler is running
+	// kindSuspected is a claim a duplicate found: it lives for one Lease
+	// unless the claim's owner, alive, turns it back into its claim.
+	kindSuspected = 'S'
+	kindDone      = 'D' // the response is stored
+	kindUnstored  = 'N' // the handler ran; its response was too large to store
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -51,7 +55,7 @@ func newToken() (t [16]byte) {
 
 func (r *record) encode() []byte {
 	n := len(recordMagic) + 2 + len(r.fp) + len(r.token) + 4
-	if r.kind != kindClaimed {
+	if r.kind != kindClaimed && r.kind != kindSuspected {
 		n += 2
 	}
 	if r.kind == kindDone {
@@ -69,7 +73,7 @@ func (r *record) encode() []byte {
 	b = append(b, recordVersion, r.kind)
 	b = append(b, r.fp[:]...)
 	b = append(b, r.token[:]...)
-	if r.kind != kindClaimed {
+	if r.kind != kindClaimed && r.kind != kindSuspected {
 		b = binary.BigEndian.AppendUint16(b, uint16(r.status))
 	}
 	if r.kind == kindDone {
@@ -91,6 +95,26 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// claimLen is the length of an encoded claim or suspected claim.
+const claimLen = len(recordMagic) + 2 + len(fingerprint{}) + 16 + 4
+
+// isClaim reports whether b looks like an encoded claim, suspected or not
+// (a request whose handler may be running). It does not verify the
+// checksum.
+func isClaim(b []byte) bool {
+	return len(b) == claimLen && string(b[:len(recordMagic)]) == recordMagic &&
+		b[len(recordMagic)] == recordVersion &&
+		(b[len(recordMagic)+1] == kindClaimed || b[len(recordMagic)+1] == kindSuspected)
+}
+
+// suspicionOf returns the suspected form of the encoded claim c: the same
+// claim (fingerprint and token) with kind kindSuspected.
+func suspicionOf(c []byte) []byte {
+	b := append([]byte(nil), c[:len(c)-4]...)
+	b[len(recordMagic)+1] = kindSuspected
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
 // decodeRecord parses b. The body of the result aliases b.
 func decodeRecord(b []byte) (*record, error) {
 	if len(b) < len(recordMagic)+2+len(fingerprint{})+16+4 {
@@ -108,7 +132,7 @@ func decodeRecord(b []byte) (*record, error) {
 	copy(r.fp[:], d.bytes(len(r.fp)))
 	copy(r.token[:], d.bytes(len(r.token)))
 	switch r.kind {
-	case kindClaimed:
+	case kindClaimed, kindSuspected:
 	case kindDone, kindUnstored:
 		r.status = int(binary.BigEndian.Uint16(d.bytes(2)))
 		if !d.bad && (r.status < 200 || r.status > 999) {

@@ -98,8 +98,8 @@ func (p *Policy) delay(k int, prev time.Duration) time.Duration {
 // retry, the one after attempt 1 failed): the cap grows from BaseDelay to
 // MaxDelay and the wait is drawn below it as Jitter says. prev is the
 // previous wait (JitterDecorrelated draws from it; 0 before the first
-// retry). src is the random source; nil means the policy's own (Rand, or
-// its generator). A nil *Policy is the default policy.
+// retry). src is the random source; nil means the policy's (Rand, or
+// math/rand/v2's generator). A nil *Policy is the default policy.
 //
 // Delay leaves out what depends on the call (Retry-After, the budget, the
 // context's deadline). It is there for simulators and tests that need a
@@ -108,8 +108,8 @@ func (p *Policy) Delay(k int, prev time.Duration, src Source) time.Duration {
 	if p == nil {
 		p = &zeroPolicy
 	}
-	if src == nil && p.Jitter != JitterNone {
-		src = p.source()
+	if src == nil {
+		src = p.Rand // nil: math/rand/v2's generator, in uniform
 	}
 	base, max := p.baseDelay(), p.maxDelay()
 	switch p.Jitter {

@@ -68,22 +68,23 @@ type Budget struct {
 
 const unit = 1_000_000 // units per token
 
-// NewBudget returns a Budget, or an error wrapping ErrInvalidBudget that
+// NewBudget returns a Budget, or an error made of one [*ConfigError] per
+// invalid field (joined with errors.Join) that
 // names every bad field.
 func NewBudget(cfg BudgetConfig) (*Budget, error) {
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidBudget}, args...)...))
+	bad := func(field string, value any, reason string) {
+		errs = append(errs, &ConfigError{Field: "BudgetConfig." + field, Value: value, Reason: reason})
 	}
 	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 	if !finite(cfg.Ratio) || cfg.Ratio < 0 || cfg.Ratio > 1 || (cfg.Ratio > 0 && cfg.Ratio < 1.0/unit) {
-		bad("Ratio is %v; want a number in (0, 1], at least 1e-6 (or 0 for the default, %v)", cfg.Ratio, DefaultBudgetRatio)
+		bad("Ratio", cfg.Ratio, fmt.Sprintf("want a number in (0, 1], at least 1e-6 (or 0 for the default, %v)", DefaultBudgetRatio))
 	}
 	if !finite(cfg.MaxTokens) || cfg.MaxTokens < 0 || (cfg.MaxTokens > 0 && cfg.MaxTokens < 1) || cfg.MaxTokens > 1e12 {
-		bad("MaxTokens is %v; want a number in [1, 1e12] (or 0 for the default, %v)", cfg.MaxTokens, DefaultBudgetMaxTokens)
+		bad("MaxTokens", cfg.MaxTokens, fmt.Sprintf("want a number in [1, 1e12] (or 0 for the default, %v)", DefaultBudgetMaxTokens))
 	}
 	if !finite(cfg.MinRetriesPerSecond) || cfg.MinRetriesPerSecond < 0 || cfg.MinRetriesPerSecond > 1e9 {
-		bad("MinRetriesPerSecond is %v; want a number in [0, 1e9] (0 for the default, %v)", cfg.MinRetriesPerSecond, DefaultMinRetriesPerSecond)
+		bad("MinRetriesPerSecond", cfg.MinRetriesPerSecond, fmt.Sprintf("want a number in [0, 1e9] (0 for the default, %v)", DefaultMinRetriesPerSecond))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

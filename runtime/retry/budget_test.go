@@ -8,8 +8,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 func TestNewBudgetValidates(t *testing.T) {
@@ -31,11 +31,12 @@ func TestNewBudgetValidates(t *testing.T) {
 	for _, cfg := range bad {
 		b, err := NewBudget(cfg)
 		assert.Nil(t, b)
-		assert.ErrorIs(t, err, ErrInvalidBudget, "%+v", cfg)
+		var ce *ConfigError
+		assert.ErrorAs(t, err, &ce, "%+v", cfg)
 	}
 	_, err := NewBudget(BudgetConfig{Ratio: math.NaN(), MaxTokens: -1})
-	assert.ErrorContains(t, err, "Ratio is NaN")
-	assert.ErrorContains(t, err, "MaxTokens is -1")
+	assert.ErrorContains(t, err, "retry: invalid BudgetConfig.Ratio NaN")
+	assert.ErrorContains(t, err, "retry: invalid BudgetConfig.MaxTokens -1")
 
 	for _, cfg := range []BudgetConfig{{}, {Ratio: 1, MaxTokens: 1}, {Ratio: 0.01, MaxTokens: 1e12, MinRetriesPerSecond: 1e9}, {NoFloor: true}} {
 		_, err := NewBudget(cfg)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,7 +17,8 @@ import (
 // another attempt. idempotent says whether the operation may run twice.
 //
 //   - nil, errors marked Permanent, errors from an open circuit breaker
-//     (IsCircuitOpen) and context.Canceled: no.
+//     (IsCircuitOpen: by their CircuitOpen method, never by their text) and
+//     context.Canceled: no.
 //   - An error carrying an HTTP status (a method HTTPStatus() int, as
 //     [*StatusError] has): 408, 425, 429, 502, 503 and 504 yes; 500 and other
 //     5xx except 501 and 505 only if idempotent; anything else no.
@@ -92,25 +92,22 @@ func isLostConnection(e error) bool {
 // refuses calls. [Do] stops at once on such an error, whatever the
 // classifier says: retrying into an open breaker only spends attempts.
 //
-// It recognises, anywhere in err's tree:
-//   - an error with a method CircuitOpen() bool that returns true; resilint's
-//     runtime/breaker errors implement it, and so can any other breaker's;
-//   - sony/gobreaker's ErrOpenState and ErrTooManyRequests, by their text
-//     ("circuit breaker is open", "too many requests") on an error made by
-//     errors.New, so that this package need not import gobreaker.
+// It recognises an error, anywhere in err's tree, with a method
+// CircuitOpen() bool that returns true; resilint's runtime/breaker errors
+// implement it. Errors are never judged by their text, so another
+// breaker's errors are not recognised until adapted, in one of two ways:
+//
+//   - a classifier: Policy.Classify returning false for them, e.g.
+//     func(err error) bool { return !errors.Is(err, gobreaker.ErrOpenState) &&
+//     !errors.Is(err, gobreaker.ErrTooManyRequests) && retry.Retryable(err, false) };
+//   - a small wrapper: return such errors from the operation wrapped in a
+//     type of your own whose CircuitOpen method returns true (see the
+//     example of IsCircuitOpen).
 func IsCircuitOpen(err error) bool { return first(err, isCircuitOpen) != nil }
 
-var errorsNewType = reflect.TypeOf(errors.New(""))
-
 func isCircuitOpen(e error) bool {
-	if c, ok := e.(interface{ CircuitOpen() bool }); ok {
-		return c.CircuitOpen()
-	}
-	if reflect.TypeOf(e) != errorsNewType {
-		return false
-	}
-	msg := e.Error()
-	return msg == "circuit breaker is open" || msg == "too many requests"
+	c, ok := e.(interface{ CircuitOpen() bool })
+	return ok && c.CircuitOpen()
 }
 
 // StatusError is an HTTP response turned into an error by [HTTPError]. The

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/resilint/resilint/runtime/internal/assert"
 )
 
 func TestRetryable(t *testing.T) {
@@ -66,8 +66,8 @@ func TestRetryable(t *testing.T) {
 		{"os deadline", os.ErrDeadlineExceeded, false, true},
 		{"breaker open", openErr{}, false, false},
 		{"breaker closed-ish", closedErr{}, true, true},
-		{"gobreaker open", errors.New("circuit breaker is open"), false, false},
-		{"gobreaker too many", fmt.Errorf("call: %w", errors.New("too many requests")), false, false},
+		{"breaker text, no method", errors.New("circuit breaker is open"), true, true},
+		{"limiter text, no method", fmt.Errorf("call: %w", errors.New("too many requests")), true, true},
 		{"same text, other type", textErr("too many requests"), true, true},
 		{"joined with permanent", errors.Join(errors.New("a"), Permanent(errors.New("b"))), false, false},
 		{"joined 503", errors.Join(errors.New("a"), status(503)), true, true},

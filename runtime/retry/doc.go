@@ -42,12 +42,11 @@
 //
 // # Cost
 //
-// When the first attempt succeeds, Do and DoValue allocate nothing (unless
-// a PerAttemptTimeout is set, which costs what context.WithTimeout costs).
-// The price is a contract: the context passed to the operation is valid only
-// until the operation returns (see [Do]).
+// When the first attempt succeeds, Do and DoValue make one small
+// allocation, the attempt's context, which is never reused (plus what
+// context.WithTimeout costs if a PerAttemptTimeout is set).
 //
-// All functions and types are safe for concurrent use; a Policy may be
-// shared by any number of goroutines as long as it is not modified while in
-// use.
+// All functions and types are safe for concurrent use; a Policy is a plain
+// value with no hidden state, and may be shared by any number of goroutines,
+// or copied, as long as it is not modified while in use.
 package retry

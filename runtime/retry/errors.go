@@ -2,6 +2,7 @@ package retry
 
 import (
 	"errors"
+	"github.com/resilint/resilint/runtime/internal/config"
 	"strconv"
 )
 
@@ -24,13 +25,30 @@ var (
 	// [Policy.MaxDelay]. Retrying earlier than the server asked would waste
 	// the attempt, so Do returns; the error still carries the requested wait.
 	ErrRetryAfterTooLong = errors.New("retry: Retry-After is longer than MaxDelay")
-
-	// ErrInvalidPolicy is wrapped by every error [Policy.Validate] returns.
-	ErrInvalidPolicy = errors.New("retry: invalid policy")
-
-	// ErrInvalidBudget is wrapped by every error [NewBudget] returns.
-	ErrInvalidBudget = errors.New("retry: invalid budget config")
 )
+
+// ConfigError reports a configuration field with an invalid value:
+// Policy.Validate, Do and NewBudget return it for an invalid configuration
+// (use errors.As; several are joined with errors.Join). Every runtime
+// package defines its ConfigError alike.
+type ConfigError struct {
+	// Field names the field, qualified by its struct: "Policy.MaxAttempts",
+	// "BudgetConfig.Ratio".
+	Field string
+	// Value is the offending value, nil where printing it would not help.
+	Value any
+	// Reason says what a valid value is.
+	Reason string
+	// Err, if not nil, is the underlying error.
+	Err error
+}
+
+// Error reads like "retry: invalid Policy.MaxAttempts -1: want at least 1
+// (or 0 for the default, 3)".
+func (e *ConfigError) Error() string { return config.Text("retry", e.Field, e.Value, e.Reason, e.Err) }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Error is returned by [Do] and [DoValue] when they give up on a retryable
 // failure. errors.Is(err, Reason) and errors.Is(err, Err) both hold.

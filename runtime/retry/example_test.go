@@ -181,15 +181,16 @@ func ExamplePolicy_Validate() {
 	p := &retry.Policy{MaxAttempts: -1, BaseDelay: time.Minute, MaxDelay: time.Second}
 	fmt.Println(p.Validate())
 	// Output:
-	// retry: invalid policy: MaxAttempts is -1; want at least 1 (or 0 for the default, 3)
-	// retry: invalid policy: BaseDelay 1m0s is above MaxDelay 1s
+	// retry: invalid Policy.MaxAttempts -1: want at least 1 (or 0 for the default, 3)
+	// retry: invalid Policy.BaseDelay 1m0s: above MaxDelay 1s
 }
 
 func ExamplePolicy_ValidateFor() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	p := &retry.Policy{PerAttemptTimeout: time.Second} // 3 attempts of up to 1s
-	fmt.Println(errors.Is(p.ValidateFor(ctx), retry.ErrInvalidPolicy))
+	var ce *retry.ConfigError
+	fmt.Println(errors.As(p.ValidateFor(ctx), &ce))
 	// Output: true
 }
 
@@ -201,4 +202,31 @@ func ExampleHTTPError() {
 		fmt.Println(se.StatusCode, se.RetryAfter(), retry.Retryable(err, false))
 	}
 	// Output: 429 2s true
+}
+
+// errOtherOpen stands for another breaker library's "open" error.
+var errOtherOpen = errors.New("circuit breaker is open")
+
+// openError adapts another breaker's refusal for retry: IsCircuitOpen reads
+// its CircuitOpen method, never an error's text.
+type openError struct{ error }
+
+func (e openError) CircuitOpen() bool { return true }
+func (e openError) Unwrap() error     { return e.error }
+
+func ExampleIsCircuitOpen() {
+	calls := 0
+	err := retry.Do(context.Background(), nil, func(ctx context.Context) error {
+		calls++
+		err := errOtherOpen // what the other breaker returned
+		if errors.Is(err, errOtherOpen) {
+			return openError{err}
+		}
+		return err
+	})
+	fmt.Println(calls, retry.IsCircuitOpen(err), errors.Is(err, errOtherOpen))
+	fmt.Println(retry.IsCircuitOpen(errors.New("circuit breaker is open")))
+	// Output:
+	// 1 true true
+	// false
 }

@@ -2,15 +2,10 @@ package retry
 
 import (
 	"context"
-	cryptorand "crypto/rand"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Defaults for the zero fields of a [Policy].
@@ -25,8 +20,9 @@ const (
 // 3 attempts, full-jitter delays from 100ms capped at 10s, the default
 // classifier for a non-idempotent operation, no budget.
 //
-// A Policy is read, never written, by Do: it is safe to share between
-// goroutines as long as nobody modifies it while it is in use.
+// A Policy is a plain value with no hidden state: Do and Delay only read
+// it, so it is safe to share between goroutines, and to copy while Do runs,
+// as long as nobody modifies it while it is in use.
 type Policy struct {
 	// MaxAttempts is the total number of attempts, the first one included:
 	// 3 means one call and at most two retries. Zero means 3; 1 means no
@@ -84,15 +80,11 @@ type Policy struct {
 
 	// Rand, if not nil, is the random source for jitter, for deterministic
 	// tests (a *math/rand/v2.Rand fits). It must be safe for concurrent use
-	// if the policy is shared. Nil means the policy's own generator
-	// (ChaCha8), made on the first retry and seeded from crypto/rand: never
-	// a fixed seed, and not shared with other policies.
+	// if the policy is shared. Nil means math/rand/v2's top-level generator:
+	// safe for concurrent use and seeded by the Go runtime from the
+	// operating system's entropy, so never a fixed seed and never the same
+	// sequence in two processes.
 	Rand Source
-
-	// src is the policy's own generator once made (a *lockedSource), set
-	// atomically; copies of the policy made later share it. A plain pointer
-	// rather than an atomic.Pointer so that copying a Policy stays legal.
-	src unsafe.Pointer
 }
 
 // RetryEvent describes a retry about to happen, for [Policy.OnRetry].
@@ -179,38 +171,38 @@ func (p *Policy) valid() bool {
 		p.PerAttemptTimeout >= 0 && p.MinAttemptBudget >= 0
 }
 
-// Validate reports every problem with the policy, each wrapping
-// ErrInvalidPolicy, or nil. A nil *Policy is valid (it means the zero
-// Policy). Do runs the same checks and, on an invalid policy, returns this
-// error without calling the operation.
+// Validate reports every problem with the policy, each a [*ConfigError]
+// (several are joined with errors.Join), or nil. A nil *Policy is valid (it
+// means the zero Policy). Do runs the same checks and, on an invalid policy,
+// returns this error without calling the operation.
 func (p *Policy) Validate() error {
 	if p == nil {
 		return nil
 	}
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidPolicy}, args...)...))
+	bad := func(field string, value any, reason string) {
+		errs = append(errs, &ConfigError{Field: "Policy." + field, Value: value, Reason: reason})
 	}
 	if p.MaxAttempts < 0 {
-		bad("MaxAttempts is %d; want at least 1 (or 0 for the default, %d)", p.MaxAttempts, DefaultMaxAttempts)
+		bad("MaxAttempts", p.MaxAttempts, fmt.Sprintf("want at least 1 (or 0 for the default, %d)", DefaultMaxAttempts))
 	}
 	if p.BaseDelay < 0 {
-		bad("BaseDelay is %v; want a positive duration (or 0 for the default, %v)", p.BaseDelay, DefaultBaseDelay)
+		bad("BaseDelay", p.BaseDelay, fmt.Sprintf("want a positive duration (or 0 for the default, %v)", DefaultBaseDelay))
 	}
 	if p.MaxDelay < 0 {
-		bad("MaxDelay is %v; want a positive duration (or 0 for the default, %v)", p.MaxDelay, DefaultMaxDelay)
+		bad("MaxDelay", p.MaxDelay, fmt.Sprintf("want a positive duration (or 0 for the default, %v)", DefaultMaxDelay))
 	}
 	if p.BaseDelay >= 0 && p.MaxDelay >= 0 && p.baseDelay() > p.maxDelay() {
-		bad("BaseDelay %v is above MaxDelay %v", p.baseDelay(), p.maxDelay())
+		bad("BaseDelay", p.baseDelay(), fmt.Sprintf("above MaxDelay %v", p.maxDelay()))
 	}
 	if p.Jitter < JitterFull || p.Jitter > JitterNone {
-		bad("unknown Jitter %d", int(p.Jitter))
+		bad("Jitter", int(p.Jitter), "unknown")
 	}
 	if p.PerAttemptTimeout < 0 {
-		bad("PerAttemptTimeout is %v; want a positive duration (or 0 for none)", p.PerAttemptTimeout)
+		bad("PerAttemptTimeout", p.PerAttemptTimeout, "want a positive duration (or 0 for none)")
 	}
 	if p.MinAttemptBudget < 0 {
-		bad("MinAttemptBudget is %v; want a positive duration (or 0 for none)", p.MinAttemptBudget)
+		bad("MinAttemptBudget", p.MinAttemptBudget, "want a positive duration (or 0 for none)")
 	}
 	return errors.Join(errs...)
 }
@@ -236,47 +228,8 @@ func (p *Policy) ValidateFor(ctx context.Context) error {
 		total = p.PerAttemptTimeout * time.Duration(n)
 	}
 	if left := time.Until(deadline); total > left {
-		return fmt.Errorf("%w: PerAttemptTimeout %v × MaxAttempts %d = %v exceeds the %v left before the deadline",
-			ErrInvalidPolicy, p.PerAttemptTimeout, n, total, left.Round(time.Millisecond))
+		return &ConfigError{Field: "Policy.PerAttemptTimeout", Value: p.PerAttemptTimeout,
+			Reason: fmt.Sprintf("× MaxAttempts %d = %v exceeds the %v left before the deadline", n, total, left.Round(time.Millisecond))}
 	}
 	return nil
-}
-
-// lockedSource is a policy's own generator, safe for concurrent use.
-type lockedSource struct {
-	mu sync.Mutex
-	r  *rand.Rand
-}
-
-func (s *lockedSource) Int64N(n int64) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.Int64N(n)
-}
-
-// source returns the random source of the policy: Rand, or the policy's
-// own generator, made on first use and seeded from crypto/rand.
-func (p *Policy) source() Source {
-	if p.Rand != nil {
-		return p.Rand
-	}
-	if s := (*lockedSource)(atomic.LoadPointer(&p.src)); s != nil {
-		return s
-	}
-	var seed [32]byte
-	if _, err := cryptorand.Read(seed[:]); err != nil {
-		// crypto/rand does not fail on supported platforms; fall back on
-		// the runtime's randomly seeded generator rather than a fixed seed.
-		for i := 0; i < len(seed); i += 8 {
-			v := rand.Uint64()
-			for j := 0; j < 8; j++ {
-				seed[i+j] = byte(v >> (8 * j))
-			}
-		}
-	}
-	s := &lockedSource{r: rand.New(rand.NewChaCha8(seed))}
-	if atomic.CompareAndSwapPointer(&p.src, nil, unsafe.Pointer(s)) {
-		return s
-	}
-	return (*lockedSource)(atomic.LoadPointer(&p.src))
 }

@@ -24,12 +24,11 @@ import (
 //
 // The context passed to op carries the caller's values, deadline and
 // cancellation, the attempt's identity ([AttemptFromContext]) and, if
-// p.PerAttemptTimeout is set, the attempt's timeout. It is valid only until
-// op returns: finish everything that uses it inside op, including reading a
-// response body, and do not keep it in a goroutine that outlives op. (Do
-// recycles it for a later call, which is how a successful call allocates
-// nothing. Misuse cannot corrupt memory, but a kept context reports that it
-// is done, or behaves as another call's context.)
+// p.PerAttemptTimeout is set, the attempt's timeout. Each attempt gets a
+// context of its own, never reused: a goroutine that keeps it after op
+// returned sees its own call's values and cancellation (a per-attempt
+// timeout is canceled when op returns). That costs one small allocation per
+// attempt.
 func Do(ctx context.Context, p *Policy, op func(context.Context) error) error {
 	if p == nil {
 		p = &zeroPolicy
@@ -43,13 +42,12 @@ func Do(ctx context.Context, p *Policy, op func(context.Context) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c := acquire(ctx)
-	defer release(c)
-	err := p.call(c, op)
+	first := &attemptCtx{Context: ctx, number: 1}
+	err := p.call(first, op)
 	if err == nil {
 		return nil
 	}
-	return p.retry(ctx, c, op, err)
+	return p.retry(ctx, first, op, err)
 }
 
 // DoValue is [Do] for an operation that returns a value. It returns the
@@ -65,18 +63,23 @@ func DoValue[T any](ctx context.Context, p *Policy, op func(context.Context) (T,
 	return v, err
 }
 
-// call makes one attempt.
-func (p *Policy) call(c *callCtx, op func(context.Context) error) error {
+// call makes one attempt with c, whose Context is the caller's context.
+func (p *Policy) call(c *attemptCtx, op func(context.Context) error) error {
 	if p.PerAttemptTimeout <= 0 {
 		return op(c)
 	}
-	ctx, cancel := context.WithTimeout(c, p.PerAttemptTimeout)
+	ctx, cancel := context.WithTimeout(c.Context, p.PerAttemptTimeout)
 	defer cancel()
-	return op(ctx)
+	first := c.first
+	if first == nil {
+		first = c
+	}
+	return op(&attemptCtx{Context: ctx, number: c.number, first: first})
 }
 
 // retry is the slow path: attempt 1 failed with err.
-func (p *Policy) retry(ctx context.Context, c *callCtx, op func(context.Context) error, err error) error {
+func (p *Policy) retry(ctx context.Context, first *attemptCtx, op func(context.Context) error, err error) error {
+	c := first
 	maxAttempts := p.maxAttempts()
 	var prev time.Duration
 	for n := 1; ; n++ { // n attempts made; err is the last one's error
@@ -121,7 +124,7 @@ func (p *Policy) retry(ctx context.Context, c *callCtx, op func(context.Context)
 			return &Error{Attempts: n, Reason: serr, Err: err}
 		}
 		prev = d
-		c.setNumber(n + 1)
+		c = &attemptCtx{Context: ctx, number: n + 1, first: first}
 		if err = p.call(c, op); err == nil {
 			return nil
 		}

@@ -11,8 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 )
 
 var errBoom = errors.New("boom")
@@ -82,8 +82,6 @@ func TestDoStopsAtOnce(t *testing.T) {
 		{"classifier says no", inner, Policy{Classify: func(error) bool { return false }}, inner, "bad request"},
 		{"default classifier: 404", &StatusError{StatusCode: 404, Status: "404 Not Found"}, Policy{}, nil, "retry: HTTP status 404 Not Found"},
 		{"resilint breaker open", openErr{}, Policy{Classify: func(error) bool { return true }}, openErr{}, "breaker: circuit open"},
-		{"gobreaker open", fmt.Errorf("get: %w", errors.New("circuit breaker is open")), Policy{Classify: func(error) bool { return true }}, nil, "get: circuit breaker is open"},
-		{"gobreaker half-open", errors.New("too many requests"), Policy{}, nil, "too many requests"},
 		{"canceled attempt", context.Canceled, Policy{}, context.Canceled, "context canceled"},
 	}
 	for _, tt := range tests {
@@ -310,16 +308,17 @@ func TestDoIdentity(t *testing.T) {
 			assert.Equal(t, "retry.attemptContext", fmt.Sprint(ctx))
 			return nil
 		})
-		// Once op has returned, the context is done and has no identity.
-		_, ok = AttemptFromContext(kept)
-		assert.False(t, ok)
-		assert.Equal(t, context.Canceled, kept.Err())
-		assert.Nil(t, kept.Value(key{}))
+		// Once op has returned, the context is still its own call's.
+		a, ok := AttemptFromContext(kept)
+		assert.True(t, ok)
+		assert.Equal(t, 1, a.Number)
+		assert.NoError(t, kept.Err())
+		assert.Equal(t, "v", kept.Value(key{}))
 	})
 }
 
-// TestStaleContextIsMemorySafe: a context kept past op's return is misuse,
-// but must not race with the calls that reuse it (run with -race).
+// TestStaleContextIsMemorySafe: a context kept past op's return does not
+// race with later calls (run with -race).
 func TestStaleContextIsMemorySafe(t *testing.T) {
 	var kept context.Context
 	_ = Do(context.Background(), nil, func(ctx context.Context) error { kept = ctx; return nil })
@@ -383,16 +382,16 @@ func TestValidate(t *testing.T) {
 	}{
 		{Policy{}, ""},
 		{Policy{MaxAttempts: 1, BaseDelay: time.Nanosecond, MaxDelay: time.Nanosecond}, ""},
-		{Policy{MaxAttempts: -1}, "MaxAttempts is -1"},
-		{Policy{BaseDelay: -time.Second}, "BaseDelay is -1s"},
-		{Policy{MaxDelay: -1}, "MaxDelay is -1ns"},
+		{Policy{MaxAttempts: -1}, "retry: invalid Policy.MaxAttempts -1: want at least 1"},
+		{Policy{BaseDelay: -time.Second}, "retry: invalid Policy.BaseDelay -1s: want a positive duration"},
+		{Policy{MaxDelay: -1}, "retry: invalid Policy.MaxDelay -1ns: want a positive duration"},
 		{Policy{BaseDelay: time.Minute}, ""},     // MaxDelay follows
 		{Policy{MaxDelay: time.Millisecond}, ""}, // BaseDelay follows
-		{Policy{BaseDelay: time.Minute, MaxDelay: time.Second}, "BaseDelay 1m0s is above MaxDelay 1s"},
-		{Policy{Jitter: 7}, "unknown Jitter 7"},
-		{Policy{Jitter: -1}, "unknown Jitter -1"},
-		{Policy{PerAttemptTimeout: -1}, "PerAttemptTimeout is -1ns"},
-		{Policy{MinAttemptBudget: -time.Second}, "MinAttemptBudget is -1s"},
+		{Policy{BaseDelay: time.Minute, MaxDelay: time.Second}, "retry: invalid Policy.BaseDelay 1m0s: above MaxDelay 1s"},
+		{Policy{Jitter: 7}, "retry: invalid Policy.Jitter 7: unknown"},
+		{Policy{Jitter: -1}, "retry: invalid Policy.Jitter -1: unknown"},
+		{Policy{PerAttemptTimeout: -1}, "retry: invalid Policy.PerAttemptTimeout -1ns: want a positive duration"},
+		{Policy{MinAttemptBudget: -time.Second}, "retry: invalid Policy.MinAttemptBudget -1s: want a positive duration"},
 	}
 	for _, tt := range tests {
 		err := tt.p.Validate()
@@ -401,7 +400,8 @@ func TestValidate(t *testing.T) {
 			continue
 		}
 		require.Error(t, err, tt.want)
-		assert.ErrorIs(t, err, ErrInvalidPolicy)
+		var ce *ConfigError
+		assert.ErrorAs(t, err, &ce)
 		assert.Contains(t, err.Error(), tt.want)
 
 		// Do returns the same error without calling op, and never spins.
@@ -413,7 +413,7 @@ func TestValidate(t *testing.T) {
 
 	// Every problem is reported.
 	err := (&Policy{MaxAttempts: -3, BaseDelay: -1, Jitter: 99}).Validate()
-	assert.Equal(t, 3, strings.Count(err.Error(), "retry: invalid policy"))
+	assert.Equal(t, 3, strings.Count(err.Error(), "retry: invalid Policy."))
 	assert.NoError(t, (*Policy)(nil).Validate())
 }
 
@@ -426,14 +426,15 @@ func TestValidateFor(t *testing.T) {
 		assert.NoError(t, (&Policy{PerAttemptTimeout: time.Second}).ValidateFor(ctx))
 		assert.NoError(t, (&Policy{PerAttemptTimeout: time.Hour}).ValidateFor(t.Context()), "no deadline")
 
+		var ce *ConfigError
 		err := (&Policy{PerAttemptTimeout: 2 * time.Second}).ValidateFor(ctx)
-		assert.ErrorIs(t, err, ErrInvalidPolicy)
-		assert.EqualError(t, err, "retry: invalid policy: PerAttemptTimeout 2s × MaxAttempts 3 = 6s exceeds the 5s left before the deadline")
+		assert.ErrorAs(t, err, &ce)
+		assert.EqualError(t, err, "retry: invalid Policy.PerAttemptTimeout 2s: × MaxAttempts 3 = 6s exceeds the 5s left before the deadline")
 
 		err = (&Policy{PerAttemptTimeout: math.MaxInt64 / 2, MaxAttempts: 5}).ValidateFor(ctx)
-		assert.ErrorIs(t, err, ErrInvalidPolicy, "no overflow")
+		assert.ErrorAs(t, err, &ce, "no overflow")
 
-		assert.ErrorIs(t, (&Policy{MaxAttempts: -1, PerAttemptTimeout: time.Hour}).ValidateFor(ctx), ErrInvalidPolicy)
+		assert.ErrorAs(t, (&Policy{MaxAttempts: -1, PerAttemptTimeout: time.Hour}).ValidateFor(ctx), &ce)
 	})
 }
 
@@ -490,7 +491,7 @@ func TestConcurrentDo(t *testing.T) {
 	assert.Len(t, ids, 8*200, "request IDs are unique")
 }
 
-func TestZeroAllocs(t *testing.T) {
+func TestOneAllocation(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage counters allocate")
 	}
@@ -502,18 +503,19 @@ func TestZeroAllocs(t *testing.T) {
 	policies := map[string]*Policy{"nil": nil, "zero": {}, "budget": {Budget: b}, "full": {MaxAttempts: 5, BaseDelay: time.Millisecond, MaxDelay: time.Second, Jitter: JitterDecorrelated, MinAttemptBudget: time.Millisecond, Idempotent: true, Classify: func(error) bool { return true }}}
 	for name, p := range policies {
 		for _, ctx := range []context.Context{context.Background(), cctx} {
-			assert.Zero(t, testing.AllocsPerRun(1000, func() { _ = Do(ctx, p, ok) }), "Do, policy %s", name)
-			assert.Zero(t, testing.AllocsPerRun(1000, func() {
+			assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() { _ = Do(ctx, p, ok) }), "Do, policy %s", name)
+			assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
 				_, _ = DoValue(ctx, p, func(context.Context) (int, error) { return 1, nil })
 			}), "DoValue, policy %s", name)
 		}
 	}
-	// Using the context costs nothing either; the request ID is formatted
-	// once per call, when first asked for: one allocation.
-	assert.Zero(t, testing.AllocsPerRun(1000, func() {
+	// Using the context costs nothing more; the request ID is formatted
+	// once per call, when first asked for: two more allocations (the
+	// string and its cell).
+	assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
 		_ = Do(cctx, nil, func(ctx context.Context) error { _ = ctx.Done(); _ = ctx.Err(); return nil })
 	}))
-	assert.Equal(t, 1.0, testing.AllocsPerRun(1000, func() {
+	assert.Equal(t, 3.0, testing.AllocsPerRun(1000, func() {
 		_ = Do(cctx, nil, func(ctx context.Context) error {
 			a, _ := AttemptFromContext(ctx)
 			b, _ := AttemptFromContext(ctx)

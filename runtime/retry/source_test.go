@@ -4,55 +4,49 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
-// Each policy draws from a generator of its own, made once and seeded
-// from crypto/rand: two policies do not draw the same sequence.
-func TestPolicyOwnSource(t *testing.T) {
-	a, b := &Policy{}, &Policy{}
-	sa, sb := a.source(), b.source()
-	require.NotNil(t, sa)
-	assert.Same(t, sa, a.source(), "made once per policy")
-	assert.NotSame(t, sa, sb, "not shared between policies")
-	same := 0
+// With no Rand, delays come from math/rand/v2's generator, randomly seeded:
+// a policy's schedule is not the same every time.
+func TestDefaultSourceIsRandom(t *testing.T) {
+	p := &Policy{BaseDelay: time.Second, MaxDelay: time.Hour}
+	seen := map[time.Duration]bool{}
 	for range 64 {
-		if sa.Int64N(1<<62) == sb.Int64N(1<<62) {
-			same++
-		}
+		seen[p.Delay(5, 0, nil)] = true
 	}
-	assert.Less(t, same, 2, "two policies draw different sequences")
+	if len(seen) < 60 {
+		t.Errorf("64 draws below a 32s cap gave %d distinct delays; want a random source", len(seen))
+	}
 }
 
-func TestPolicySourceConcurrentFirstUse(t *testing.T) {
+func TestDefaultSourceConcurrentUse(t *testing.T) {
 	p := &Policy{BaseDelay: time.Millisecond, MaxDelay: time.Second}
 	var wg sync.WaitGroup
-	srcs := make([]Source, 16)
-	for i := range srcs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srcs[i] = p.source()
+	for range 16 {
+		wg.Go(func() {
 			for k := range 100 {
-				d := p.delay(k%8, 0)
-				if d < 0 || d > time.Second {
+				if d := p.delay(k%8, 0); d < 0 || d > time.Second {
 					t.Errorf("delay %v out of [0, 1s]", d)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	for _, s := range srcs[1:] {
-		assert.Same(t, srcs[0], s, "one generator, however many first uses race")
-	}
 }
 
 func TestInjectedSourceWins(t *testing.T) {
 	src := &countingSource{}
-	p := &Policy{Rand: src}
-	assert.Equal(t, Source(src), p.source())
+	p := &Policy{Rand: src, BaseDelay: time.Second, MaxDelay: time.Second}
+	p.Delay(0, 0, nil)
+	p.delay(0, 0)
+	if src.n != 2 {
+		t.Errorf("Rand drawn %d times, want 2", src.n)
+	}
+	other := &countingSource{}
+	p.Delay(0, 0, other)
+	if src.n != 2 || other.n != 1 {
+		t.Errorf("Delay's src not used: Rand drawn %d times, src %d", src.n, other.n)
+	}
 }
 
 type countingSource struct{ n int64 }

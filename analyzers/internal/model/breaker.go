@@ -18,6 +18,7 @@ type BreakerSite struct {
 	Call *ast.CallExpr
 	Pos  token.Pos
 	Desc string // "gobreaker CircuitBreaker.Execute", "failsafe circuit breaker policy"
+	Path string // the breaker library's import path
 }
 
 // BreakerFact is exported for every function that calls through a circuit
@@ -25,6 +26,7 @@ type BreakerSite struct {
 type BreakerFact struct {
 	Via  []string // functions from the callee down to the one with the breaker call
 	Site string   // "gobreaker CircuitBreaker.Execute at client.go:12"
+	Path string   // the breaker library's import path
 }
 
 func (*BreakerFact) AFact() {}
@@ -87,7 +89,7 @@ func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
 // a circuit breaker policy).
 func (m *builder) findBreaker(call *ast.CallExpr) {
 	if row := m.breakerRow(call); row != nil {
-		m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib}
+		m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib, Path: row.Path}
 		return
 	}
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
@@ -105,7 +107,7 @@ func (m *builder) findBreaker(call *ast.CallExpr) {
 	policies, _ := m.executorPolicies(sel.X, 0)
 	for _, p := range policies {
 		if m.isPolicy(p, catalog.BreakerPolicyType) {
-			m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy"}
+			m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy", Path: catalog.FailsafeCB}
 			return
 		}
 	}
@@ -199,9 +201,9 @@ func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
 		if len(reach) > 0 {
 			w := reach[0]
 			if w.Site != nil {
-				f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos))}
+				f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos)), Path: w.Site.Path}
 			} else {
-				f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site}
+				f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site, Path: w.Fact.Path}
 			}
 		}
 		return f
@@ -211,8 +213,11 @@ func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
 // openHandling judges how a retry treats a breaker's open error: whether
 // it stops at once on it, or explicitly retries it.
 func (m *builder) openHandling(r *Retry) {
-	if r.Row != nil && r.Row.Path == catalog.ResilintRetry {
-		r.StopsOnOpen = true // runtime/retry never retries a breaker's rejection
+	if r.Row != nil && r.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
+		// runtime/retry stops on an error with CircuitOpen() bool, which
+		// runtime/breaker's rejections have; other breakers' errors it
+		// does not know.
+		r.StopsOnOpen = true
 	}
 	var nodes []ast.Node
 	nodes = append(nodes, r.Ops...)
@@ -524,4 +529,22 @@ func isOpenState(info *types.Info, be *ast.BinaryExpr) bool {
 		return ok && types.Identical(info.TypeOf(e), info.TypeOf(other))
 	}
 	return isStateCall(be.X, be.Y) && isOpenConst(be.Y) || isStateCall(be.Y, be.X) && isOpenConst(be.X)
+}
+
+// allResilintBreakers reports whether every breaker in bs is
+// runtime/breaker's.
+func allResilintBreakers(bs []*BreakerReach) bool {
+	for _, b := range bs {
+		path := ""
+		switch {
+		case b.Site != nil:
+			path = b.Site.Path
+		case b.Fact != nil:
+			path = b.Fact.Path
+		}
+		if path != catalog.ResilintBreaker {
+			return false
+		}
+	}
+	return true
 }

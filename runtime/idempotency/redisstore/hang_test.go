@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/resilint/resilint/runtime/internal/assert"
+	"github.com/resilint/resilint/runtime/internal/require"
 
 	"github.com/resilint/resilint/runtime/idempotency"
 	"github.com/resilint/resilint/runtime/idempotency/redisstore"
@@ -56,7 +56,7 @@ func TestRedisHangs(t *testing.T) {
 	t.Cleanup(func() { rdb.Close() })
 	s, err := redisstore.New(redisstore.Config{Client: rdb})
 	require.NoError(t, err)
-	mw, err := idempotency.New(idempotency.Config{Store: s, StoreTimeout: 100 * time.Millisecond})
+	mw, err := idempotency.New(idempotency.Config{Store: s, Unscoped: true, StoreTimeout: 100 * time.Millisecond})
 	require.NoError(t, err)
 	ran := false
 	h := mw.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ran = true }))

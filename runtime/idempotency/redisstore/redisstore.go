@@ -40,13 +40,33 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/resilint/resilint/runtime/idempotency"
+	"github.com/resilint/resilint/runtime/internal/config"
 )
 
 // DefaultPrefix starts every Redis key when Config.Prefix is empty.
 const DefaultPrefix = "idempotency:"
 
-// ErrInvalidConfig is wrapped by every error New returns.
-var ErrInvalidConfig = errors.New("redisstore: invalid config")
+// ConfigError reports a configuration field with an invalid value: New
+// returns it for an invalid configuration (use errors.As). Every runtime
+// package defines its ConfigError alike.
+type ConfigError struct {
+	// Field names the field of Config, "Prefix" for example.
+	Field string
+	// Value is the offending value, nil where printing it would not help.
+	Value any
+	// Reason says what a valid value is.
+	Reason string
+	// Err, if not nil, is the underlying error.
+	Err error
+}
+
+// Error reads like "redisstore: invalid Config.Client: required".
+func (e *ConfigError) Error() string {
+	return config.Text("redisstore", e.Field, e.Value, e.Reason, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Config configures a [Store].
 type Config struct {
@@ -111,14 +131,14 @@ end
 return 0
 `
 
-// New returns a Store that keeps its records through cfg.Client, or an
-// error wrapping ErrInvalidConfig. It does not contact Redis.
+// New returns a Store that keeps its records through cfg.Client, or a
+// *ConfigError. It does not contact Redis.
 func New(cfg Config) (*Store, error) {
 	if cfg.Client == nil {
-		return nil, fmt.Errorf("%w: Client is nil", ErrInvalidConfig)
+		return nil, &ConfigError{Field: "Client", Reason: "required"}
 	}
 	if strings.ContainsAny(cfg.Prefix, "{}") {
-		return nil, fmt.Errorf("%w: Prefix %q contains '{' or '}'", ErrInvalidConfig, cfg.Prefix)
+		return nil, &ConfigError{Field: "Prefix", Value: fmt.Sprintf("%q", cfg.Prefix), Reason: "must not contain '{' or '}'"}
 	}
 	s := &Store{
 		client:  cfg.Client,

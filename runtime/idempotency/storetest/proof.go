@@ -85,6 +85,9 @@ func post(client *http.Client, url, key, body string) response {
 
 func serve(t *testing.T, cfg idempotency.Config, h http.Handler) (*httptest.Server, *http.Client) {
 	t.Helper()
+	if cfg.Scope == nil {
+		cfg.Scope = func(*http.Request) string { return "storetest" }
+	}
 	mw, err := idempotency.New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -196,3 +196,20 @@ func stopsOnState() error {
 	}
 	return err
 }
+
+// runtime/retry stops only on errors with CircuitOpen(): gobreaker's
+// rejection is retried like any other error.
+func runtimeRetryAroundGobreaker(ctx context.Context) error {
+	return rt.Do(ctx, &rt.Policy{MaxAttempts: 3}, func(ctx context.Context) error { // want `retry outside a circuit breaker`
+		return viaBreaker()
+	})
+}
+
+// ...unless its classifier stops on it.
+func runtimeRetryClassifies(ctx context.Context) error {
+	return rt.Do(ctx, &rt.Policy{MaxAttempts: 3, Classify: func(err error) bool {
+		return !errors.Is(err, gobreaker.ErrOpenState)
+	}}, func(ctx context.Context) error {
+		return viaBreaker()
+	})
+}

@@ -22,6 +22,7 @@ type Policy struct {
 	Jitter      Jitter
 
 	PerAttemptTimeout time.Duration
+	Classify          func(err error) bool
 }
 
 func Do(ctx context.Context, p *Policy, op func(context.Context) error) error { return op(ctx) }

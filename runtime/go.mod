@@ -1,0 +1,3 @@
+module github.com/resilint/resilint/runtime
+
+go 1.25
