@@ -158,32 +158,64 @@ func keyFix(pass *analysis.Pass, r *model.Retry, s *model.Send, header string) *
 	if !ok || reqID.Name == "_" {
 		return nil
 	}
-	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
-	if retryStmt == nil || fileLookup(pass, r.Node.Pos(), keyVar) {
-		return nil
-	}
 	file := analysisutil.FileOf(pass, s.Build.Pos())
-	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
 	after := ast.Node(as)
 	if next := nextStmt(pass, as); next != nil && isErrCheck(next) {
 		after = next
 	}
-	set := fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, reqID.Name, strconv.Quote(header), keyVar)
-	if retryStmt == buildStmt || retryStmt.Pos() > as.Pos() {
+	if r.Kind == model.ClientRetry {
 		// The client retries by itself: the request is made once; set the
 		// key on it.
+		name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
 		edits = append(edits, analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(fmt.Sprintf("\n%s%s.Header.Set(%s, %s.NewKey())", indent, reqID.Name, strconv.Quote(header), name))})
-	} else {
-		edits = append(edits,
-			analysis.TextEdit{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewKey()\n%s", keyVar, name, rindent))},
-			analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(set)})
+		return &analysis.SuggestedFix{Message: "Set an idempotency key on the request, which the client sends again on every attempt", TextEdits: edits}
 	}
+	if !inOps(r, s.Build.Pos()) {
+		return nil // made outside the attempt: not this fix's shape
+	}
+	before, rindent := insertionPoint(pass, r, s.Build.Pos())
+	if before == nil || fileLookup(pass, before.Pos(), keyVar) || fileLookup(pass, s.Build.Pos(), keyVar) {
+		return nil
+	}
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
+	edits = append(edits,
+		analysis.TextEdit{Pos: before.Pos(), End: before.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewKey()\n%s", keyVar, name, rindent))},
+		analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, reqID.Name, strconv.Quote(header), keyVar))})
 	return &analysis.SuggestedFix{Message: "Make an idempotency key once, before the retry, and set it on every attempt's request", TextEdits: edits}
+}
+
+// inOps reports whether pos is inside one attempt of r.
+func inOps(r *model.Retry, pos token.Pos) bool {
+	for _, op := range r.Ops {
+		if op.Pos() <= pos && pos < op.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// insertionPoint is the statement before which a value made once for the
+// retry r goes, and its indentation: the retry's statement, or, when the
+// attempt holding pos is a closure declared before it (`op := func() error
+// { ... }` then `backoff.Retry(op, b)`), the closure's statement.
+func insertionPoint(pass *analysis.Pass, r *model.Retry, pos token.Pos) (ast.Stmt, string) {
+	st, indent := analysisutil.EnclosingStmt(pass, r.Node)
+	if st == nil {
+		return nil, ""
+	}
+	for _, op := range r.Ops {
+		if op.Pos() <= pos && pos < op.End() {
+			if ost, oindent := analysisutil.EnclosingStmt(pass, op); ost != nil && ost.Pos() < st.Pos() {
+				st, indent = ost, oindent
+			}
+		}
+	}
+	return st, indent
 }
 
 // hoistFix moves a key made inside the retry to just before it.
 func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.SuggestedFix {
-	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
+	retryStmt, rindent := insertionPoint(pass, r, v.Pos())
 	if retryStmt == nil {
 		return nil
 	}
@@ -193,7 +225,7 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 	}
 	switch x := ast.Unparen(v).(type) {
 	case *ast.CallExpr:
-		if fileLookup(pass, r.Node.Pos(), keyVar) || usesLocals(info, x, r) {
+		if fileLookup(pass, retryStmt.Pos(), keyVar) || fileLookup(pass, x.Pos(), keyVar) || usesLocals(info, x, r) {
 			return nil
 		}
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
@@ -215,12 +247,28 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 			return nil
 		}
 		stmtText := analysisutil.Text(pass, as)
+		// Remove the statement with its line: up to the next statement.
+		end := as.End()
+		if next := nextStmt(pass, as); next != nil && !commentBetween(pass, end, next.Pos()) {
+			end = next.Pos()
+		}
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
 			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(stmtText + "\n" + rindent)},
-			{Pos: as.Pos(), End: as.End(), NewText: nil},
+			{Pos: as.Pos(), End: end, NewText: nil},
 		}}
 	}
 	return nil
+}
+
+func commentBetween(pass *analysis.Pass, from, to token.Pos) bool {
+	if f := analysisutil.FileOf(pass, from); f != nil {
+		for _, g := range f.Comments {
+			if from <= g.Pos() && g.Pos() < to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func findDef(pass *analysis.Pass, obj types.Object) ast.Node {
