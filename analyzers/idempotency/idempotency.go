@@ -22,12 +22,29 @@ var doc string
 
 // Analyzer reports retried non-idempotent requests without idempotency keys.
 var Analyzer = &analysis.Analyzer{
-	Name:     "idempotency",
-	Doc:      analysisutil.MustExtractDoc(doc, "idempotency"),
-	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
-	Requires: []*analysis.Analyzer{model.Analyzer},
-	Run:      run,
+	Name:      "idempotency",
+	Doc:       analysisutil.MustExtractDoc(doc, "idempotency"),
+	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
+	Requires:  []*analysis.Analyzer{model.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
+
+// KeyPlaceFact is exported for a function that sends a request whose
+// method is not known to be idempotent inside a retry of its own, or that
+// calls (through any chain of static calls) a function that does. The
+// request's key belongs there, where the request is made and first
+// retried: it is reported there, once, when it is missing. A caller's
+// retry around such a function is a retry of a retry (retrynesting's
+// finding), not a second finding of this check: one behaviour, one
+// finding.
+type KeyPlaceFact struct {
+	Site string // the retried send: "retryablehttp.Client.Do at payments.go:43"
+}
+
+func (*KeyPlaceFact) AFact() {}
+
+func (f *KeyPlaceFact) String() string { return "key place: " + f.Site }
 
 var headerFlag = "Idempotency-Key,X-Idempotency-Key"
 
@@ -78,10 +95,16 @@ func run(pass *analysis.Pass) (any, error) {
 		isKey[n] = true
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	keyPlace := keyPlaces(pass, res)
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
 			if s.KeyByTransport || s.Method != "" && model.IdempotentMethod(s.Method) || seen[s.Pos] {
+				continue
+			}
+			if s.Callee != nil && keyPlace(s.Callee) != nil {
+				// The callee retries the request itself: the key belongs
+				// there, reported in its package.
 				continue
 			}
 			var keys []model.HeaderWrite
@@ -130,6 +153,108 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// keyPlaces exports a KeyPlaceFact for every function of the package that
+// retries a non-idempotent send of its own or calls one that does, and
+// returns the lookup of those facts (this package's and imported ones).
+func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPlaceFact {
+	local := map[*types.Func]*KeyPlaceFact{}
+	lookup := func(fn *types.Func) *KeyPlaceFact {
+		if f, ok := local[fn]; ok {
+			return f
+		}
+		if fn.Pkg() != pass.Pkg {
+			var f KeyPlaceFact
+			if pass.ImportObjectFact(fn, &f) {
+				return &f
+			}
+		}
+		return nil
+	}
+	// The package's functions and the static calls each makes.
+	var decls []*types.Func
+	calls := map[*types.Func][]*types.Func{} // callee -> callers in this package
+	funcAt := map[token.Pos]*types.Func{}    // FuncDecl.Pos -> its function
+	var bodies []*ast.FuncDecl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			decls = append(decls, fn)
+			bodies = append(bodies, fd)
+			funcAt[fd.Pos()] = fn
+			seen := map[*types.Func]bool{}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if callee := analysisutil.Callee(pass.TypesInfo, call); callee != nil && !seen[callee] {
+						seen[callee] = true
+						calls[callee] = append(calls[callee], fn)
+					}
+				}
+				return true
+			})
+		}
+	}
+	enclosing := func(pos token.Pos) *types.Func {
+		for _, fd := range bodies {
+			if fd.Pos() <= pos && pos < fd.End() {
+				return funcAt[fd.Pos()]
+			}
+		}
+		return nil
+	}
+	var work []*types.Func
+	mark := func(fn *types.Func, f *KeyPlaceFact) {
+		if fn == nil || local[fn] != nil {
+			return
+		}
+		local[fn] = f
+		work = append(work, fn)
+	}
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if s.KeyByTransport || s.Method != "" && model.IdempotentMethod(s.Method) {
+				continue
+			}
+			f := &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
+			if s.Callee != nil {
+				if cf := lookup(s.Callee); cf != nil {
+					f = cf
+				}
+			}
+			mark(enclosing(s.Pos), f)
+		}
+	}
+	// Imported functions with the fact mark their callers here.
+	for callee := range calls {
+		if callee.Pkg() != pass.Pkg {
+			if f := lookup(callee); f != nil {
+				for _, caller := range calls[callee] {
+					mark(caller, f)
+				}
+			}
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, caller := range calls[fn] {
+			mark(caller, local[fn])
+		}
+	}
+	for _, fn := range decls {
+		if f := local[fn]; f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return lookup
 }
 
 func allPerAttempt(hs []model.HeaderWrite) bool {

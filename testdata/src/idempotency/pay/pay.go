@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 // NewChargeRequest builds a POST without a key.
@@ -37,4 +39,20 @@ func ChargeWithKey(ctx context.Context, c *http.Client, body []byte, key string)
 		return err
 	}
 	return resp.Body.Close()
+}
+
+// RetriedCharge sends a POST without a key through a client that retries
+// it: the key belongs here, and it is reported here.
+func RetriedCharge(c *retryablehttp.Client, body []byte) error { // want RetriedCharge:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	resp, err := c.Post("https://pay.example/charges", "application/json", body) // want `retryablehttp.Client.Post sends POST inside a retry without an Idempotency-Key header`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ChargeVia calls RetriedCharge: its callers' retries are retries of that
+// retry.
+func ChargeVia(c *retryablehttp.Client, body []byte) error { // want ChargeVia:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	return RetriedCharge(c, body)
 }
