@@ -3,12 +3,13 @@ package retrynesting
 import (
 	_ "embed"
 	"fmt"
-
+	"go/ast"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 )
 
@@ -80,13 +81,43 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 			}
 		}
 	}
-	return analysis.Diagnostic{
+	d := analysis.Diagnostic{
 		Pos:      r.Pos,
 		End:      r.End,
 		Category: "nested",
 		Message:  b.String(),
 		Related:  related,
 	}
+	if fix := oneAttemptFix(pass, r); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	return d
+}
+
+// oneAttemptFix keeps a single retrying layer by making the outer retry,
+// when it is avast/retry-go's, a single attempt: Attempts(1) (an existing
+// Attempts option is set to 1). The calls it wraps keep their own retries.
+func oneAttemptFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
+	call, ok := r.Node.(*ast.CallExpr)
+	if !ok || r.Kind != model.LibraryRetry || r.Row == nil || r.Row.Path != catalog.RetryGo || call.Ellipsis.IsValid() || len(call.Args) == 0 {
+		return nil
+	}
+	const msg = "Make the outer retry a single attempt (Attempts(1)): the calls it makes retry by themselves"
+	for _, a := range call.Args[1:] {
+		opt, ok := analysisutil.Unparen(a).(*ast.CallExpr)
+		if !ok || len(opt.Args) != 1 || !analysisutil.IsFunc(analysisutil.Callee(pass.TypesInfo, opt), catalog.RetryGo, "Attempts") {
+			continue
+		}
+		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: opt.Args[0].Pos(), End: opt.Args[0].End(), NewText: []byte("1")}}}
+	}
+	file := analysisutil.FileOf(pass, call.Pos())
+	if file == nil {
+		return nil
+	}
+	name, edits := analysisutil.AddImport(pass, file, catalog.RetryGo, "retry")
+	last := call.Args[len(call.Args)-1]
+	edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", " + name + ".Attempts(1)")})
+	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
 }
 
 // describe words one reach: "a retry loop (3 attempts) at price.go:14",
