@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,12 +34,38 @@ func run(pass *analysis.Pass) (any, error) {
 	if t == nil {
 		return nil, nil
 	}
+	// One inner timeout reached along several calls under the same outer
+	// deadline is one finding, at the first call, with the others
+	// related.
+	type innerKey struct {
+		site  string
+		inner time.Duration
+		outer token.Pos
+	}
+	groups := map[innerKey][]*model.TimeoutFinding{}
+	var order []innerKey
 	for _, f := range t.Inner {
+		site := f.What
+		if i := strings.LastIndex(site, " ("); i >= 0 && strings.HasSuffix(site, ")") {
+			site = site[i:] // " (context.WithTimeout at inventory.go:26)"
+		}
+		k := innerKey{site, f.Inner, f.Outer.Pos}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], f)
+	}
+	for _, k := range order {
+		f := groups[k][0]
+		related := []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("outer deadline: %s", f.Outer.D)}}
+		for _, o := range groups[k][1:] {
+			related = append(related, analysis.RelatedInformation{Pos: o.Pos, End: o.End, Message: "the same timeout, reached again: " + o.What})
+		}
 		pass.Report(analysis.Diagnostic{
 			Pos: f.Pos, End: f.End, Category: "inner-timeout",
 			Message: fmt.Sprintf("%s sets a %s timeout on a context that has at most %s left (set at %s): the caller gives up first and the work goes on without anyone waiting for it (zombie work); use a shorter timeout, or none and inherit the deadline",
 				f.What, f.Inner, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos)),
-			Related: []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("outer deadline: %s", f.Outer.D)}},
+			Related: related,
 		})
 	}
 	for _, d := range t.Dropped {
