@@ -90,10 +90,19 @@ func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis
 			prevLine = fset.Position(is.End()).Line
 		}
 	}
+	// lineEnd is the end of the last spec of g, after a comment on its line.
+	lineEnd := func(g group) token.Pos {
+		last := g.specs[len(g.specs)-1]
+		end := last.End()
+		if last.Comment != nil {
+			end = last.Comment.End()
+		}
+		return end
+	}
 	// The last group of the same kind takes it.
 	for i := len(groups) - 1; i >= 0; i-- {
 		if groups[i].std == std {
-			end := groups[i].specs[len(groups[i].specs)-1].End()
+			end := lineEnd(groups[i])
 			return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\t" + spec)}
 		}
 	}
@@ -106,7 +115,7 @@ func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis
 			}
 			return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(spec + "\n\n\t")}
 		}
-		end := groups[len(groups)-1].specs[len(groups[len(groups)-1].specs)-1].End()
+		end := lineEnd(groups[len(groups)-1])
 		return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\n\t" + spec)}
 	}
 	if last != nil && last.Rparen.IsValid() {
