@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -161,6 +162,14 @@ func waitFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
 			return nil
 		}
 		counter, _ = as.Lhs[0].(*ast.Ident)
+		// Counting up: i++ (the first attempt is the one with the initial value).
+		inc, ok := loop.Post.(*ast.IncDecStmt)
+		if !ok || inc.Tok != token.INC || counter == nil {
+			return nil
+		}
+		if x, ok := inc.X.(*ast.Ident); !ok || pass.TypesInfo.ObjectOf(x) != pass.TypesInfo.ObjectOf(counter) {
+			return nil
+		}
 		tv, ok := pass.TypesInfo.Types[as.Rhs[0]]
 		if !ok || tv.Value == nil {
 			return nil
@@ -199,9 +208,14 @@ func waitFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
 	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
 	tname, tedits := analysisutil.AddImport(pass, file, "time", "time")
 	edits = append(edits, tedits...)
-	attempt := counter.Name + "-1"
-	if first != "0" {
-		attempt = fmt.Sprintf("%s-(%s)-1", counter.Name, first)
+	// Backoff's attempt 0 is the wait before the first retry.
+	n, err := strconv.Atoi(first)
+	if err != nil {
+		return nil
+	}
+	attempt := fmt.Sprintf("%s-%d", counter.Name, n+1)
+	if n+1 < 0 {
+		attempt = fmt.Sprintf("%s+%d", counter.Name, -(n + 1))
 	}
 	in := indent + "\t"
 	if len(body.List) == 0 {
