@@ -95,29 +95,81 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 }
 
 // oneAttemptFix keeps a single retrying layer by making the outer retry,
-// when it is avast/retry-go's, a single attempt: Attempts(1) (an existing
-// Attempts option is set to 1). The calls it wraps keep their own retries.
+// when it is a library's whose attempt option the catalog knows, a single
+// attempt; the calls it wraps keep their own retries. An option already
+// given is set to one attempt (retry-go's Attempts(1), cenkalti/backoff
+// v5's WithMaxTries(1), v4's WithMaxRetries(b, 0)); otherwise one is added
+// to the options, or, for cenkalti/backoff v4, wrapped around the BackOff.
 func oneAttemptFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
 	call, ok := r.Node.(*ast.CallExpr)
-	if !ok || r.Kind != model.LibraryRetry || r.Row == nil || r.Row.Path != catalog.RetryGo || call.Ellipsis.IsValid() || len(call.Args) == 0 {
+	if !ok || r.Kind != model.LibraryRetry || r.Row == nil || call.Ellipsis.IsValid() || r.Row.BoundArg < 0 {
 		return nil
 	}
-	const msg = "Make the outer retry a single attempt (Attempts(1)): the calls it makes retry by themselves"
-	for _, a := range call.Args[1:] {
-		opt, ok := analysisutil.Unparen(a).(*ast.CallExpr)
-		if !ok || len(opt.Args) != 1 || !analysisutil.IsFunc(analysisutil.Callee(pass.TypesInfo, opt), catalog.RetryGo, "Attempts") {
-			continue
+	var opt *catalog.Row
+	for i := range catalog.Rows {
+		if row := &catalog.Rows[i]; row.Path == r.Row.Path && row.Role == catalog.AttemptOption && row.Recv == "" {
+			opt = row
 		}
-		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: opt.Args[0].Pos(), End: opt.Args[0].End(), NewText: []byte("1")}}}
+	}
+	if opt == nil {
+		return nil
+	}
+	one := fmt.Sprint(1 - opt.Plus) // the option's value for one attempt
+	isOpt := func(e ast.Expr) *ast.CallExpr {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if ok && opt.ValueArg < len(c.Args) && analysisutil.IsFunc(analysisutil.Callee(pass.TypesInfo, c), opt.Path, opt.Name) {
+			return c
+		}
+		return nil
+	}
+	const msg = "Make the outer retry a single attempt: the calls it makes retry by themselves"
+	if r.Row.Variadic {
+		if r.Row.BoundArg > len(call.Args) || opt.ValueArg != 0 {
+			return nil
+		}
+		for _, a := range call.Args[r.Row.BoundArg:] {
+			if c := isOpt(a); c != nil {
+				return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: c.Args[0].Pos(), End: c.Args[0].End(), NewText: []byte(one)}}}
+			}
+		}
+		file := analysisutil.FileOf(pass, call.Pos())
+		if file == nil || len(call.Args) == 0 {
+			return nil
+		}
+		name, edits := analysisutil.AddImport(pass, file, opt.Path, pathName(opt.Path))
+		last := call.Args[len(call.Args)-1]
+		edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(fmt.Sprintf(", %s.%s(%s)", name, opt.Name, one))})
+		return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
+	}
+	if r.Row.BoundArg >= len(call.Args) || opt.ValueArg != 1 {
+		return nil
+	}
+	b := call.Args[r.Row.BoundArg]
+	if c := isOpt(b); c != nil {
+		v := c.Args[opt.ValueArg]
+		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: v.Pos(), End: v.End(), NewText: []byte(one)}}}
 	}
 	file := analysisutil.FileOf(pass, call.Pos())
 	if file == nil {
 		return nil
 	}
-	name, edits := analysisutil.AddImport(pass, file, catalog.RetryGo, "retry")
-	last := call.Args[len(call.Args)-1]
-	edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", " + name + ".Attempts(1)")})
+	name, edits := analysisutil.AddImport(pass, file, opt.Path, pathName(opt.Path))
+	edits = append(edits,
+		analysis.TextEdit{Pos: b.Pos(), End: b.Pos(), NewText: []byte(name + "." + opt.Name + "(")},
+		analysis.TextEdit{Pos: b.End(), End: b.End(), NewText: []byte(", " + one + ")")})
 	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
+}
+
+// pathName is the name a package at path is imported by when a fix adds
+// it: its last element, without a major version suffix or a "-go" one.
+func pathName(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	last = strings.TrimSuffix(last, "-go")
+	return strings.ReplaceAll(last, "-", "")
 }
 
 // describe words one reach: "a retry loop (3 attempts) at price.go:14",
