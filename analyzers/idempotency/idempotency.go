@@ -96,6 +96,20 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	keyPlace := keyPlaces(pass, res)
+	// The retries of this package around a function that retries its own
+	// send: related locations of that send's finding, when it is made in
+	// this package too (callers in other packages are analyzed after it).
+	callers := map[string][]analysis.RelatedInformation{}
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if s.Callee == nil {
+				continue
+			}
+			if f := keyPlace(s.Callee); f != nil {
+				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: r.Pos, Message: fmt.Sprintf("retried again, through %s, by this %s (%s): a retry of a retry (retrynesting)", analysisutil.FuncName(s.Callee, pass.Pkg), r.Describe(), model.AttemptsText(r.Attempts))})
+			}
+		}
+	}
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
@@ -121,6 +135,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if s.Build != nil {
 				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
 			}
+			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
 			via := ""
 			if s.Fact != nil {
 				via = " (" + s.Fact.Site + ")"
@@ -175,6 +190,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 	// The package's functions and the static calls each makes.
 	var decls []*types.Func
 	calls := map[*types.Func][]*types.Func{} // callee -> callers in this package
+	var edges [][2]*types.Func               // caller, callee: in source order
 	funcAt := map[token.Pos]*types.Func{}    // FuncDecl.Pos -> its function
 	var bodies []*ast.FuncDecl
 	for _, f := range pass.Files {
@@ -196,6 +212,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 					if callee := analysisutil.Callee(pass.TypesInfo, call); callee != nil && !seen[callee] {
 						seen[callee] = true
 						calls[callee] = append(calls[callee], fn)
+						edges = append(edges, [2]*types.Func{fn, callee})
 					}
 				}
 				return true
@@ -218,37 +235,47 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 		local[fn] = f
 		work = append(work, fn)
 	}
+	propagate := func() {
+		for len(work) > 0 {
+			fn := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, caller := range calls[fn] {
+				mark(caller, local[fn])
+			}
+		}
+	}
+	retried := func(s *model.Send) bool {
+		return !s.KeyByTransport && (s.Method == "" || !model.IdempotentMethod(s.Method))
+	}
+	own := func(s *model.Send) *KeyPlaceFact {
+		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
+	}
+	// Sends made in this package's retries, and imported functions with
+	// the fact, mark the functions that hold or call them.
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
-			if s.KeyByTransport || s.Method != "" && model.IdempotentMethod(s.Method) {
-				continue
-			}
-			f := &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
-			if s.Callee != nil {
-				if cf := lookup(s.Callee); cf != nil {
-					f = cf
-				}
-			}
-			mark(enclosing(s.Pos), f)
-		}
-	}
-	// Imported functions with the fact mark their callers here.
-	for callee := range calls {
-		if callee.Pkg() != pass.Pkg {
-			if f := lookup(callee); f != nil {
-				for _, caller := range calls[callee] {
-					mark(caller, f)
-				}
+			if retried(s) && s.Callee == nil {
+				mark(enclosing(s.Pos), own(s))
 			}
 		}
 	}
-	for len(work) > 0 {
-		fn := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, caller := range calls[fn] {
-			mark(caller, local[fn])
+	for _, e := range edges {
+		if e[1].Pkg() != pass.Pkg {
+			if f := lookup(e[1]); f != nil {
+				mark(e[0], f)
+			}
 		}
 	}
+	propagate()
+	// A send through a function without the fact is retried here first.
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if retried(s) && s.Callee != nil && lookup(s.Callee) == nil {
+				mark(enclosing(s.Pos), own(s))
+			}
+		}
+	}
+	propagate()
 	for _, fn := range decls {
 		if f := local[fn]; f != nil {
 			pass.ExportObjectFact(fn, f)

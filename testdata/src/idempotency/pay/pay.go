@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
@@ -55,4 +56,17 @@ func RetriedCharge(c *retryablehttp.Client, body []byte) error { // want Retried
 // retry.
 func ChargeVia(c *retryablehttp.Client, body []byte) error { // want ChargeVia:"key place: retryablehttp.Client.Post at pay.go:\\d+"
 	return RetriedCharge(c, body)
+}
+
+// A retry in this package around ChargeVia: no finding of its own, a
+// related location of RetriedCharge's.
+func RetryInPackage(c *retryablehttp.Client, body []byte) error { // want RetryInPackage:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	var err error
+	for i := 0; i < 2; i++ {
+		if err = ChargeVia(c, body); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
 }
