@@ -7,6 +7,7 @@ require (
 	github.com/avast/retry-go/v4 v4.7.0
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/golangci/plugin-module-register v0.1.2
+	github.com/gomodule/redigo v1.9.3
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1

@@ -11,6 +11,7 @@ import (
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/internal/suppress"
+	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
 )
@@ -23,6 +24,7 @@ var checks = []*analysis.Analyzer{
 	idempotency.Analyzer,
 	timeoutchain.Analyzer,
 	backoff.Analyzer,
+	ratelimit.Analyzer,
 }
 
 // suite is what All returns: the checks wrapped for //resilint:ignore,

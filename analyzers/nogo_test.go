@@ -16,6 +16,10 @@ import (
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
+	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
+	"github.com/resilint/resilint/analyzers/internal/model/respread"
+	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
 )
@@ -35,8 +39,12 @@ var factSamples = []analysis.Fact{
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}},
 	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
+	&model.CtxCheckFact{Param: 1},
 	&model.WaitFact{Pure: true},
 	&model.RandomFact{Result: 1},
+	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},
+	&httpstatus.RespFact{Sets: []httpstatus.ParamHeaders{{Param: 0, Headers: []string{"Retry-After"}}}, Writes: []httpstatus.FactWrite{{Param: 0, Status: 429, StatusParam: -1, Before: []string{"Retry-After"}, Site: "respond.go:20"}}},
+	&respread.ReadFact{Headers: []string{"Retry-After"}, ParamStatuses: []respread.ParamStatus{{Param: 0, Statuses: []int{503}}}},
 }
 
 func TestFactsGobRoundTrip(t *testing.T) {
@@ -44,7 +52,11 @@ func TestFactsGobRoundTrip(t *testing.T) {
 	for _, f := range factSamples {
 		byType[reflect.TypeOf(f)] = f
 	}
-	for _, ft := range model.Analyzer.FactTypes {
+	var factTypes []analysis.Fact
+	for _, a := range []*analysis.Analyzer{model.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+		factTypes = append(factTypes, a.FactTypes...)
+	}
+	for _, ft := range factTypes {
 		typ := reflect.TypeOf(ft)
 		sample, ok := byType[typ]
 		if !ok {
@@ -134,7 +146,7 @@ func TestDemoFactsRoundTrip(t *testing.T) {
 // each must run alone (with only what it Requires) at its defaults.
 func TestEachAnalyzerRunsWithDefaults(t *testing.T) {
 	pkgs := loadExamples(t)
-	for _, a := range []*analysis.Analyzer{retrynesting.Analyzer, decoratororder.Analyzer, idempotency.Analyzer, timeoutchain.Analyzer, backoff.Analyzer} {
+	for _, a := range []*analysis.Analyzer{retrynesting.Analyzer, decoratororder.Analyzer, idempotency.Analyzer, timeoutchain.Analyzer, backoff.Analyzer, ratelimit.Analyzer} {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			if f.Value.String() != f.DefValue {
 				t.Errorf("%s: flag -%s is %q, not its default %q", a.Name, f.Name, f.Value, f.DefValue)

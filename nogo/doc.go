@@ -16,6 +16,7 @@
 //	        "@com_github_resilint_resilint//nogo/idempotency",
 //	        "@com_github_resilint_resilint//nogo/timeoutchain",
 //	        "@com_github_resilint_resilint//nogo/backoff",
+//	        "@com_github_resilint_resilint//nogo/ratelimit",
 //	        "@com_github_resilint_resilint//nogo/ignorecheck",
 //	    ],
 //	    config = ":nogo_config.json",

@@ -10,6 +10,7 @@ import (
 	"github.com/resilint/resilint/nogo/decoratororder"
 	"github.com/resilint/resilint/nogo/idempotency"
 	"github.com/resilint/resilint/nogo/ignorecheck"
+	"github.com/resilint/resilint/nogo/ratelimit"
 	"github.com/resilint/resilint/nogo/retrynesting"
 	"github.com/resilint/resilint/nogo/timeoutchain"
 )
@@ -23,6 +24,7 @@ func TestEverySuiteAnalyzerHasAPackage(t *testing.T) {
 		"idempotency":    idempotency.Analyzer,
 		"timeoutchain":   timeoutchain.Analyzer,
 		"backoff":        backoff.Analyzer,
+		"ratelimit":      ratelimit.Analyzer,
 		"ignorecheck":    ignorecheck.Analyzer,
 	}
 	for _, a := range analyzers.All() {

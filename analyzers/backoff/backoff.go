@@ -36,7 +36,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	for _, r := range res.Retries {
 		switch r.Kind {
-		case model.LoopRetry, model.GotoRetry:
+		case model.LoopRetry, model.GotoRetry, model.RecursiveRetry:
 			checkLoop(pass, r)
 		}
 	}

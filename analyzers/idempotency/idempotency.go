@@ -30,8 +30,8 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
 
-// KeyPlaceFact is exported for a function that sends a request whose
-// method is not known to be idempotent inside a retry of its own, or that
+// KeyPlaceFact is exported for a function that sends a request with a
+// constant method that is not idempotent inside a retry of its own, or that
 // calls (through any chain of static calls) a function that does. The
 // request's key belongs there, where the request is made and first
 // retried: it is reported there, once, when it is missing. A caller's
@@ -113,7 +113,10 @@ func run(pass *analysis.Pass) (any, error) {
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
-			if s.KeyByTransport || s.Method != "" && model.IdempotentMethod(s.Method) || seen[s.Pos] {
+			// A method the model cannot tell (a parameter, a variable) is
+			// no finding: a generic wrapper sends whatever its callers
+			// choose, GET and PUT included.
+			if s.KeyByTransport || s.Method == "" || model.IdempotentMethod(s.Method) || seen[s.Pos] {
 				continue
 			}
 			if s.Callee != nil && keyPlace(s.Callee) != nil {
@@ -128,9 +131,6 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 			method := s.Method
-			if method == "" {
-				method = "a request whose method is not a constant idempotent method"
-			}
 			related := []analysis.RelatedInformation{{Pos: r.Pos, Message: fmt.Sprintf("retried by this %s (%s)", r.Describe(), model.AttemptsText(r.Attempts))}}
 			if s.Build != nil {
 				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
@@ -245,7 +245,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 		}
 	}
 	retried := func(s *model.Send) bool {
-		return !s.KeyByTransport && (s.Method == "" || !model.IdempotentMethod(s.Method))
+		return !s.KeyByTransport && s.Method != "" && !model.IdempotentMethod(s.Method)
 	}
 	own := func(s *model.Send) *KeyPlaceFact {
 		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}

@@ -74,6 +74,8 @@ func TestE2EGolangciLint(t *testing.T) {
 		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: backoff: retry delay has no jitter.* \(resilint\)`),
 		regexp.MustCompile(`examples/payments/payments\.go:\d+:\d+: idempotency: retryablehttp\.Client\.Do sends POST inside a retry without an Idempotency-Key header.* \(resilint\)`),
 		regexp.MustCompile(`examples/checkout/checkout\.go:\d+:\d+: decoratororder: retry outside a circuit breaker.* \(resilint\)`),
+		regexp.MustCompile(`examples/limiter/limiter\.go:\d+:\d+: ratelimit: GET of key, then INCR of it in a separate command \(not atomic\).* \(resilint\)`),
+		regexp.MustCompile(`examples/limiter/limiter\.go:\d+:\d+: ratelimit: 429 Too Many Requests written without a Retry-After header.* \(resilint\)`),
 	} {
 		if !re.MatchString(out) {
 			t.Errorf("missing %s in:\n%s", re, out)

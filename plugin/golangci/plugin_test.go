@@ -80,7 +80,7 @@ func TestSettings(t *testing.T) {
 		p, _ := golangci.New(nil)
 		p.BuildAnalyzers()
 	})
-	if got := names(as); got != "retrynesting,decoratororder,idempotency,timeoutchain,ignorecheck" {
+	if got := names(as); got != "retrynesting,decoratororder,idempotency,timeoutchain,ratelimit,ignorecheck" {
 		t.Errorf("analyzers %s, want all but backoff", got)
 	}
 	checkRequires(t, as)
@@ -124,7 +124,7 @@ func TestBadSettings(t *testing.T) {
 	}{
 		{"retrynesting", `settings: want a mapping of keys to values, got the string "retrynesting"`},
 		{[]any{"a"}, "settings: want a mapping of keys to values, got a list"},
-		{map[string]any{"enabled": []any{"backoff"}}, `unknown key "enabled" (want enable, disable, unused-ignores, include-tests, or a check's name for its flags: retrynesting, decoratororder, idempotency, timeoutchain, backoff, ignorecheck)`},
+		{map[string]any{"enabled": []any{"backoff"}}, `unknown key "enabled" (want enable, disable, unused-ignores, include-tests, or a check's name for its flags: retrynesting, decoratororder, idempotency, timeoutchain, backoff, ratelimit, ignorecheck)`},
 		{map[string]any{"enable": []any{"retrynestin"}}, `enable[0]: unknown check "retrynestin" (the checks are retrynesting,`},
 		{map[string]any{"disable": true}, "disable: want a list of check names, got the boolean true"},
 		{map[string]any{"disable": []any{1}}, "disable[0]: want a check name, got the number 1"},

@@ -337,6 +337,9 @@ func (m *builder) findDropped(t *Timeouts) {
 					case *ast.GoStmt:
 						stack = stack[:len(stack)-1]
 						return false // work meant to outlive the caller
+					case *ast.DeferStmt:
+						stack = stack[:len(stack)-1]
+						return false // cleanup that must run after the caller gave up
 					case *ast.IfStmt:
 						// if ctx == nil { ctx = context.Background() }: a
 						// default for a missing context, not a dropped one.
@@ -352,7 +355,7 @@ func (m *builder) findDropped(t *Timeouts) {
 						}
 					case *ast.FuncLit:
 						s := m.ctxInScope(y.Type)
-						if s == "" {
+						if s == "" && !storedForLater(m.pass.TypesInfo, y, parent) {
 							s = scope
 						}
 						walk(y.Body, s)
@@ -581,8 +584,30 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node) bool {
 		}
 	case *ast.AssignStmt, *ast.ValueSpec:
 		return true
-	case *ast.KeyValueExpr, *ast.CompositeLit:
+	}
+	// A field of a composite literal (detached{Context:
+	// context.Background(), values: ctx}) builds a value whose use the
+	// model cannot follow: a type made to detach is no dropped context.
+	return false
+}
+
+// storedForLater reports whether the function literal lit, whose parent
+// in the syntax is parent, is kept to run later rather than run in place
+// or handed to a call: stored in a field, an element of a composite
+// literal, or returned. It runs after the enclosing function's context
+// may be gone, so that context is not its scope.
+func storedForLater(info *types.Info, lit *ast.FuncLit, parent ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt:
 		return true
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == ast.Expr(lit) && i < len(p.Lhs) {
+				if _, isIdent := analysisutil.Unparen(p.Lhs[i]).(*ast.Ident); !isIdent {
+					return true // s.onClose = func() {...}
+				}
+			}
+		}
 	}
 	return false
 }

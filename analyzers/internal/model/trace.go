@@ -59,8 +59,10 @@ func newValues(info *types.Info, files []*ast.File) *values {
 					case len(n.Lhs) == len(n.Rhs):
 						rhs = n.Rhs[i]
 					case i == 0 && len(n.Rhs) == 1:
-						// x, err := f(): x is f's first result.
-						if _, isCall := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); isCall {
+						// x, err := f(): x is f's first result; v, ok :=
+						// x.(T), m[k], <-ch: v is the first.
+						switch ast.Unparen(n.Rhs[0]).(type) {
+						case *ast.CallExpr, *ast.TypeAssertExpr, *ast.IndexExpr:
 							rhs = n.Rhs[0]
 						}
 					}

@@ -156,7 +156,7 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 		report := pass.Report
 		used := make(map[*Directive]bool)
 		pass.Report = func(d analysis.Diagnostic) {
-			if !includeTests && inTestFile(pass.Fset, d.Pos) {
+			if !includeTests && inTestCode(pass, d.Pos) {
 				return
 			}
 			if dir := ix.match(d.Pos); dir != nil {

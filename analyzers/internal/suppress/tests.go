@@ -2,9 +2,13 @@ package suppress
 
 import (
 	"flag"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // includeTests is the suite's switch for findings in _test.go files, off by
@@ -22,7 +26,57 @@ func SetIncludeTests(on bool) { includeTests = on }
 func IncludeTests() bool { return includeTests }
 
 // TestsFlagUsage is the usage text of the drivers' -tests flag.
-const TestsFlagUsage = "also report findings in _test.go files (off by default: tests wait fixed delays and retry at once on purpose)"
+const TestsFlagUsage = "also report findings in test code: _test.go files and functions with a testing parameter (off by default: tests wait fixed delays and retry at once on purpose)"
+
+// inTestCode reports whether pos lies in test code: a _test.go file, or a
+// function (or function literal) with a parameter from package testing
+// (a test helper kept in a non-test file: *testing.T, testing.TB, ...).
+func inTestCode(pass *analysis.Pass, pos token.Pos) bool {
+	if inTestFile(pass.Fset, pos) {
+		return true
+	}
+	if !pos.IsValid() {
+		return false
+	}
+	for _, f := range pass.Files {
+		if f.FileStart > pos || pos > f.FileEnd {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found || n == nil || n.Pos() > pos || pos > n.End() {
+				return false
+			}
+			var ft *ast.FuncType
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				ft = x.Type
+			case *ast.FuncLit:
+				ft = x.Type
+			}
+			if ft != nil && ft.Params != nil {
+				for _, fld := range ft.Params.List {
+					if fromTesting(pass.TypesInfo.TypeOf(fld.Type)) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// fromTesting reports whether t is a type of package testing, or a
+// pointer to one.
+func fromTesting(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
+}
 
 // inTestFile reports whether pos lies in a _test.go file.
 func inTestFile(fset *token.FileSet, pos token.Pos) bool {

@@ -6,8 +6,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
+
 	"github.com/resilint/resilint/examples/checkout"
 	"github.com/resilint/resilint/examples/inventory"
+	"github.com/resilint/resilint/examples/limiter"
 	"github.com/resilint/resilint/examples/notifications"
 	"github.com/resilint/resilint/examples/payments"
 	"github.com/resilint/resilint/examples/pricing"
@@ -25,6 +28,7 @@ func main() {
 		Inventory:     &inventory.Client{Base: "http://inventory.internal", HTTP: client},
 		Notifications: &notifications.Client{Relay: "http://mail.internal", HTTP: client},
 	}
-	srv := &http.Server{Addr: ":8080", Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	lim := &limiter.Limiter{Redis: &redis.Pool{Dial: func() (redis.Conn, error) { return redis.Dial("tcp", "redis.internal:6379") }}}
+	srv := &http.Server{Addr: ":8080", Handler: lim.Wrap(h), ReadHeaderTimeout: 5 * time.Second}
 	log.Fatal(srv.ListenAndServe())
 }

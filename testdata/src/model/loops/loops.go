@@ -119,7 +119,7 @@ func countDown() error { // want countDown:`retries\(3\)`
 	return err
 }
 
-func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)`
+func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)` continueOnError:"checksctx"
 	var lastErr error
 	for i := 0; i < 3; i++ {
 		resp, err := get()
@@ -326,7 +326,7 @@ func pagination() ([]int, error) {
 	}
 }
 
-func workQueue(ctx context.Context) {
+func workQueue(ctx context.Context) { // want workQueue:"checksctx"
 	for ctx.Err() == nil {
 		job, err := pop()
 		if err != nil {
@@ -337,7 +337,7 @@ func workQueue(ctx context.Context) {
 	}
 }
 
-func polling(ctx context.Context) error {
+func polling(ctx context.Context) error { // want polling:"checksctx"
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {

@@ -15,7 +15,7 @@ func f() int {
 	// want +1 `resilint:ignore directive has an empty check name in "backoff,,retrynesting"`
 	//resilint:ignore backoff,,retrynesting reason
 	x++
-	// want +1 `resilint:ignore directive names unknown check "retrynestin" \(the checks are retrynesting, decoratororder, idempotency, timeoutchain, backoff\)`
+	// want +1 `resilint:ignore directive names unknown check "retrynestin" \(the checks are retrynesting, decoratororder, idempotency, timeoutchain, backoff, ratelimit\)`
 	//resilint:ignore retrynestin typo
 	x++
 	// want +1 `unknown check "nosuch"` `unknown check "other"`

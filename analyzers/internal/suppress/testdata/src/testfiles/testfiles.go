@@ -1,6 +1,9 @@
 package testfiles
 
-import "errors"
+import (
+	"errors"
+	"testing"
+)
 
 func call() error { return errors.New("down") }
 
@@ -22,4 +25,15 @@ func outer() error {
 		}
 	}
 	return err
+}
+
+// A test helper kept in a non-test file is test code too.
+func waitForServer(t testing.TB) {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return
+		}
+	}
+	t.Fatal(err)
 }

@@ -1,0 +1,287 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// forget drops what is known about the variables assigned by lhs.
+func (in *interp) forget(lhs []ast.Expr, s *state) *state {
+	s = s.clone()
+	for _, l := range lhs {
+		if obj := in.objOf(l); obj != nil {
+			s.overwrite(obj)
+			s.setVal(obj, nil)
+			s.setBoolDef(obj, nil)
+		}
+	}
+	return s
+}
+
+func identsToExprs(ids []*ast.Ident) []ast.Expr {
+	out := make([]ast.Expr, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func (in *interp) objOf(e ast.Expr) types.Object {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	if obj := in.info.Defs[id]; obj != nil {
+		return obj
+	}
+	return in.info.Uses[id]
+}
+
+func (in *interp) trackedIdent(e ast.Expr) types.Object {
+	obj := in.objOf(e)
+	if obj != nil && in.track[obj] {
+		return obj
+	}
+	return nil
+}
+
+func (in *interp) assign(st *ast.AssignStmt, s *state) *state {
+	switch st.Tok {
+	case token.DEFINE, token.ASSIGN:
+		return in.bind(st.Lhs, st.Rhs, st.Tok == token.DEFINE, s)
+	default:
+		// x op= y
+		s = s.clone()
+		if obj := in.trackedIdent(st.Lhs[0]); obj != nil {
+			v, ok1 := s.val(obj)
+			r, ok2 := in.eval(st.Rhs[0], s)
+			if ok1 && ok2 {
+				if nv, ok := binaryOp(v, assignOp(st.Tok), r); ok {
+					s.setVal(obj, nv)
+					return s
+				}
+			}
+			s.setVal(obj, nil)
+		}
+		return s
+	}
+}
+
+func assignOp(tok token.Token) token.Token {
+	switch tok {
+	case token.ADD_ASSIGN:
+		return token.ADD
+	case token.SUB_ASSIGN:
+		return token.SUB
+	case token.MUL_ASSIGN:
+		return token.MUL
+	case token.QUO_ASSIGN:
+		return token.QUO
+	case token.REM_ASSIGN:
+		return token.REM
+	case token.SHL_ASSIGN:
+		return token.SHL
+	case token.SHR_ASSIGN:
+		return token.SHR
+	}
+	return token.ILLEGAL
+}
+
+// bind interprets lhs = rhs (or a var declaration).
+func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
+	s = s.clone()
+	// A single call with several results.
+	if len(rhs) == 1 && len(lhs) > 1 {
+		if call, ok := analysisutil.Unparen(rhs[0]).(*ast.CallExpr); ok && in.isOp(call) {
+			in.bindOp(lhs, call, s)
+			return s
+		}
+		for _, l := range lhs {
+			if obj := in.objOf(l); obj != nil {
+				s.overwrite(obj)
+				s.setVal(obj, nil)
+				s.setBoolDef(obj, nil)
+			}
+		}
+		return s
+	}
+	if len(rhs) == 0 {
+		// var x T: the zero value.
+		for _, l := range lhs {
+			obj := in.objOf(l)
+			if obj == nil {
+				continue
+			}
+			s.overwrite(obj)
+			s.setBoolDef(obj, nil)
+			if in.track[obj] {
+				s.setVal(obj, zeroValue(obj.Type()))
+			}
+		}
+		return s
+	}
+	// Evaluate all right-hand sides first (x, y = y, x).
+	type rv struct {
+		v    constant.Value
+		sl   *slot
+		call *ast.CallExpr
+		expr ast.Expr
+	}
+	vals := make([]rv, len(rhs))
+	for i, r := range rhs {
+		r = analysisutil.Unparen(r)
+		vals[i].expr = r
+		if v, ok := in.eval(r, s); ok {
+			vals[i].v = v
+		}
+		if call, ok := r.(*ast.CallExpr); ok && in.isOp(call) {
+			vals[i].call = call
+			continue
+		}
+		if src := in.errSource(r, s); src != nil {
+			vals[i].sl = src
+		}
+	}
+	for i, l := range lhs {
+		if i >= len(vals) {
+			break
+		}
+		obj := in.objOf(l)
+		if obj == nil {
+			continue
+		}
+		r := vals[i]
+		if r.call != nil {
+			in.bindOp([]ast.Expr{l}, r.call, s)
+			continue
+		}
+		s.overwrite(obj)
+		if r.sl != nil {
+			c := *r.sl
+			c.key = obj
+			s.setSlot(c)
+		}
+		if in.track[obj] {
+			s.setVal(obj, r.v)
+		} else {
+			s.setVal(obj, nil)
+		}
+		if b, ok := obj.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 && r.v == nil && in.mentionsTracked(r.expr, s) {
+			s.setBoolDef(obj, r.expr)
+		} else {
+			s.setBoolDef(obj, nil)
+		}
+	}
+	return s
+}
+
+// bindOp records a fresh operation result in the variables lhs.
+func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
+	in.startOp(s)
+	if in.isDelayCall(call) {
+		s.delayed = true // an operation that also waits (a helper that retries)
+	}
+	res := in.results(call)
+	var errObj, respObj types.Object
+	var partials []types.Object
+	for i, l := range lhs {
+		obj := in.objOf(l)
+		if obj == nil || i >= len(res) {
+			continue
+		}
+		switch {
+		case analysisutil.IsErrorType(res[i]):
+			errObj = obj
+		case isHTTPResponse(res[i]):
+			respObj = obj
+		case isBool(res[i]) && in.judgesOps(call, s):
+			// a decision about earlier results, not a partial result
+		default:
+			partials = append(partials, obj)
+		}
+	}
+	for i, l := range lhs {
+		obj := in.objOf(l)
+		if obj == nil {
+			continue
+		}
+		s.overwrite(obj)
+		s.setVal(obj, nil)
+		s.setBoolDef(obj, nil)
+		if i >= len(res) {
+			continue
+		}
+		switch obj {
+		case errObj:
+			s.setSlot(slot{key: obj, partials: partials, op: call})
+		case respObj:
+			s.setSlot(slot{key: obj, isResp: true, mask: fullMask, op: call})
+		default:
+			// retry, err := c.shouldRetry(resp, err): a bool decided from
+			// an earlier operation's results is a predicate over them.
+			if isBool(res[i]) && in.judgesOps(call, s) {
+				s.setBoolDef(obj, ast.Expr(call))
+			}
+		}
+	}
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// judgesOps reports whether call takes the result of an operation that s
+// tracks (its error or its response) as an argument.
+func (in *interp) judgesOps(call *ast.CallExpr, s *state) bool {
+	for _, a := range call.Args {
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if obj := in.objOf(id); obj != nil {
+				if _, ok := s.slot(obj); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// errSource returns the slot whose status an assigned expression carries:
+// `lastErr = err`, `err = fmt.Errorf("...: %w", err)`.
+func (in *interp) errSource(e ast.Expr, s *state) *slot {
+	switch e := e.(type) {
+	case *ast.Ident:
+		if obj := in.objOf(e); obj != nil {
+			if sl, ok := s.slot(obj); ok {
+				return &sl
+			}
+		}
+	case *ast.CallExpr:
+		if tv, ok := in.info.Types[e]; ok && analysisutil.IsErrorType(tv.Type) {
+			for _, a := range e.Args {
+				if sl := in.errSource(analysisutil.Unparen(a), s); sl != nil && !sl.isResp {
+					return sl
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func zeroValue(t types.Type) constant.Value {
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return nil
+	}
+	switch {
+	case b.Info()&types.IsInteger != 0:
+		return constant.MakeInt64(0)
+	case b.Info()&types.IsBoolean != 0:
+		return constant.MakeBool(false)
+	}
+	return nil
+}

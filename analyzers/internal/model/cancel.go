@@ -1,0 +1,136 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// inSelectWithDone reports whether call is in (or feeds) a select, within
+// root, that also waits on a context's Done channel — or a timer whose
+// channel is received in such a select.
+func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectStmt)
+		if !ok || found {
+			return !found
+		}
+		hasDone := false
+		for _, c := range sel.Body.List {
+			cc := c.(*ast.CommClause)
+			if cc.Comm == nil {
+				continue
+			}
+			ast.Inspect(cc.Comm, func(n ast.Node) bool {
+				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.isDoneChan(u.X) {
+					hasDone = true
+				}
+				return true
+			})
+		}
+		if hasDone && (sel.Pos() <= call.Pos() && call.End() <= sel.End()) {
+			found = true
+		}
+		if hasDone && !found {
+			// A timer made before the select: t := time.NewTimer(d); select { case <-t.C: }
+			found = timerFeeds(m.pass.TypesInfo, call, sel, root)
+		}
+		return !found
+	})
+	return found
+}
+
+// isDoneChan reports whether e is a context's Done channel: ctx.Done(),
+// or a local variable that is only ever assigned ctx.Done().
+func (m *builder) isDoneChan(e ast.Expr) bool {
+	isDoneCall := func(e ast.Expr) bool {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		return ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, c), "context", "Context", "Done")
+	}
+	if isDoneCall(e) {
+		return true
+	}
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isLocal(v) {
+		return false
+	}
+	as := m.vals.assigns[v]
+	if len(as) == 0 {
+		return false
+	}
+	for _, a := range as {
+		if a.value == nil || !isDoneCall(a.value) {
+			return false
+		}
+	}
+	return true
+}
+
+// underNeverDone reports whether call runs only when a context can never
+// be cancelled: inside `if ctx.Done() == nil { ... }` (a conjunct of the
+// condition will do).
+func (m *builder) underNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
+	var nilDone func(e ast.Expr) bool
+	nilDone = func(e ast.Expr) bool {
+		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		if be.Op == token.LAND {
+			return nilDone(be.X) || nilDone(be.Y)
+		}
+		if be.Op != token.EQL {
+			return false
+		}
+		isNil := func(x ast.Expr) bool {
+			tv, ok := m.pass.TypesInfo.Types[x]
+			return ok && tv.IsNil()
+		}
+		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
+	}
+	found := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if ifs.Body.Pos() <= call.Pos() && call.End() <= ifs.Body.End() && nilDone(ifs.Cond) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root ast.Node) bool {
+	// The variable the timer was made into: tm := time.NewTimer(d).
+	var made types.Object
+	ast.Inspect(root, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == ast.Expr(call) {
+			made = baseObj(info, as.Lhs[0])
+		}
+		return made == nil
+	})
+	feeds := false
+	ast.Inspect(sel, func(n ast.Node) bool {
+		se, ok := n.(*ast.SelectorExpr)
+		if !ok || se.Sel.Name != "C" {
+			return true
+		}
+		if obj := baseObj(info, se.X); obj != nil {
+			// the timer var assigned from call, or reset by call
+			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && baseObj(info, sx.X) == obj || made != nil && made == obj {
+				feeds = true
+			}
+		}
+		return !feeds
+	})
+	return feeds
+}

@@ -1,0 +1,420 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// shape classifies a duration expression, following the local variables
+// it is made of (every assignment in the function, so `delay *= 2` is
+// seen) and the helpers of this package it calls.
+func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
+	info := m.pass.TypesInfo
+	var sh DelayShape
+	random, fixed := false, false
+	seen := map[ast.Node]bool{}
+	var exprs []ast.Expr
+	var helpers []*ast.FuncDecl // helpers whose returns were followed
+	var visitExpr func(e ast.Expr, depth int)
+	visitExpr = func(e ast.Expr, depth int) {
+		if e == nil || seen[e] || depth > 8 {
+			return
+		}
+		seen[e] = true
+		exprs = append(exprs, e)
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+					for _, a := range m.vals.assigns[v] {
+						if a.value != nil {
+							visitExpr(a.value, depth+1)
+						}
+					}
+					// x op= y, x++ anywhere in the function.
+					ast.Inspect(fnBody, func(n ast.Node) bool {
+						switch s := n.(type) {
+						case *ast.AssignStmt:
+							if s.Tok != token.ASSIGN && s.Tok != token.DEFINE && len(s.Lhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
+								switch s.Tok {
+								case token.MUL_ASSIGN, token.SHL_ASSIGN:
+									sh.Exponential = true
+									if growsBelowCap(info, s, v, fnBody) {
+										sh.Capped = true // if d < max { d *= 2 }
+									}
+								}
+								visitExpr(s.Rhs[0], depth+1)
+							}
+							if s.Tok == token.ASSIGN && len(s.Lhs) == 1 && len(s.Rhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
+								if isCapAssign(info, s, v, fnBody) {
+									sh.Capped = true
+								}
+							}
+						}
+						return true
+					})
+				}
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(info, x); fn != nil {
+					if d := m.vals.decls[fn]; d != nil {
+						helpers = append(helpers, d)
+						ast.Inspect(d.Body, func(n ast.Node) bool {
+							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+								visitExpr(r.Results[0], depth+1)
+							}
+							return true
+						})
+					}
+				}
+			}
+			return true
+		})
+	}
+	visitExpr(dur, 0)
+
+	// A random draw that is not added to a fixed part is full jitter: when
+	// the delay has such an alternative (a jitter mode switch), it is not
+	// judged equal jitter.
+	fullAlt := false
+	for _, e := range exprs {
+		var stack []ast.Node
+		ast.Inspect(e, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			stack = append(stack, n)
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := analysisutil.Callee(info, c)
+			if fn == nil || !(m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+				return true
+			}
+			underAdd := false
+			for _, a := range stack[:len(stack)-1] {
+				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+					underAdd = true
+				}
+			}
+			if !underAdd {
+				fullAlt = true
+			}
+			return true
+		})
+	}
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BinaryExpr:
+				switch x.Op {
+				case token.SHL:
+					if info.Types[x].Value == nil {
+						sh.Exponential = true
+					}
+				case token.MUL:
+					if isDoubling(info, x, m.vals) {
+						sh.Exponential = true
+					}
+				case token.ADD:
+					// A fixed part plus a random part: equal jitter.
+					l, r := m.isRandom(x.X), m.isRandom(x.Y)
+					if l != r {
+						fixed = true
+					}
+				}
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "min" {
+						if _, isB := info.Uses[id].(*types.Builtin); isB {
+							sh.Capped = true
+						}
+					}
+					return true
+				}
+				switch {
+				case analysisutil.IsFunc(fn, "math", "Pow"):
+					sh.Exponential = true
+				case analysisutil.IsFunc(fn, "math", "Min"):
+					sh.Capped = true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Backoff"):
+					sh.Exponential, sh.Capped = true, true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "EqualJitter"):
+					random, fixed = true, true
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
+					random = true
+				default:
+					if m.isRandomCall(x, fn) {
+						random = true
+						if pos, ok := m.constSeeded(x); ok {
+							sh.Jitter = JitterSeeded
+							sh.SeedPos = pos
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	switch {
+	case sh.Jitter == JitterSeeded:
+	case random && fixed && !fullAlt:
+		sh.Jitter = JitterEqual
+	case random:
+		sh.Jitter = JitterFull
+	default:
+		sh.Jitter = JitterNone
+		if m.opaque(exprs, helpers) {
+			sh.Jitter = JitterUnknown
+		}
+	}
+	return sh
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := analysisutil.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// isCapAssign recognizes `if d > max { d = max }`.
+func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
+	capped := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || capped {
+			return !capped
+		}
+		be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || (be.Op != token.GTR && be.Op != token.GEQ && be.Op != token.LSS && be.Op != token.LEQ) {
+			return true
+		}
+		if info.Uses[identOf(be.X)] != v && info.Uses[identOf(be.Y)] != v {
+			return true
+		}
+		for _, st := range ifs.Body.List {
+			if st == s {
+				capped = true
+			}
+		}
+		return true
+	})
+	return capped
+}
+
+// maxGrowthAttempts is the largest attempt bound under which exponential
+// growth counts as capped by the bound itself: 2^6 = 64 times the first
+// delay at most.
+const maxGrowthAttempts = 7
+
+// growsBelowCap reports whether the growth statement s of v runs only
+// while v is below a limit: it is in the body of an if whose condition
+// (or a conjunct of it) is v < x, v <= x, x > v or x >= v.
+func growsBelowCap(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
+	below := func(e ast.Expr) bool {
+		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		switch be.Op {
+		case token.LSS, token.LEQ:
+			return info.Uses[identOf(be.X)] == v
+		case token.GTR, token.GEQ:
+			return info.Uses[identOf(be.Y)] == v
+		}
+		return false
+	}
+	var conjuncts func(e ast.Expr) bool
+	conjuncts = func(e ast.Expr) bool {
+		if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LAND {
+			return conjuncts(be.X) || conjuncts(be.Y)
+		}
+		return below(e)
+	}
+	found := false
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if conjuncts(ifs.Cond) {
+			for _, st := range ifs.Body.List {
+				if st == s {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isDoubling recognizes d * 2, 2 * d on a non-constant d.
+func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
+	for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+		if tv := info.Types[pair[1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
+				// d * 2 where d is the delay itself (not time.Second * 2).
+				if id := identOf(pair[0]); id != nil {
+					if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
+						for _, a := range vals.assigns[v] {
+							if a.value != nil && mentionsObj(info, a.value, v) {
+								return true
+							}
+						}
+						return selfAssigned(vals, v, x)
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func selfAssigned(vals *values, v *types.Var, x ast.Expr) bool {
+	for _, a := range vals.assigns[v] {
+		if a.value == x {
+			return true
+		}
+	}
+	return false
+}
+
+func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (m *builder) isRandom(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+				found = true
+			}
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) {
+				for _, a := range m.vals.assigns[v] {
+					if a.value != nil && a.value != e && m.isRandomShallow(a.value) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (m *builder) isRandomShallow(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.isRandomCall(c, fn) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// constSeeded reports whether a random call draws from a generator made
+// with a constant seed: rand.New(rand.NewSource(42)).
+func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return token.NoPos, false
+	}
+	if _, isPkg := m.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); isPkg {
+		return token.NoPos, false // the package-level generator
+	}
+	for _, o := range m.vals.trace(sel.X) {
+		c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		fn := analysisutil.Callee(m.pass.TypesInfo, c)
+		if fn == nil || !randPaths[analysisutil.PkgPath(fn)] || fn.Name() != "New" || len(c.Args) != 1 {
+			continue
+		}
+		src, ok := analysisutil.Unparen(c.Args[0]).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		allConst := len(src.Args) > 0
+		for _, a := range src.Args {
+			if m.pass.TypesInfo.Types[a].Value == nil {
+				allConst = false
+			}
+		}
+		if allConst {
+			return src.Pos(), true
+		}
+	}
+	return token.NoPos, false
+}
+
+// opaque reports whether the duration comes from somewhere the model
+// cannot judge: a call of another package's function, a field, a
+// parameter.
+func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
+	inHelper := func(pos token.Pos) bool {
+		for _, d := range helpers {
+			if d.Pos() <= pos && pos < d.End() {
+				return true
+			}
+		}
+		return false
+	}
+	info := m.pass.TypesInfo
+	opaque := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				if tv := info.Types[x.Fun]; tv.IsType() {
+					return true
+				}
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+						if _, isB := info.Uses[id].(*types.Builtin); isB {
+							return true
+						}
+					}
+					opaque = true
+				} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+					opaque = true
+				}
+			case *ast.SelectorExpr:
+				if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+					opaque = true
+				}
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
+					opaque = true // a parameter of the retrying function
+				}
+			}
+			return true
+		})
+	}
+	return opaque
+}

@@ -1,0 +1,287 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// stdRoots are the first elements of the standard library's import paths.
+var stdRoots = map[string]bool{
+	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true, "container": true,
+	"context": true, "crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
+	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true, "html": true,
+	"image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true, "maps": true,
+	"math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true, "reflect": true,
+	"regexp": true, "runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
+	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true, "time": true,
+	"unicode": true, "unique": true, "unsafe": true, "weak": true, "vendor": true, "cmd": true,
+}
+
+func isStd(path string) bool {
+	first := path
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		first = path[:i]
+	}
+	return stdRoots[first]
+}
+
+// iterates reports whether the loop feeds its operations a changing input,
+// which makes it a search or an iteration rather than a retry: an index
+// that the loop advances (`batches[m.index]`, `m.index++`), or a string or
+// number it derives from its own previous value (`name = name[:i]`,
+// `size *= 2`). Attempt counters (`attempt++`) passed as plain arguments,
+// durations (growing timeouts) and rebuilt requests do not count.
+func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
+	info := m.pass.TypesInfo
+	nodes := loopNodes(stmt, gotoList, gotoIdx)
+	objOf := func(e ast.Expr) types.Object {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.Uses[x]
+		case *ast.SelectorExpr:
+			return info.Uses[x.Sel]
+		}
+		return nil
+	}
+	mentions := func(e ast.Node, obj types.Object) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	advanced := map[types.Object]bool{} // modified in the loop
+	derived := map[types.Object]bool{}  // modified from its own value, not as a counter
+	walks := false                      // err = c.Cause() with c from err: walking a chain
+	var ops []*ast.CallExpr
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IncDecStmt:
+				if obj := objOf(x.X); obj != nil {
+					advanced[obj] = true
+				}
+			case *ast.AssignStmt:
+				if len(x.Rhs) == 1 {
+					if call, ok := analysisutil.Unparen(x.Rhs[0]).(*ast.CallExpr); ok {
+						consumes := false
+						for _, l := range x.Lhs {
+							if obj := objOf(l); obj != nil && x.Tok != token.DEFINE {
+								if mentions(call, obj) {
+									consumes = true
+								}
+								if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.derivedVia(sel.X, obj, nodes) {
+									consumes = true
+								}
+								for _, a := range call.Args {
+									if m.derivedVia(a, obj, nodes) {
+										consumes = true
+									}
+								}
+							}
+						}
+						if consumes {
+							if in.isOp(call) {
+								walks = true // err = c.Cause(), c from err
+							}
+							if len(x.Lhs) > 1 {
+								// b, data = pem.Decode(data): the call consumes
+								// its input; everything it returns changes.
+								for _, l := range x.Lhs {
+									if obj := objOf(l); obj != nil {
+										derived[obj] = true
+									}
+								}
+							}
+						}
+					}
+				}
+				if x.Tok == token.DEFINE {
+					return true
+				}
+				for i, l := range x.Lhs {
+					obj := objOf(l)
+					if obj == nil {
+						continue
+					}
+					advanced[obj] = true
+					counter := (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Rhs) == 1 && info.Types[x.Rhs[0]].Value != nil
+					self := x.Tok != token.ASSIGN || (len(x.Rhs) == len(x.Lhs) && (mentions(x.Rhs[i], obj) || m.derivedVia(x.Rhs[i], obj, nodes)))
+					if self && !counter && isPlainValue(obj.Type()) {
+						derived[obj] = true
+					}
+				}
+			case *ast.CallExpr:
+				if in.isOp(x) {
+					ops = append(ops, x)
+				}
+			}
+			return true
+		})
+	}
+	if walks {
+		return true
+	}
+	// for x := first(); x != nil; x = next(): the loop walks candidates
+	// (brokers, replicas), each tried once.
+	if fs, ok := stmt.(*ast.ForStmt); ok && fs.Post != nil {
+		if as, ok := fs.Post.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				obj := objOf(l)
+				if obj == nil || isPlainValue(obj.Type()) && mentions(as.Rhs[i], obj) {
+					continue // a counter
+				}
+				for _, call := range ops {
+					if mentions(call, obj) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	for _, call := range ops {
+		var parts []ast.Node
+		for _, a := range call.Args {
+			parts = append(parts, a)
+		}
+		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			parts = append(parts, sel.X)
+		}
+		for _, p := range parts {
+			changing := false
+			ast.Inspect(p, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.IndexExpr:
+					ast.Inspect(x.Index, func(n ast.Node) bool {
+						if e, ok := n.(ast.Expr); ok {
+							if obj := objOf(e); obj != nil && advanced[obj] {
+								changing = true
+							}
+						}
+						return !changing
+					})
+				case *ast.SliceExpr:
+					for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
+						if b != nil {
+							ast.Inspect(b, func(n ast.Node) bool {
+								if e, ok := n.(ast.Expr); ok {
+									if obj := objOf(e); obj != nil && derived[obj] {
+										changing = true
+									}
+								}
+								return !changing
+							})
+						}
+					}
+				case *ast.Ident:
+					if obj := info.Uses[x]; obj != nil && derived[obj] {
+						changing = true
+					}
+					// key := fmt.Sprintf("%s/%d", p, time.Now().UnixNano()):
+					// a value made fresh in every pass.
+					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && inNodes(nodes, v.Pos()) {
+						for _, a := range m.vals.assigns[v] {
+							if a.value != nil && m.fresh(a.value) {
+								changing = true
+							}
+						}
+					}
+				case *ast.CallExpr:
+					if m.fresh(x) {
+						changing = true
+					}
+				}
+				return !changing
+			})
+			if changing {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isPlainValue reports whether t is a number (not a duration) or a string.
+func isPlainValue(t types.Type) bool {
+	if analysisutil.IsNamedType(t, "time", "Duration") {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat|types.IsString) != 0
+}
+
+// derivedVia reports whether e is a variable that the loop computes from
+// obj: parent := filepath.Dir(dir); ...; dir = parent.
+func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) bool {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := m.pass.TypesInfo.Uses[id]
+	if v == nil {
+		return false
+	}
+	inLoop := func(pos token.Pos) bool {
+		for _, n := range nodes {
+			if n.Pos() <= pos && pos < n.End() {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range m.vals.assigns[v] {
+		if a.value == nil || !inLoop(a.pos) {
+			continue
+		}
+		found := false
+		ast.Inspect(a.value, func(n ast.Node) bool {
+			if x, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[x] == obj {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reports whether e draws a new value every time it is evaluated:
+// it reads the clock (time.Now) or a random source.
+func (m *builder) fresh(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (analysisutil.IsFunc(fn, "time", "Now") || m.isRandomCall(c, fn)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// inNodes reports whether pos lies in one of nodes.
+func inNodes(nodes []ast.Node, pos token.Pos) bool {
+	for _, n := range nodes {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}

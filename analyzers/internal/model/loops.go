@@ -1,0 +1,314 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// findRetries finds the retry sites of one file.
+func (m *builder) findRetries(f *ast.File) {
+	info := m.pass.TypesInfo
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil {
+				m.findLoops(n.Body)
+				m.findRecursions(n)
+			}
+		case *ast.FuncLit:
+			m.findLoops(n.Body)
+			switch p := parent.(type) {
+			case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
+				m.uncounted[n] = true
+			case *ast.AssignStmt:
+				for _, l := range p.Lhs {
+					if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
+						m.uncounted[n] = true
+					} else if obj := m.vals.objOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+						m.uncounted[n] = true
+					}
+				}
+			case *ast.ValueSpec:
+				for _, id := range p.Names {
+					if obj := info.Defs[id]; obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+						m.uncounted[n] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// findCalls recognizes the retry and breaker calls of one file (after the
+// loops, so that the package's own retry helpers are known).
+func (m *builder) findCalls(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			m.findCallRetry(call)
+			m.findBreaker(call)
+		}
+		return true
+	})
+}
+
+// findLoops judges the loops of one function body (not those of closures
+// inside it, which are judged as functions of their own).
+func (m *builder) findLoops(body *ast.BlockStmt) {
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait, budget: stepsFunction}
+	// Variables that hold an operation's error anywhere in the function.
+	ast.Inspect(body, func(n ast.Node) bool {
+		in.budget += stepsPerNode
+		in.fnSize++
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 {
+				if call, ok := analysisutil.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && in.isOp(call) {
+					res := in.results(call)
+					for i, l := range n.Lhs {
+						if i < len(res) && analysisutil.IsErrorType(res[i]) {
+							if obj := in.objOf(l); obj != nil {
+								in.opVars[obj] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			label := ""
+			m.judge(in, body, n.(ast.Stmt), label, nil, 0)
+		case *ast.LabeledStmt:
+			if _, isLoop := n.Stmt.(*ast.ForStmt); isLoop {
+				m.judge(in, body, n.Stmt, n.Label.Name, nil, 0)
+				ast.Inspect(n.Stmt.(*ast.ForStmt).Body, visit)
+				return false
+			}
+			if _, isLoop := n.Stmt.(*ast.RangeStmt); isLoop {
+				m.judge(in, body, n.Stmt, n.Label.Name, nil, 0)
+				ast.Inspect(n.Stmt.(*ast.RangeStmt).Body, visit)
+				return false
+			}
+		case *ast.BlockStmt:
+			m.findGotoLoops(in, body, n.List)
+		case *ast.CaseClause:
+			m.findGotoLoops(in, body, n.Body)
+		case *ast.CommClause:
+			m.findGotoLoops(in, body, n.Body)
+		}
+		return true
+	}
+	ast.Inspect(body, visit)
+}
+
+// findGotoLoops finds labels in list that a later goto jumps back to.
+func (m *builder) findGotoLoops(in *interp, body *ast.BlockStmt, list []ast.Stmt) {
+	for i, st := range list {
+		ls, ok := st.(*ast.LabeledStmt)
+		if !ok {
+			continue
+		}
+		if _, isLoop := ls.Stmt.(*ast.ForStmt); isLoop {
+			continue
+		}
+		if _, isLoop := ls.Stmt.(*ast.RangeStmt); isLoop {
+			continue
+		}
+		last := -1
+		for j := i; j < len(list); j++ {
+			ast.Inspect(list[j], func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && b.Label.Name == ls.Label.Name {
+					last = j
+				}
+				return true
+			})
+		}
+		if last < 0 {
+			continue
+		}
+		if r := m.judge(in, body, ls, ls.Label.Name, list, i); r != nil {
+			r.Ops = nil
+			for _, s := range list[i : last+1] {
+				r.Ops = append(r.Ops, s)
+				if s != ls {
+					m.covered[s] = r
+				}
+			}
+		}
+	}
+}
+
+func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int) *Retry {
+	// Judging a loop scans the function (its initial values, its delays):
+	// that is paid from the function's budget too, so that a function of
+	// many loops stays linear. Loops past the budget are not judged.
+	in.budget -= in.fnSize
+	if in.budget < 0 {
+		return nil
+	}
+	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
+		return nil
+	}
+	if m.iterates(in, stmt, gotoList, gotoIdx) {
+		return nil
+	}
+	in.steps, in.aborted, in.immediate = 0, false, false
+	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
+	if !v.retry {
+		return nil
+	}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
+	switch st := stmt.(type) {
+	case *ast.ForStmt:
+		r.Ops = []ast.Node{st.Body}
+		if st.Cond != nil {
+			r.Ops = append(r.Ops, st.Cond)
+		}
+		if st.Post != nil {
+			r.Ops = append(r.Ops, st.Post)
+		}
+	case *ast.RangeStmt:
+		r.Ops = []ast.Node{st.Body}
+	case *ast.LabeledStmt:
+		r.Kind = GotoRetry
+		r.End = st.Colon + 1
+		r.Ops = []ast.Node{st}
+	}
+	if gotoList != nil {
+		r.Ops = nil
+		for _, s := range gotoList[gotoIdx:] {
+			r.Ops = append(r.Ops, s)
+		}
+	}
+	m.findDelays(r, body)
+	// An immediate retry is one that never waits: a loop that waits on
+	// some paths (after the first retry, on some errors) is judged by the
+	// backoff of those waits instead.
+	if r.Immediate && anyIn(r.Ops, in.waitsHere) {
+		r.Immediate = false
+	}
+	r.TimeBounded = m.timeBounded(r.Ops)
+	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
+	m.add(r)
+	return r
+}
+
+// countBounded reports whether a loop compares a counter it advances
+// (x++, x--, x += n, x -= n) with anything: an attempt limit, constant or
+// configured.
+func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
+	info := m.pass.TypesInfo
+	if rs, ok := stmt.(*ast.RangeStmt); ok {
+		if b, ok := info.TypeOf(rs.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return true
+		}
+	}
+	nodes := append([]ast.Node{stmt}, ops...)
+	counters := map[types.Object]bool{}
+	objOf := func(e ast.Expr) types.Object {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x)
+		case *ast.SelectorExpr:
+			return info.Uses[x.Sel]
+		}
+		return nil
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.IncDecStmt:
+				if obj := objOf(x.X); obj != nil {
+					counters[obj] = true
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN {
+					if obj := objOf(x.Lhs[0]); obj != nil {
+						counters[obj] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	found := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if be, ok := n.(*ast.BinaryExpr); ok && !found {
+				switch be.Op {
+				case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+					ast.Inspect(be, func(n ast.Node) bool {
+						if e, ok := n.(ast.Expr); ok {
+							if obj := objOf(e); obj != nil && counters[obj] {
+								found = true
+							}
+						}
+						return !found
+					})
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// timeBounded reports whether a loop checks a context or the clock, calls
+// a function that checks the context it is given (CtxCheckFact), or
+// leaves when a channel other than a timer's is ready (a stop or close
+// channel: another goroutine ends the loop).
+func (m *builder) timeBounded(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	return anyIn(nodes, func(n ast.Node) bool {
+		if cc, ok := n.(*ast.CommClause); ok {
+			return m.stopCase(cc)
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := analysisutil.Callee(info, call)
+		if m.checksContext(fn, call) {
+			return true
+		}
+		return analysisutil.IsMethod(fn, "context", "Context", "Done") || analysisutil.IsMethod(fn, "context", "Context", "Err") ||
+			analysisutil.IsMethod(fn, "context", "Context", "Deadline") ||
+			analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
+			analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep")
+	})
+}
+
+// mayRetry is the cheap test before judging: the loop calls something
+// fallible.
+func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
+	return anyIn(loopNodes(stmt, gotoList, gotoIdx), func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		return ok && in.isOp(c)
+	})
+}

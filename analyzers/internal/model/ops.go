@@ -1,0 +1,189 @@
+package model
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+func (in *interp) results(call *ast.CallExpr) []types.Type {
+	tv, ok := in.info.Types[call]
+	if !ok || tv.Type == nil {
+		return nil
+	}
+	if tup, ok := tv.Type.(*types.Tuple); ok {
+		out := make([]types.Type, tup.Len())
+		for i := range out {
+			out[i] = tup.At(i).Type()
+		}
+		return out
+	}
+	return []types.Type{tv.Type}
+}
+
+func isHTTPResponse(t types.Type) bool {
+	return analysisutil.IsNamedType(t, "net/http", "Response")
+}
+
+// isOp reports whether call is a fallible operation: it returns an error
+// (or an *http.Response), is not an error constructor or wrapper, and is
+// not one of the accessors whose error is not an outcome (Close, Err).
+func (in *interp) isOp(call *ast.CallExpr) bool {
+	res := in.results(call)
+	if len(res) == 0 {
+		return false
+	}
+	fallible := analysisutil.IsErrorType(res[len(res)-1])
+	for _, r := range res {
+		if isHTTPResponse(r) {
+			fallible = true
+		}
+	}
+	if !fallible {
+		return false
+	}
+	if tv, ok := in.info.Types[call.Fun]; ok && tv.IsType() {
+		return false // conversion
+	}
+	if in.isPureWait(call) {
+		return false // a wait (retry.Sleep returns the context's error)
+	}
+	for _, a := range call.Args {
+		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) && len(res) == 1 {
+			// A wrapper: an operation only if it wraps one
+			// (errors.Join(a(), b()), fmt.Errorf("...: %w", op())).
+			for _, b := range call.Args {
+				if c, ok := analysisutil.Unparen(b).(*ast.CallExpr); ok && in.isOp(c) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if fn := analysisutil.Callee(in.info, call); fn != nil {
+		switch fn.Name() {
+		case "Close", "Err", "Error", "Unwrap", "Wait":
+			return false
+		}
+		switch analysisutil.PkgPath(fn) {
+		case "errors", "fmt", "log", "log/slog":
+			return false
+		}
+	}
+	return true
+}
+
+var noReturnFuncs = map[string]map[string]bool{
+	"os":      {"Exit": true},
+	"log":     {"Fatal": true, "Fatalf": true, "Fatalln": true, "Panic": true, "Panicf": true, "Panicln": true},
+	"runtime": {"Goexit": true},
+}
+
+func (in *interp) noReturn(call *ast.CallExpr) bool {
+	if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := in.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return true
+		}
+	}
+	fn := analysisutil.Callee(in.info, call)
+	if fn == nil {
+		return false
+	}
+	if names := noReturnFuncs[analysisutil.PkgPath(fn)]; names != nil && names[fn.Name()] {
+		return analysisutil.RecvTypeName(fn) == "" || analysisutil.RecvTypeName(fn) == "Logger"
+	}
+	if analysisutil.PkgPath(fn) == "testing" {
+		switch fn.Name() {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsTracked reports whether e refers to a variable holding an
+// operation result on this path (or known to hold one in the function).
+func (in *interp) mentionsTracked(e ast.Node, s *state) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := in.info.Uses[id]; obj != nil {
+				if _, ok := s.slot(obj); ok || in.opVars[obj] {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// noteProgress marks the path when stmt reads a partial result of an
+// operation not known to have succeeded: `buf = append(buf, line...)`
+// before or after `err == bufio.ErrBufferFull`.
+func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
+	if s.progress {
+		return s
+	}
+	var pending []types.Object
+	for _, sl := range s.slots {
+		if len(sl.partials) > 0 && sl.status() != stOK {
+			pending = append(pending, sl.partials...)
+		}
+	}
+	if len(pending) == 0 {
+		return s
+	}
+	var nodes []ast.Node
+	switch st := stmt.(type) {
+	case *ast.ExprStmt:
+		nodes = []ast.Node{st.X}
+	case *ast.AssignStmt:
+		for _, r := range st.Rhs {
+			nodes = append(nodes, r)
+		}
+		for _, l := range st.Lhs {
+			if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
+				nodes = append(nodes, l)
+			}
+		}
+	case *ast.IncDecStmt:
+		nodes = []ast.Node{st.X}
+	case *ast.IfStmt:
+		nodes = []ast.Node{st.Cond}
+	case *ast.SendStmt:
+		nodes = []ast.Node{st.Value}
+	case *ast.DeclStmt:
+		nodes = []ast.Node{st}
+	}
+	used := false
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if used {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				obj := in.info.Uses[id]
+				for _, p := range pending {
+					if obj == p {
+						used = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if !used {
+		return s
+	}
+	c := s.clone()
+	c.progress = true
+	return c
+}

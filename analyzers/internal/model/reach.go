@@ -1,0 +1,253 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"math"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+func (m *builder) add(r *Retry) {
+	if m.retryAt[r.Node] != nil {
+		return
+	}
+	m.retryAt[r.Node] = r
+	m.result.Retries = append(m.result.Retries, r)
+}
+
+// amp computes r.Inner and r.Amp.
+func (m *builder) amp(r *Retry) int64 {
+	switch r.ampState {
+	case 1:
+		return 0 // a cycle: unknown
+	case 2:
+		return r.Amp
+	}
+	r.ampState = 1
+	var inner []*Reach
+	for _, op := range r.Ops {
+		inner = append(inner, m.reachesIn(op, r)...)
+	}
+	for _, fn := range r.OpFuncs {
+		if f := m.summary(fn); f != nil {
+			inner = append(inner, &Reach{Pos: r.Pos, Callee: fn, Fact: f})
+		}
+	}
+	r.Inner = inner
+	per := int64(1)
+	if len(inner) > 0 {
+		per = sumReaches(inner)
+	}
+	r.Amp = mul(r.Attempts, per)
+	r.ampState = 2
+	return r.Amp
+}
+
+func sumReaches(rs []*Reach) int64 {
+	var total int64
+	for _, x := range rs {
+		a := x.Amp()
+		if a == 0 {
+			return 0
+		}
+		total = add(total, a)
+	}
+	return total
+}
+
+const saturate = math.MaxInt64 / 4
+
+// add adds two known (positive) counts, saturating.
+func add(a, b int64) int64 {
+	if a > saturate-b {
+		return saturate
+	}
+	return a + b
+}
+
+func mul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > saturate/b {
+		return saturate
+	}
+	return a * b
+}
+
+// reachesIn lists the retrying things reached from root at the top level:
+// retry sites (not looking inside them) and calls of retrying functions.
+// Closures inside root count unless they escape (returned or stored).
+func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
+	info := m.pass.TypesInfo
+	var out []*Reach
+	addFunc := func(pos token.Pos, fn *types.Func) {
+		if f := m.summary(fn); f != nil {
+			out = append(out, &Reach{Pos: pos, Callee: fn, Fact: f})
+		}
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if r := m.retryAt[n]; r != nil && r != self {
+			m.amp(r)
+			out = append(out, &Reach{Pos: r.Pos, Retry: r})
+			return false
+		}
+		if r := m.covered[n]; r != nil && r != self {
+			return false // part of a goto loop, reached through its label
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			if m.uncounted[x] {
+				return false
+			}
+		case *ast.CallExpr:
+			if self != nil && self.Kind == RecursiveRetry && ast.Node(x) == self.Node {
+				// A recursive retry's self-call is its next attempt, not
+				// a retry it reaches.
+				for _, a := range x.Args {
+					ast.Inspect(a, visit)
+				}
+				return false
+			}
+			if fn := analysisutil.Callee(info, x); fn != nil {
+				addFunc(x.Pos(), fn)
+			} else if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+				// A call of a local function variable: op := func() {...}; op().
+				if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && !m.walkingLits[v] {
+					m.walkingLits[v] = true
+					for _, a := range m.vals.assigns[v] {
+						if lit, ok := analysisutil.Unparen(a.value).(*ast.FuncLit); ok && a.value != nil {
+							out = append(out, m.reachesIn(lit.Body, self)...)
+						}
+					}
+					delete(m.walkingLits, v)
+				}
+			}
+			switch fun := analysisutil.Unparen(x.Fun).(type) {
+			case *ast.Ident:
+			case *ast.SelectorExpr:
+				if _, isFunc := info.Uses[fun.Sel].(*types.Func); isFunc {
+					ast.Inspect(fun.X, visit)
+				} else {
+					ast.Inspect(fun, visit)
+				}
+			case *ast.IndexExpr, *ast.IndexListExpr:
+			default:
+				ast.Inspect(fun, visit)
+			}
+			for _, a := range x.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				// A method value or qualified function used as a value.
+				addFunc(x.Pos(), fn.Origin())
+				ast.Inspect(x.X, visit)
+				return false
+			}
+		case *ast.Ident:
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				addFunc(x.Pos(), fn.Origin())
+			}
+		}
+		return true
+	}
+	ast.Inspect(root, visit)
+	return out
+}
+
+// summary returns the RetryFact of fn: computed for this package's
+// functions, imported for others. nil if fn does not retry.
+func (m *builder) summary(fn *types.Func) *RetryFact {
+	return summarize(m, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *RetryFact {
+		reaches := m.reachesIn(d.Body, nil)
+		var f *RetryFact
+		if len(reaches) > 0 {
+			f = &RetryFact{Calls: sumReaches(reaches)}
+			w := worst(reaches)
+			if w.Retry != nil {
+				f.Depth = retryDepth(w.Retry)
+				f.Site = m.site(w.Retry)
+				f.Disable = w.Retry.Disable()
+				m.result.SitePos[fn] = w.Retry.Pos
+			} else {
+				if p, ok := m.result.SitePos[w.Callee.Origin()]; ok {
+					m.result.SitePos[fn] = p
+				}
+				f.Depth = w.Fact.Depth
+				f.Via = append([]string{analysisutil.FuncName(w.Callee, m.pass.Pkg)}, w.Fact.Via...)
+				f.Site = w.Fact.Site
+				f.Disable = w.Fact.Disable
+			}
+			// Names in Via are read from other packages: qualify them.
+			if len(f.Via) > 0 {
+				f.Via[0] = analysisutil.FuncName(w.Callee, nil)
+			}
+		}
+		return f
+	})
+}
+
+// worst returns the reach with the most downstream calls (unknown counts
+// as the most).
+func worst(rs []*Reach) *Reach {
+	var w *Reach
+	for _, r := range rs {
+		if w == nil {
+			w = r
+			continue
+		}
+		a, b := r.Amp(), w.Amp()
+		if b != 0 && (a == 0 || a > b) {
+			w = r
+		}
+	}
+	return w
+}
+
+func retryDepth(r *Retry) int {
+	d := 0
+	for _, in := range r.Inner {
+		var x int
+		if in.Retry != nil {
+			x = retryDepth(in.Retry)
+		} else {
+			x = in.Fact.Depth
+		}
+		d = max(d, x)
+	}
+	return d + 1
+}
+
+// AttemptsText words a number of attempts: "3 attempts", "an unknown
+// number of attempts".
+func AttemptsText(n int64) string {
+	switch n {
+	case 0:
+		return "an unknown number of attempts"
+	case 1:
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
+
+// site describes a retry with its position, for facts.
+func (m *builder) site(r *Retry) string {
+	return fmt.Sprintf("%s (%s) at %s", r.Describe(), AttemptsText(r.Attempts), analysisutil.ShortPos(m.pass.Fset, r.Pos))
+}
+
+// Site describes r with its position, as facts do.
+func Site(fset *token.FileSet, r *Retry) string {
+	return fmt.Sprintf("%s (%s) at %s", r.Describe(), AttemptsText(r.Attempts), analysisutil.ShortPos(fset, r.Pos))
+}
+
+// RetryDepth is the number of retries nested in r, r included.
+func RetryDepth(r *Retry) int { return retryDepth(r) }

@@ -1,0 +1,198 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// findRecursions recognizes retries written as recursion: a function
+// that, on a path where one of its operations failed, calls itself again
+// (`if err != nil && attempts > 1 { time.Sleep(d); return f(ctx,
+// attempts-1) }`). The retry site is the self-call; one attempt is the
+// function's body. The attempt bound is the caller's, so it is unknown
+// here; the recursion counts as bounded when it passes a parameter
+// changed by one and tests that parameter on the way to the self-call.
+func (m *builder) findRecursions(d *ast.FuncDecl) {
+	info := m.pass.TypesInfo
+	fn, ok := info.Defs[d.Name].(*types.Func)
+	if !ok || d.Body == nil {
+		return
+	}
+	// The error variables that hold an operation's result.
+	in := &interp{info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
+	opErrs := map[types.Object]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				return true
+			}
+			call, ok := analysisutil.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			if !ok || !in.isOp(call) || isSelfCall(info, call, fn) {
+				return true
+			}
+			res := in.results(call)
+			for i, l := range n.Lhs {
+				if i < len(res) && analysisutil.IsErrorType(res[i]) {
+					if obj := in.objOf(l); obj != nil {
+						opErrs[obj] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(opErrs) == 0 {
+		return
+	}
+	var stack []ast.Node
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		stack = append(stack, n)
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !isSelfCall(info, call, fn) {
+			return true
+		}
+		if !failureGuarded(info, stack, opErrs) {
+			return true
+		}
+		r := &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
+		r.CountBounded = countsDown(info, stack, call, fn)
+		m.findDelays(r, d.Body)
+		r.Immediate = !anyIn(r.Ops, in.waitsHere)
+		r.TimeBounded = m.timeBounded(r.Ops)
+		m.add(r)
+		return true
+	})
+}
+
+func isSelfCall(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
+	callee := analysisutil.Callee(info, call)
+	return callee != nil && callee.Origin() == fn
+}
+
+// failureGuarded reports whether the node at the top of stack runs only
+// after an operation failed: inside the body of an if whose condition
+// tests one of opErrs against nil (err != nil) or passes it to a
+// predicate, or after an `if err == nil { return ... }` in an enclosing
+// block.
+func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]bool) bool {
+	mentionsErr := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && opErrs[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	node := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.IfStmt:
+			if stack[i+1] == p.Body && mentionsErr(p.Cond) && !testsSuccess(info, p.Cond) {
+				return true
+			}
+		case *ast.BlockStmt:
+			for _, st := range p.List {
+				if st.Pos() >= node.Pos() {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && mentionsErr(ifs.Cond) && testsSuccess(info, ifs.Cond) && endsInReturn(ifs.Body) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// testsSuccess reports whether cond is err == nil (possibly among
+// conjuncts).
+func testsSuccess(info *types.Info, cond ast.Expr) bool {
+	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if be.Op == token.LAND {
+		return testsSuccess(info, be.X) || testsSuccess(info, be.Y)
+	}
+	isNil := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.IsNil()
+	}
+	return be.Op == token.EQL && (isNil(be.X) || isNil(be.Y))
+}
+
+func endsInReturn(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok
+}
+
+// countsDown reports whether the self-call passes one of fn's parameters
+// changed by one (attempts-1, attempt+1) and an enclosing condition tests
+// that parameter: the recursion has a bound.
+func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *types.Func) bool {
+	params := fn.Type().(*types.Signature).Params()
+	isParam := func(obj types.Object) bool {
+		for i := range params.Len() {
+			if params.At(i) == obj {
+				return true
+			}
+		}
+		return false
+	}
+	var counter types.Object
+	for _, a := range call.Args {
+		be, ok := analysisutil.Unparen(a).(*ast.BinaryExpr)
+		if !ok || be.Op != token.ADD && be.Op != token.SUB {
+			continue
+		}
+		if tv := info.Types[be.Y]; tv.Value == nil {
+			continue
+		}
+		if id, ok := analysisutil.Unparen(be.X).(*ast.Ident); ok && isParam(info.Uses[id]) {
+			counter = info.Uses[id]
+		}
+	}
+	if counter == nil {
+		return false
+	}
+	for i := len(stack) - 2; i >= 0; i-- {
+		if ifs, ok := stack[i].(*ast.IfStmt); ok && stack[i+1] == ifs.Body {
+			tested := false
+			ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+				if be, ok := n.(*ast.BinaryExpr); ok {
+					switch be.Op {
+					case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+						for _, side := range []ast.Expr{be.X, be.Y} {
+							if id, ok := analysisutil.Unparen(side).(*ast.Ident); ok && info.Uses[id] == counter {
+								tested = true
+							}
+						}
+					}
+				}
+				return !tested
+			})
+			if tested {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,424 @@
+// Package respread is a layer of resilint's model: what client code reads
+// of the HTTP responses it gets — which statuses it tells apart
+// (comparisons and switches on a response's StatusCode) and which
+// response headers it reads (Header.Get, Header.Values, indexing).
+//
+// By itself it reports nothing. It exports a ReadFact for every function
+// that reads a header or tells statuses apart, so that a caller, in this
+// package or another, knows that `retryAfter(resp)` reads Retry-After and
+// `retryable(resp.StatusCode)` tells 429 from 200.
+package respread
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"net/textproto"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// Analyzer is the respread layer of the model.
+var Analyzer = &analysis.Analyzer{
+	Name:       "respread",
+	Doc:        "recognize the response statuses client code tells apart and the response headers it reads (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*ReadFact)(nil)},
+}
+
+// Samples are the statuses whose tests the layer records: each is
+// recorded when a test tells it apart both from success (200) and from a
+// plain client error (404), as `== 429`, `>= 500` and `case 503:` do, and
+// `!= 200` or `>= 400` do not.
+var Samples = []int{429, 503}
+
+// Reference statuses a test must tell a sample apart from.
+const (
+	refOK       = 200
+	refNotFound = 404
+)
+
+// ReadFact says what a function reads of the responses it is given.
+type ReadFact struct {
+	// Headers it reads (canonical names), on some path.
+	Headers []string
+	// ParamStatuses: statuses (of Samples) it tells apart by
+	// testing a parameter: an int (a status code it is given) or the
+	// StatusCode of an *http.Response it is given. Tests of responses it
+	// gets by itself are its own business: the caller sees only what it
+	// returns.
+	ParamStatuses []ParamStatus
+}
+
+// ParamStatus is a set of statuses told apart on an int parameter.
+type ParamStatus struct {
+	Param    int
+	Statuses []int
+}
+
+func (*ReadFact) AFact() {}
+
+func (f *ReadFact) String() string {
+	var parts []string
+	if len(f.Headers) > 0 {
+		parts = append(parts, "reads "+strings.Join(f.Headers, "+"))
+	}
+	for _, p := range f.ParamStatuses {
+		parts = append(parts, fmt.Sprintf("tests $%d %v", p.Param, p.Statuses))
+	}
+	return "respread(" + strings.Join(parts, ", ") + ")"
+}
+
+// Read is a response header read, directly or by a called function.
+type Read struct {
+	Node   ast.Node
+	Header string
+	Via    *types.Func
+}
+
+// Test is a test of a response's status that tells Statuses (of
+// Samples) apart, directly or in a called function.
+type Test struct {
+	Node     ast.Node
+	Statuses []int
+	Via      *types.Func
+}
+
+// Result is the respread layer of one package, in source order.
+type Result struct {
+	Reads []*Read
+	Tests []*Test
+}
+
+// In returns the reads and tests inside the nodes.
+func (r *Result) In(nodes ...ast.Node) (reads []*Read, tests []*Test) {
+	for _, o := range nodes {
+		if o == nil {
+			continue
+		}
+		i := sort.Search(len(r.Reads), func(i int) bool { return r.Reads[i].Node.Pos() >= o.Pos() })
+		for ; i < len(r.Reads) && r.Reads[i].Node.Pos() < o.End(); i++ {
+			if r.Reads[i].Node.End() <= o.End() {
+				reads = append(reads, r.Reads[i])
+			}
+		}
+		j := sort.Search(len(r.Tests), func(j int) bool { return r.Tests[j].Node.Pos() >= o.Pos() })
+		for ; j < len(r.Tests) && r.Tests[j].Node.Pos() < o.End(); j++ {
+			if r.Tests[j].Node.End() <= o.End() {
+				tests = append(tests, r.Tests[j])
+			}
+		}
+	}
+	return reads, tests
+}
+
+type builder struct {
+	pass  *analysis.Pass
+	decls map[*types.Func]*ast.FuncDecl
+	done  map[*types.Func]*ReadFact
+	busy  map[*types.Func]bool
+	res   *Result
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	if len(pass.Pkg.Imports()) == 0 {
+		return res, nil
+	}
+	b := &builder{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]*ReadFact{}, busy: map[*types.Func]bool{}, res: res}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					b.decls[fn] = fd
+				}
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					b.function(fn)
+				}
+			}
+		}
+	}
+	sort.Slice(res.Reads, func(i, j int) bool { return res.Reads[i].Node.Pos() < res.Reads[j].Node.Pos() })
+	sort.Slice(res.Tests, func(i, j int) bool { return res.Tests[i].Node.Pos() < res.Tests[j].Node.Pos() })
+	for fn, f := range b.done {
+		if f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return res, nil
+}
+
+func (b *builder) function(fn *types.Func) *ReadFact {
+	if f, ok := b.done[fn]; ok {
+		return f
+	}
+	d := b.decls[fn]
+	if d == nil || b.busy[fn] {
+		return nil
+	}
+	b.busy[fn] = true
+	params := map[types.Object]int{}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Params().Len() {
+		params[sig.Params().At(i)] = i
+	}
+	f := &ReadFact{}
+	paramSt := map[int][]int{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			b.call(n, params, paramSt, f)
+		case *ast.IndexExpr:
+			if isHeader(b.pass.TypesInfo.TypeOf(n.X)) {
+				if h, ok := b.headerName(n.Index); ok {
+					b.read(n, h, nil, f)
+				}
+			}
+		case *ast.BinaryExpr:
+			b.compare(n, params, paramSt)
+		case *ast.SwitchStmt:
+			b.switchStmt(n, params, paramSt)
+		}
+		return true
+	})
+	delete(b.busy, fn)
+	for i := range sig.Params().Len() {
+		if st := paramSt[i]; len(st) > 0 {
+			f.ParamStatuses = append(f.ParamStatuses, ParamStatus{Param: i, Statuses: norm(st)})
+		}
+	}
+	f.Headers = normS(f.Headers)
+	if len(f.Headers) == 0 && len(f.ParamStatuses) == 0 {
+		f = nil
+	}
+	b.done[fn] = f
+	return f
+}
+
+func norm(s []int) []int        { sort.Ints(s); return slices.Compact(s) }
+func normS(s []string) []string { sort.Strings(s); return slices.Compact(s) }
+
+func (b *builder) read(n ast.Node, h string, via *types.Func, f *ReadFact) {
+	b.res.Reads = append(b.res.Reads, &Read{Node: n, Header: h, Via: via})
+	f.Headers = append(f.Headers, h)
+}
+
+func (b *builder) test(n ast.Node, st []int, via *types.Func) {
+	if len(st) == 0 {
+		return
+	}
+	b.res.Tests = append(b.res.Tests, &Test{Node: n, Statuses: st, Via: via})
+}
+
+func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
+	fn := analysisutil.Callee(b.pass.TypesInfo, call)
+	if fn == nil {
+		return
+	}
+	if analysisutil.PkgPath(fn) == catalog.NetHTTP {
+		row := catalog.LookupHTTP(catalog.NetHTTP, analysisutil.RecvTypeName(fn), fn.Name())
+		if row != nil && row.Role == catalog.HTTPHeaderGet && row.KeyArg < len(call.Args) {
+			if h, ok := b.headerName(call.Args[row.KeyArg]); ok {
+				b.read(call, h, nil, f)
+			}
+		}
+		return
+	}
+	var cf *ReadFact
+	if fn.Pkg() == b.pass.Pkg {
+		cf = b.function(fn)
+	} else if fn.Pkg() != nil {
+		var rf ReadFact
+		if b.pass.ImportObjectFact(fn, &rf) {
+			cf = &rf
+		}
+	}
+	if cf == nil {
+		return
+	}
+	for _, h := range cf.Headers {
+		b.read(call, h, fn, f)
+	}
+	for _, ps := range cf.ParamStatuses {
+		if ps.Param >= len(call.Args) {
+			continue
+		}
+		a := call.Args[ps.Param]
+		if b.isStatusCode(a) || analysisutil.IsNamedType(b.pass.TypesInfo.TypeOf(a), catalog.NetHTTP, "Response") {
+			b.test(call, ps.Statuses, fn)
+			continue
+		}
+		// Passed on from this function's own parameter.
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if i, ok := params[b.pass.TypesInfo.ObjectOf(id)]; ok {
+				paramSt[i] = append(paramSt[i], ps.Statuses...)
+			}
+		}
+	}
+}
+
+// isStatusCode: e is the StatusCode field of an http.Response.
+func (b *builder) isStatusCode(e ast.Expr) bool {
+	sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := b.pass.TypesInfo.ObjectOf(sel.Sel).(*types.Var)
+	return ok && v.IsField() && v.Name() == "StatusCode" && analysisutil.IsNamedType(b.pass.TypesInfo.TypeOf(sel.X), catalog.NetHTTP, "Response")
+}
+
+// subject says what a tested expression is: a StatusCode (-1) or an int
+// parameter (its index); ok is false for anything else.
+func (b *builder) subject(e ast.Expr, params map[types.Object]int) (int, bool) {
+	if b.isStatusCode(e) {
+		// resp.StatusCode of a parameter resp: the caller's response.
+		sel := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
+			if i, ok := params[b.pass.TypesInfo.ObjectOf(id)]; ok {
+				return i, true
+			}
+		}
+		return -1, true
+	}
+	if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+		if i, ok := params[b.pass.TypesInfo.ObjectOf(id)]; ok {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (b *builder) constInt(e ast.Expr) (int64, bool) {
+	tv, ok := b.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	return constant.Int64Val(constant.ToInt(tv.Value))
+}
+
+func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramSt map[int][]int) {
+	switch n.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return
+	}
+	subj, ok := b.subject(n.X, params)
+	c, okc := b.constInt(n.Y)
+	op := n.Op
+	if !ok || !okc {
+		subj, ok = b.subject(n.Y, params)
+		c, okc = b.constInt(n.X)
+		op = flip(op)
+		if !ok || !okc {
+			return
+		}
+	}
+	var st []int
+	for _, s := range Samples {
+		if v := eval(op, int64(s), c); v != eval(op, refOK, c) && v != eval(op, refNotFound, c) {
+			st = append(st, s)
+		}
+	}
+	b.record(n, subj, st, paramSt)
+}
+
+func (b *builder) switchStmt(n *ast.SwitchStmt, params map[types.Object]int, paramSt map[int][]int) {
+	if n.Tag == nil {
+		return
+	}
+	subj, ok := b.subject(n.Tag, params)
+	if !ok {
+		return
+	}
+	var st []int
+	for _, c := range n.Body.List {
+		cc, ok := c.(*ast.CaseClause)
+		if !ok {
+			continue
+		}
+		for _, e := range cc.List {
+			if v, ok := b.constInt(e); ok && slices.Contains(Samples, int(v)) {
+				st = append(st, int(v))
+			}
+		}
+	}
+	b.record(n, subj, st, paramSt)
+}
+
+func (b *builder) record(n ast.Node, subj int, st []int, paramSt map[int][]int) {
+	if len(st) == 0 {
+		return
+	}
+	if subj >= 0 {
+		paramSt[subj] = append(paramSt[subj], st...)
+		return
+	}
+	b.test(n, st, nil)
+}
+
+func flip(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.LEQ:
+		return token.GEQ
+	case token.GTR:
+		return token.LSS
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+func eval(op token.Token, x, c int64) bool {
+	switch op {
+	case token.EQL:
+		return x == c
+	case token.NEQ:
+		return x != c
+	case token.LSS:
+		return x < c
+	case token.LEQ:
+		return x <= c
+	case token.GTR:
+		return x > c
+	case token.GEQ:
+		return x >= c
+	}
+	return false
+}
+
+func isHeader(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
+		return false
+	}
+	return analysisutil.IsNamedType(t, catalog.NetHTTP, "Header")
+}
+
+func (b *builder) headerName(e ast.Expr) (string, bool) {
+	tv, ok := b.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return textproto.CanonicalMIMEHeaderKey(constant.StringVal(tv.Value)), true
+}

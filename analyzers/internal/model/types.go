@@ -1,0 +1,135 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// RetryKind says how a retry is written.
+type RetryKind int
+
+const (
+	LoopRetry      RetryKind = iota + 1 // a hand-written for or range loop
+	GotoRetry                           // a hand-written loop made of a label and goto
+	LibraryRetry                        // a retry library call running an operation
+	ClientRetry                         // a client send that retries by itself
+	RecursiveRetry                      // a function that calls itself again after a failure
+)
+
+// Retry is one retry site of the package.
+type Retry struct {
+	Kind     RetryKind
+	Node     ast.Node     // *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt or *ast.CallExpr
+	Pos, End token.Pos    // the range to report: the loop keyword, the label, or the called function
+	Row      *catalog.Row // the catalog row, for library and client retries
+	// Attempts is the worst-case number of attempts this retry makes by
+	// itself; 0 when it has no constant bound.
+	Attempts int64
+	// Ops are the syntax of one attempt: the loop body, the closure given
+	// to the library. OpFuncs are operations given as named functions or
+	// method values.
+	Ops     []ast.Node
+	OpFuncs []*types.Func
+	// Inner lists what one attempt reaches that retries again, at the top
+	// level (a reach's own nesting is inside it).
+	Inner []*Reach
+	// Amp is the worst-case number of downstream calls one execution of
+	// this retry makes: Attempts × the calls one attempt makes (at least
+	// one). 0 when unknown.
+	Amp int64
+	// Through, for a net/http send, is the StandardClient call that made
+	// the retrying client.
+	Through string
+
+	// For hand-written loops: the waits between attempts with a
+	// duration, whether some attempt follows the previous one with no
+	// wait at all, and whether the loop checks a context or the clock
+	// (a bound by time).
+	Delays      []*Delay
+	Immediate   bool
+	TimeBounded bool
+	// CountBounded: the loop compares a counter it advances with a limit,
+	// even one that is not a constant (a configured number of attempts).
+	CountBounded bool
+
+	// Breakers lists the circuit breaker calls one attempt reaches: the
+	// retry runs outside those breakers. StopsOnOpen says the retry stops
+	// at once on a breaker's open error; RetriesOpen that it explicitly
+	// retries it. Order is set for a failsafe-go executor that lists its
+	// retry policy before its circuit breaker; BreakerFix is the fix for a
+	// library retry whose operation is only a breaker call.
+	Breakers    []*BreakerReach
+	StopsOnOpen bool
+	RetriesOpen bool
+	Order       *Order
+	BreakerFix  *Fix
+
+	// Sends lists the HTTP requests one attempt sends (directly or in a
+	// called function); a retrying client's send is its own.
+	Sends []*Send
+
+	ampState uint8 // 0 new, 1 computing, 2 done
+}
+
+// Describe names the retry for messages: "retry loop", "backoff.Retry".
+func (r *Retry) Describe() string {
+	switch r.Kind {
+	case LoopRetry:
+		return "retry loop"
+	case GotoRetry:
+		return "goto retry loop"
+	case RecursiveRetry:
+		return "recursive retry"
+	}
+	if r.Through != "" {
+		return r.Row.Lib + " of a retryablehttp StandardClient"
+	}
+	return r.Row.Lib
+}
+
+// Disable says how to switch the retry off when it is a library's.
+func (r *Retry) Disable() string {
+	if r.Row != nil {
+		return r.Row.Disable
+	}
+	return ""
+}
+
+// Reach is something one attempt of a retry (or a function body) reaches
+// that retries: an inner retry written in this package, or a call of a
+// function that retries.
+type Reach struct {
+	Pos    token.Pos   // the inner retry, or the call
+	Retry  *Retry      // set for an inner retry site
+	Callee *types.Func // set for a call of a retrying function
+	Fact   *RetryFact  // the callee's summary
+}
+
+// Amp is the worst-case downstream calls the reach makes (0: unknown).
+func (r *Reach) Amp() int64 {
+	if r.Retry != nil {
+		return r.Retry.Amp
+	}
+	return r.Fact.Calls
+}
+
+// Result is the model of one package.
+type Result struct {
+	// Retries lists every retry site of the package in source order.
+	Retries []*Retry
+	// Funcs holds the summary of each function of the package that
+	// retries (the fact it exports).
+	Funcs map[*types.Func]*RetryFact
+	// Configs lists what the package's library retries are configured to
+	// do wrong: no jitter, no bound, no delay.
+	Configs []*Config
+	// Timeouts holds the package's deadline findings.
+	// SitePos gives, for a function of this package that retries, the
+	// position of the retry its fact describes when that retry is in this
+	// package too (for related locations).
+	SitePos  map[*types.Func]token.Pos
+	Timeouts *Timeouts
+}

@@ -1,0 +1,14 @@
+package ratelimit_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilint/resilint/analyzers/internal/testutil"
+	"github.com/resilint/resilint/analyzers/ratelimit"
+)
+
+func Test(t *testing.T) {
+	analysistest.Run(t, testutil.TestData(), ratelimit.Analyzer, "ratelimit/...")
+}

@@ -1,0 +1,3 @@
+module example.com/reductions
+
+go 1.26

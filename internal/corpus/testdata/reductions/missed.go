@@ -1,0 +1,192 @@
+// Reductions of real problems the corpus's modules have that the suite
+// did not report (see the report of internal/corpus): each should be found.
+package reductions
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// M1: retry decided by a bool set in branches; with backoff nil (the
+// zero value, the default) it retries at once: not reported (the loop is
+// recognized; the nil default of the delay function is not).
+type transport struct {
+	rt      http.RoundTripper
+	max     int
+	backoff func(int) time.Duration
+}
+
+func (t *transport) perform(req *http.Request) (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for i := 0; i <= t.max; i++ {
+		retry := false
+		res, err = t.rt.RoundTrip(req)
+		if err != nil {
+			retry = true
+		} else if res.StatusCode == http.StatusServiceUnavailable {
+			retry = true
+		}
+		if !retry {
+			break
+		}
+		if t.backoff != nil {
+			time.Sleep(t.backoff(i))
+		}
+	}
+	return res, err
+}
+
+// M2: retry written as recursion through a closure, fixed delay from config.
+type conf struct {
+	Max     int
+	Backoff time.Duration
+}
+type coord struct{ conf conf }
+
+func (c *coord) ask(key string) (string, error) { return "", nil }
+func (c *coord) find(key string, left int) (string, error) {
+	retry := func(err error) (string, error) {
+		if left > 0 {
+			time.Sleep(c.conf.Backoff)
+			return c.find(key, left-1)
+		}
+		return "", err
+	}
+	r, err := c.ask(key)
+	if err != nil {
+		return retry(err)
+	}
+	return r, nil
+}
+
+// M3: a retry helper whose fixed delay is a config field: no jitter whatever its value.
+func (c *coord) retryOnError(fn func() error) error {
+	for left := c.conf.Max + 1; ; {
+		err := fn()
+		left--
+		if err == nil || left <= 0 {
+			return err
+		}
+		time.Sleep(c.conf.Backoff)
+	}
+}
+
+// M4: retry decided by a returned bool.
+func (c *coord) exec(run func() (bool, error)) error {
+	var err error
+	for left := c.conf.Max; left >= 0; left-- {
+		var retry bool
+		retry, err = run()
+		if !retry {
+			return err
+		}
+		time.Sleep(c.conf.Backoff)
+	}
+	return err
+}
+
+// M5: the delay comes from a package function with no random draw.
+func backoff(n int, min, max time.Duration) time.Duration {
+	d := time.Duration(n*n) * min
+	if d > max {
+		d = max
+	}
+	return d
+}
+
+type writer struct{ attempts int }
+
+func (w *writer) maxAttempts() int          { return max(w.attempts, 10) }
+func (w *writer) backoffMin() time.Duration { return 100 * time.Millisecond }
+func (w *writer) produce() error            { return nil }
+func (w *writer) writeBatch() error {
+	var err error
+	for a, n := 0, w.maxAttempts(); a < n; a++ {
+		if a > 0 {
+			time.Sleep(backoff(a, w.backoffMin(), time.Second))
+		}
+		if err = w.produce(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// M6: the attempt runs in a goroutine; its error arrives on a channel.
+func retryAsync(ctx context.Context, fn func() error, times int, interval time.Duration) error {
+	errc := make(chan error, 1)
+	for i := 0; i < times; i++ {
+		go func() { errc <- fn() }()
+		select {
+		case err := <-errc:
+			if err == nil {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(interval):
+		}
+	}
+	return errors.New("gave up")
+}
+
+// M7: a watch loop whose failure branch re-watches after a fixed delay.
+type watcher interface{ Next() ([]string, error) }
+
+func watch(w watcher, apply func([]string)) {
+	for {
+		v, err := w.Next()
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			time.Sleep(time.Second)
+			continue
+		}
+		apply(v)
+	}
+}
+
+type backend struct {
+	hc  *http.Client
+	max int
+}
+
+func (b *backend) shouldRetry(err error, resp *http.Response, n int) (bool, string) {
+	if n >= b.max {
+		return false, "max retries"
+	}
+	if err == nil && resp.StatusCode < 500 {
+		return false, "ok"
+	}
+	return true, ""
+}
+
+func (b *backend) sleepTime(n int) time.Duration { return time.Duration(n+1) * 500 * time.Millisecond }
+
+// M8: retry decided by a returned bool after a response handler given as
+// a parameter; the sleep ignores req.Context().
+func (b *backend) do(req *http.Request, handle func(*http.Response, error) (any, error)) (any, error) {
+	var result any
+	var err error
+	for n := 0; ; {
+		var resp *http.Response
+		resp, err = b.hc.Do(req)
+		result, err = handle(resp, err)
+		retry, _ := b.shouldRetry(err, resp, n)
+		if !retry {
+			break
+		}
+		d := b.sleepTime(n)
+		n++
+		time.Sleep(d)
+	}
+	return result, err
+}

@@ -1,0 +1,359 @@
+// Reductions of the corpus's wrong and disputed findings: small shapes,
+// written here, of what real modules do (the ledger names the modules and
+// lines). Each should stay silent; the suite at the commit that made the
+// ledger reports every one of them. For the model's near-miss fixtures.
+// Not compiled with the repository (testdata); `go vet` clean on its own.
+package reductions
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var ErrExists = errors.New("exists")
+
+func create(ctx context.Context, key string) error { return nil }
+func send(ctx context.Context) error               { return nil }
+
+// A1: the loop consumes its input; a failed parse moves on to the next block.
+func firstKey(data []byte) (any, error) {
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			return nil, errors.New("no key")
+		}
+		if k, err := x509.ParsePKCS8PrivateKey(b.Bytes); err == nil {
+			return k, nil
+		}
+	}
+}
+
+// A1: a decode loop that hands each error to the consumer.
+func each(dec *json.Decoder, yield func(map[string]any, error) bool) {
+	for {
+		var v map[string]any
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if !yield(v, err) {
+			return
+		}
+	}
+}
+
+// A2: a fresh key each pass; repeats only on a conflict.
+func uniqueKey(ctx context.Context, prefix string) (string, error) {
+	for {
+		key := fmt.Sprintf("%s/%d", prefix, time.Now().UnixNano())
+		err := create(ctx, key)
+		if err == nil {
+			return key, nil
+		}
+		if !errors.Is(err, ErrExists) {
+			return "", err
+		}
+	}
+}
+
+// A3: the POST is on the success path of a readiness poll; its failure returns.
+func startAndRegister(c *http.Client, base string) error {
+	for i := 0; i < 10; i++ {
+		resp, err := c.Get(base + "/ready")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				r, err := c.Post(base+"/nodes", "application/json", nil)
+				if err != nil {
+					return err
+				}
+				r.Body.Close()
+				break
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return nil
+}
+
+// B1: bounded by stop channels in the wait.
+func reconnect(dial func() error, stop, closed <-chan struct{}) error {
+	for {
+		if err := dial(); err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(time.Duration(rand.Int64N(int64(time.Second)))):
+		case <-stop:
+			return errors.New("stopped")
+		case <-closed:
+			return errors.New("closed")
+		}
+	}
+}
+
+// B2: ended by another goroutine through an atomic flag.
+type pool struct{ closedFlag atomic.Bool }
+
+func (p *pool) dial() error { return nil }
+func (p *pool) probe() {
+	for {
+		if p.closedFlag.Load() {
+			return
+		}
+		if err := p.dial(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// B3: the context is checked inside a helper.
+func halt(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || !errors.Is(err, io.ErrUnexpectedEOF)
+}
+func once(ctx context.Context) (int, error) { return 0, nil }
+func keepAliveOnce(ctx context.Context) (int, error) {
+	for {
+		v, err := once(ctx)
+		if err == nil {
+			return v, nil
+		}
+		if halt(ctx, err) {
+			return 0, err
+		}
+	}
+}
+
+// B4: bounded by a timer polled without blocking.
+func commitLoop(commit func() error, unknown func(error) bool) error {
+	deadline := time.NewTimer(2 * time.Minute)
+	defer deadline.Stop()
+	for {
+		err := commit()
+		if err == nil || !unknown(err) {
+			return err
+		}
+		select {
+		case <-deadline.C:
+			return errors.New("timed out")
+		default:
+		}
+	}
+}
+
+// C: the wait goes through a sleeper given as a parameter.
+type sleeper func(context.Context, time.Duration) error
+
+func invoke(ctx context.Context, call func() error, sp sleeper) error {
+	for {
+		err := call()
+		if err == nil {
+			return nil
+		}
+		if err := sp(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+}
+
+// D: a test helper outside a _test.go file.
+func WaitReady(t testing.TB, addr string) error {
+	t.Helper()
+	for i := 0; i < 50; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("not ready")
+}
+
+// E1: a context type whose purpose is to drop cancellation.
+type detached struct {
+	context.Context
+	vals context.Context
+}
+
+func (d detached) Value(k any) any { return d.vals.Value(k) }
+func Detach(ctx context.Context) context.Context {
+	return detached{Context: context.Background(), vals: ctx}
+}
+
+// E1: Background only compared, then a merged context cancelled by hand.
+func merge(a, b context.Context) (context.Context, context.CancelFunc) {
+	bg := context.Background()
+	if a == bg {
+		return b, func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-a.Done():
+		case <-b.Done():
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	return ctx, cancel
+}
+
+// E2: deferred cleanup with its own bound.
+func withTemp(ctx context.Context, remove func(context.Context, string) error) (err error) {
+	id := "tmp"
+	if err := create(ctx, id); err != nil {
+		return err
+	}
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		err = errors.Join(err, remove(cctx, id))
+	}()
+	return send(ctx)
+}
+
+// E3: a dial shared with other waiters must not die with one caller.
+type conn struct{}
+type waiter struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	ch     chan *conn
+}
+
+func (p *pool) dialFor(w *waiter) { w.ch <- &conn{} }
+func (p *pool) get(ctx context.Context) (*conn, error) {
+	dctx, cancel := context.WithCancel(context.Background())
+	w := &waiter{ctx: dctx, cancel: cancel, ch: make(chan *conn, 1)}
+	go p.dialFor(w)
+	select {
+	case c := <-w.ch:
+		return c, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// E4: a stored closure runs later, not under New's ctx.
+type Conn interface{ Close(context.Context) error }
+type Pool struct{ destroy func(Conn) }
+
+func New(ctx context.Context) *Pool {
+	return &Pool{destroy: func(c Conn) {
+		cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		c.Close(cctx)
+	}}
+}
+
+// F: the method is a constant at the caller, passed to a generic send.
+type Client struct {
+	hc   *http.Client
+	base string
+}
+
+func (c *Client) do(ctx context.Context, method, path string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.hc.Do(req)
+}
+func (c *Client) Get(ctx context.Context, key string) (*http.Response, error) {
+	return c.do(ctx, http.MethodGet, "/kv/"+key)
+}
+func (c *Client) request(ctx context.Context) (*http.Request, error) {
+	return http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/location", nil)
+}
+func (c *Client) Watch(ctx context.Context, key string) error {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Get(ctx, key)
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		req, err := c.request(ctx)
+		if err != nil {
+			return err
+		}
+		if resp, err := c.hc.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// pause waits a jittered, capped delay or until ctx is done.
+func pause(ctx context.Context, attempt int) error {
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(100*time.Millisecond) << min(attempt, 6))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// G1: the inner client is built never to retry.
+type inner struct{ retries int }
+
+func newInner() *inner { return &inner{retries: 0} }
+func (c *inner) Do(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.retries; i++ {
+		if err = send(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+type outer struct{ in *inner }
+
+func newOuter() *outer { return &outer{in: newInner()} }
+func (o *outer) Do(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = o.in.Do(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// G3: an error-unwrapping loop is not a retry.
+type causer interface{ Cause() error }
+
+func Cause(err error) error {
+	for err != nil {
+		c, ok := err.(causer)
+		if !ok {
+			break
+		}
+		err = c.Cause()
+	}
+	return err
+}

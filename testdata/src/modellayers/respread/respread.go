@@ -1,0 +1,39 @@
+// Package retryafter holds client helpers used by another package.
+package respread
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Delay parses the response's Retry-After (seconds), or returns def.
+func Delay(resp *http.Response, def time.Duration) time.Duration { // want Delay:`respread\(reads Retry-After\)`
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+		return time.Duration(s) * time.Second
+	}
+	return def
+}
+
+// Retryable tells 429 and 5xx apart from success.
+func Retryable(code int) bool { // want Retryable:`respread\(tests \$0 \[429 503\]\)`
+	return code == http.StatusTooManyRequests || code >= 500
+}
+
+// Throttled tells 503 apart on the response it is given.
+func Throttled(resp *http.Response) bool { // want Throttled:`respread\(tests \$0 \[503\]\)`
+	return resp.StatusCode == http.StatusServiceUnavailable
+}
+
+// Call tests its own response: no fact.
+func Call(c *http.Client, url string) error {
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return http.ErrNotSupported
+	}
+	return nil
+}

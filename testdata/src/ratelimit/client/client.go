@@ -1,0 +1,166 @@
+package client
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"ratelimit/retryafter"
+)
+
+var errGiveUp = errors.New("give up")
+
+// Retries on 429 and waits its own backoff.
+func fetch(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Duration(1<<attempt) * time.Second)) // want `retry loop retries on 429 and 503 but waits its own delay without reading the response's Retry-After`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// A switch on the status.
+func fetchSwitch(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		switch resp.StatusCode {
+		case 429:
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 429 but waits its own delay`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// The status test is in a helper of another package.
+func fetchHelper(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if retryafter.Retryable(resp.StatusCode) {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 429 and 503 but waits`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// --- near misses ---
+
+// Reads Retry-After itself.
+func okReads(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			d := time.Second
+			if s, err := strconv.Atoi(resp.Header.Get("retry-after")); err == nil {
+				d = time.Duration(s) * time.Second
+			}
+			resp.Body.Close()
+			time.Sleep(d + rand.N(time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// Reads it through a helper of another package.
+func okHelper(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			resp.Body.Close()
+			time.Sleep(retryafter.Delay(resp, rand.N(time.Second)))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// Retries only on 500 (no Retry-After expected).
+func okOnly500(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusInternalServerError {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// Not a retry: polling a queue of URLs.
+func okNotRetry(c *http.Client, urls []string) {
+	for _, u := range urls {
+		resp, err := c.Get(u)
+		if err != nil {
+			continue
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			time.Sleep(time.Second)
+		}
+		resp.Body.Close()
+	}
+}
+
+// The response is tested by a helper it is given to.
+func fetchRespHelper(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if retryafter.Throttled(resp) {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 503 but waits`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// A helper that sends and tests its own response returns only an error:
+// the loop retries errors, not statuses it can see.
+func okOpaque(c *http.Client, url string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = retryafter.Call(c, url); err == nil {
+			return nil
+		}
+		time.Sleep(rand.N(time.Second))
+	}
+	return err
+}

@@ -1,0 +1,35 @@
+// Package respond holds response helpers used by another package: their
+// facts say which headers they set and which statuses they write.
+package respond
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// SetRetryAfter sets Retry-After in whole seconds.
+func SetRetryAfter(w http.ResponseWriter, d time.Duration) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(d.Seconds()+0.5)))
+}
+
+// SetOnHeader sets Retry-After on a header map.
+func SetOnHeader(h http.Header, secs int) {
+	h.Set("retry-after", strconv.Itoa(secs))
+}
+
+// TooMany writes a bare 429 (reported where it is called).
+func TooMany(w http.ResponseWriter) {
+	http.Error(w, "slow down", http.StatusTooManyRequests)
+}
+
+// Unavailable writes 503 with Retry-After.
+func Unavailable(w http.ResponseWriter, secs int) {
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	w.WriteHeader(http.StatusServiceUnavailable)
+}
+
+// Status writes the status it is given.
+func Status(w http.ResponseWriter, code int) {
+	w.WriteHeader(code)
+}
