@@ -63,11 +63,12 @@ func TestFixAllExamples(t *testing.T) {
 	fixAll(t, dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, []string{"./examples/..."})
 }
 
-// The demo's findings that come with a fix. Issue 12 asked for at least 11
-// of 14, at most 3 without; one behaviour is now one finding (14 became 11),
-// and the findings left without a fix are those whose fix would go in
-// another package than the finding (a hand-written loop around a client
-// that retries, an inner timeout set by a callee).
+// The demo's findings of the retry checks that come with a fix. Issue 12
+// asked for at least 11 of their 14, at most 3 without; one behaviour is
+// now one finding (14 became 11), and the findings left without a fix are
+// those whose fix would go in another package than the finding (a
+// hand-written loop around a client that retries, an inner timeout set by
+// a callee). The ratelimit check, added later, is counted apart.
 func TestExamplesFixCount(t *testing.T) {
 	stdout, stderr, code := run(t, repoRoot(t), bin, "-json", "./examples/...")
 	if code != 0 {
@@ -77,6 +78,8 @@ func TestExamplesFixCount(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &fs); err != nil {
 		t.Fatal(err)
 	}
+	retryChecks := map[string]bool{"retrynesting": true, "decoratororder": true, "idempotency": true, "timeoutchain": true, "backoff": true}
+	fs = slices.DeleteFunc(fs, func(f jsonFinding) bool { return !retryChecks[f.Check] })
 	var without []string
 	for _, f := range fs {
 		if len(f.SuggestedFixes) == 0 {
