@@ -357,7 +357,7 @@ func Pay(ctx context.Context, c *http.Client, body []byte) error {
 		t.Errorf("breaker not moved outside the retry:\n%s", order)
 	}
 	fixed, _ := os.ReadFile(filepath.Join(dir, "client.go"))
-	for _, want := range []string{"retry.Sleep(ctx, retry.FullJitter(200*time.Millisecond))", "retry.FullJitter(time.Duration(1<<attempt)", `"github.com/resilint/resilint/runtime/retry"`} {
+	for _, want := range []string{"retry.Sleep(ctx, retry.FullJitter(200*time.Millisecond))", "retry.FullJitter(min(", `"github.com/resilint/resilint/runtime/retry"`} {
 		if !strings.Contains(string(fixed), want) {
 			t.Errorf("fixed file lacks %q:\n%s", want, fixed)
 		}
