@@ -4,6 +4,9 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -48,12 +51,16 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 		checkDelay(pass, d)
 	}
 	if r.Immediate {
-		pass.Report(analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,
 			Category: "no-delay",
 			Message:  fmt.Sprintf("%s tries again at once after a failure (no delay between attempts): a failing dependency gets every retry immediately, a retry storm; wait a jittered backoff between attempts (runtime/retry)", r.Describe()),
-		})
+		}
+		if fix := waitFix(pass, r); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		pass.Report(d)
 	}
 	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded {
 		pass.Report(analysis.Diagnostic{
@@ -127,6 +134,122 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 			})
 		}
 	}
+}
+
+// waitFix makes a counted retry loop that never waits wait a capped,
+// full-jitter exponential backoff before every attempt but the first,
+// watching the context in scope:
+//
+//	for i := 0; i < 3; i++ {
+//		if i > 0 {
+//			if err := retry.Sleep(ctx, retry.FullJitter(retry.Backoff(100*time.Millisecond, 5*time.Second, i-1))); err != nil {
+//				return err
+//			}
+//		}
+//		...
+//
+// It applies to a loop with an int counter defined in its header (`for i
+// := c; ...` or `for i := range n`) in a function whose last result is an
+// error and that has a context.Context parameter.
+func waitFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
+	var counter *ast.Ident
+	var body *ast.BlockStmt
+	first := "0"
+	switch loop := r.Node.(type) {
+	case *ast.ForStmt:
+		as, ok := loop.Init.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return nil
+		}
+		counter, _ = as.Lhs[0].(*ast.Ident)
+		// Counting up: i++ (the first attempt is the one with the initial value).
+		inc, ok := loop.Post.(*ast.IncDecStmt)
+		if !ok || inc.Tok != token.INC || counter == nil {
+			return nil
+		}
+		if x, ok := inc.X.(*ast.Ident); !ok || pass.TypesInfo.ObjectOf(x) != pass.TypesInfo.ObjectOf(counter) {
+			return nil
+		}
+		tv, ok := pass.TypesInfo.Types[as.Rhs[0]]
+		if !ok || tv.Value == nil {
+			return nil
+		}
+		first = tv.Value.ExactString()
+		body = loop.Body
+	case *ast.RangeStmt:
+		if loop.Tok != token.DEFINE || loop.Value != nil {
+			return nil
+		}
+		if b, ok := pass.TypesInfo.TypeOf(loop.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return nil
+		}
+		counter, _ = loop.Key.(*ast.Ident)
+		body = loop.Body
+	default:
+		return nil
+	}
+	if counter == nil || counter.Name == "_" || body == nil {
+		return nil
+	}
+	if obj := pass.TypesInfo.ObjectOf(counter); obj == nil || !types.Identical(obj.Type(), types.Typ[types.Int]) {
+		return nil
+	}
+	sig := analysisutil.EnclosingSig(pass, r.Node.Pos())
+	ctx := contextParam(pass, sig, body.Lbrace)
+	file := analysisutil.FileOf(pass, body.Pos())
+	if ctx == "" || file == nil {
+		return nil
+	}
+	ret, ok := analysisutil.ReturnError(pass, file, sig, "err")
+	if !ok {
+		return nil
+	}
+	_, indent := analysisutil.EnclosingStmt(pass, r.Node)
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
+	tname, tedits := analysisutil.AddImport(pass, file, "time", "time")
+	edits = append(edits, tedits...)
+	// Backoff's attempt 0 is the wait before the first retry.
+	n, err := strconv.Atoi(first)
+	if err != nil {
+		return nil
+	}
+	attempt := fmt.Sprintf("%s-%d", counter.Name, n+1)
+	if n+1 < 0 {
+		attempt = fmt.Sprintf("%s+%d", counter.Name, -(n + 1))
+	}
+	in := indent + "\t"
+	if len(body.List) == 0 {
+		return nil
+	}
+	// Before the first statement, so that a comment after the loop's
+	// brace stays where it is.
+	text := fmt.Sprintf("if %s > %s {\n%s\tif err := %s.Sleep(%s, %s.FullJitter(%s.Backoff(100*%s.Millisecond, 5*%s.Second, %s))); err != nil {\n%s\t\t%s\n%s\t}\n%s}\n%s",
+		counter.Name, first, in, name, ctx, name, name, tname, tname, attempt, in, ret, in, in, in)
+	at := body.List[0].Pos()
+	edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(text)})
+	return &analysis.SuggestedFix{Message: "Wait a capped full-jitter backoff (100ms doubling to 5s) before each retry, returning when the context is done", TextEdits: edits}
+}
+
+// contextParam is the name of the first context.Context parameter of sig
+// that is visible, unshadowed, at pos.
+func contextParam(pass *analysis.Pass, sig *types.Signature, pos token.Pos) string {
+	if sig == nil {
+		return ""
+	}
+	scope := pass.Pkg.Scope().Innermost(pos)
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if p.Name() == "" || p.Name() == "_" || !analysisutil.IsNamedType(p.Type(), "context", "Context") {
+			continue
+		}
+		if scope != nil {
+			if _, obj := scope.LookupParent(p.Name(), pos); obj != p {
+				continue
+			}
+		}
+		return p.Name()
+	}
+	return ""
 }
 
 // equalToFull rewrites retry.EqualJitter(x) to retry.FullJitter(x).

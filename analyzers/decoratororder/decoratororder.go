@@ -3,10 +3,14 @@ package decoratororder
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 )
 
@@ -50,7 +54,11 @@ func run(pass *analysis.Pass) (any, error) {
 			} else {
 				msg += ", or stop retrying on the breaker's open error"
 			}
-			report(pass, r, "retry-outside-breaker", msg, r.BreakerFix)
+			fix := r.BreakerFix
+			if fix == nil && !r.StopsOnOpen {
+				fix = stopFix(pass, r)
+			}
+			report(pass, r, "retry-outside-breaker", msg, fix)
 		}
 	}
 	return nil, nil
@@ -69,4 +77,79 @@ func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *mode
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fix.Message, TextEdits: fix.Edits}}
 	}
 	pass.Report(d)
+}
+
+// stopFix makes a hand-written retry loop stop at once on the breaker's
+// open error: right after the statement that assigns the error of the call
+// that reaches the breaker, `if retry.IsCircuitOpen(err) { return ..., err }`
+// (runtime/retry's IsCircuitOpen knows the open errors of every breaker
+// the catalog lists, and any error with a CircuitOpen() bool method).
+func stopFix(pass *analysis.Pass, r *model.Retry) *model.Fix {
+	if r.Kind != model.LoopRetry && r.Kind != model.GotoRetry || len(r.Ops) == 0 {
+		return nil
+	}
+	for _, b := range r.Breakers {
+		if !openErrorKnown(b) {
+			return nil
+		}
+	}
+	var call *ast.CallExpr
+	for _, op := range r.Ops {
+		if c := analysisutil.CallAt(op, r.Breakers[0].Pos); c != nil {
+			call = c
+		}
+	}
+	if call == nil {
+		return nil
+	}
+	sig := analysisutil.EnclosingSig(pass, r.Node.Pos())
+	if sig == nil || analysisutil.EnclosingSig(pass, call.Pos()) != sig {
+		return nil // inside a closure of the attempt: a return would not leave the loop
+	}
+	st, indent := analysisutil.EnclosingStmt(pass, call)
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
+		return nil
+	}
+	errID, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident)
+	if !ok || errID.Name == "_" {
+		return nil
+	}
+	obj := pass.TypesInfo.ObjectOf(errID)
+	if obj == nil || !analysisutil.IsErrorType(obj.Type()) {
+		return nil
+	}
+	if _, isVar := obj.(*types.Var); !isVar {
+		return nil
+	}
+	file := analysisutil.FileOf(pass, as.Pos())
+	ret, ok := analysisutil.ReturnError(pass, file, sig, errID.Name)
+	if !ok {
+		return nil
+	}
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
+	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(fmt.Sprintf(
+		"\n%sif %s.IsCircuitOpen(%s) {\n%s\t%s // the breaker is open: retrying cannot succeed\n%s}", indent, name, errID.Name, indent, ret, indent))})
+	return &model.Fix{Message: "Stop retrying at once when the circuit breaker is open", Edits: edits}
+}
+
+// openErrorKnown reports whether runtime/retry's IsCircuitOpen recognizes
+// the open errors of the breaker b reaches: resilint's runtime/breaker,
+// sony/gobreaker and eapache/go-resiliency (the catalog's rows of those
+// packages), not hystrix-go or failsafe-go.
+func openErrorKnown(b *model.BreakerReach) bool {
+	for _, row := range catalog.Rows {
+		if row.Role != catalog.Breaker {
+			continue
+		}
+		switch row.Path {
+		case catalog.ResilintBreaker, catalog.GoBreaker, catalog.GoBreakerV2, catalog.Resiliency:
+		default:
+			continue
+		}
+		if b.Site != nil && b.Site.Desc == row.Lib || b.Fact != nil && strings.HasPrefix(b.Fact.Site, row.Lib+" at ") {
+			return true
+		}
+	}
+	return false
 }

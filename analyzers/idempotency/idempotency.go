@@ -22,12 +22,29 @@ var doc string
 
 // Analyzer reports retried non-idempotent requests without idempotency keys.
 var Analyzer = &analysis.Analyzer{
-	Name:     "idempotency",
-	Doc:      analysisutil.MustExtractDoc(doc, "idempotency"),
-	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
-	Requires: []*analysis.Analyzer{model.Analyzer},
-	Run:      run,
+	Name:      "idempotency",
+	Doc:       analysisutil.MustExtractDoc(doc, "idempotency"),
+	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
+	Requires:  []*analysis.Analyzer{model.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
+
+// KeyPlaceFact is exported for a function that sends a request with a
+// constant method that is not idempotent inside a retry of its own, or that
+// calls (through any chain of static calls) a function that does. The
+// request's key belongs there, where the request is made and first
+// retried: it is reported there, once, when it is missing. A caller's
+// retry around such a function is a retry of a retry (retrynesting's
+// finding), not a second finding of this check: one behaviour, one
+// finding.
+type KeyPlaceFact struct {
+	Site string // the retried send: "retryablehttp.Client.Do at payments.go:43"
+}
+
+func (*KeyPlaceFact) AFact() {}
+
+func (f *KeyPlaceFact) String() string { return "key place: " + f.Site }
 
 var headerFlag = "Idempotency-Key,X-Idempotency-Key"
 
@@ -78,6 +95,21 @@ func run(pass *analysis.Pass) (any, error) {
 		isKey[n] = true
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	keyPlace := keyPlaces(pass, res)
+	// The retries of this package around a function that retries its own
+	// send: related locations of that send's finding, when it is made in
+	// this package too (callers in other packages are analyzed after it).
+	callers := map[string][]analysis.RelatedInformation{}
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if s.Callee == nil {
+				continue
+			}
+			if f := keyPlace(s.Callee); f != nil {
+				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: r.Pos, Message: fmt.Sprintf("retried again, through %s, by this %s (%s): a retry of a retry (retrynesting)", analysisutil.FuncName(s.Callee, pass.Pkg), r.Describe(), model.AttemptsText(r.Attempts))})
+			}
+		}
+	}
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
@@ -85,6 +117,11 @@ func run(pass *analysis.Pass) (any, error) {
 			// no finding: a generic wrapper sends whatever its callers
 			// choose, GET and PUT included.
 			if s.KeyByTransport || s.Method == "" || model.IdempotentMethod(s.Method) || seen[s.Pos] {
+				continue
+			}
+			if s.Callee != nil && keyPlace(s.Callee) != nil {
+				// The callee retries the request itself: the key belongs
+				// there, reported in its package.
 				continue
 			}
 			var keys []model.HeaderWrite
@@ -98,6 +135,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if s.Build != nil {
 				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
 			}
+			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
 			via := ""
 			if s.Fact != nil {
 				via = " (" + s.Fact.Site + ")"
@@ -132,6 +170,120 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// keyPlaces exports a KeyPlaceFact for every function of the package that
+// retries a non-idempotent send of its own or calls one that does, and
+// returns the lookup of those facts (this package's and imported ones).
+func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPlaceFact {
+	local := map[*types.Func]*KeyPlaceFact{}
+	lookup := func(fn *types.Func) *KeyPlaceFact {
+		if f, ok := local[fn]; ok {
+			return f
+		}
+		if fn.Pkg() != pass.Pkg {
+			var f KeyPlaceFact
+			if pass.ImportObjectFact(fn, &f) {
+				return &f
+			}
+		}
+		return nil
+	}
+	// The package's functions and the static calls each makes.
+	var decls []*types.Func
+	calls := map[*types.Func][]*types.Func{} // callee -> callers in this package
+	var edges [][2]*types.Func               // caller, callee: in source order
+	funcAt := map[token.Pos]*types.Func{}    // FuncDecl.Pos -> its function
+	var bodies []*ast.FuncDecl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			decls = append(decls, fn)
+			bodies = append(bodies, fd)
+			funcAt[fd.Pos()] = fn
+			seen := map[*types.Func]bool{}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if callee := analysisutil.Callee(pass.TypesInfo, call); callee != nil && !seen[callee] {
+						seen[callee] = true
+						calls[callee] = append(calls[callee], fn)
+						edges = append(edges, [2]*types.Func{fn, callee})
+					}
+				}
+				return true
+			})
+		}
+	}
+	enclosing := func(pos token.Pos) *types.Func {
+		for _, fd := range bodies {
+			if fd.Pos() <= pos && pos < fd.End() {
+				return funcAt[fd.Pos()]
+			}
+		}
+		return nil
+	}
+	var work []*types.Func
+	mark := func(fn *types.Func, f *KeyPlaceFact) {
+		if fn == nil || local[fn] != nil {
+			return
+		}
+		local[fn] = f
+		work = append(work, fn)
+	}
+	propagate := func() {
+		for len(work) > 0 {
+			fn := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, caller := range calls[fn] {
+				mark(caller, local[fn])
+			}
+		}
+	}
+	retried := func(s *model.Send) bool {
+		return !s.KeyByTransport && s.Method != "" && !model.IdempotentMethod(s.Method)
+	}
+	own := func(s *model.Send) *KeyPlaceFact {
+		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
+	}
+	// Sends made in this package's retries, and imported functions with
+	// the fact, mark the functions that hold or call them.
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if retried(s) && s.Callee == nil {
+				mark(enclosing(s.Pos), own(s))
+			}
+		}
+	}
+	for _, e := range edges {
+		if e[1].Pkg() != pass.Pkg {
+			if f := lookup(e[1]); f != nil {
+				mark(e[0], f)
+			}
+		}
+	}
+	propagate()
+	// A send through a function without the fact is retried here first.
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if retried(s) && s.Callee != nil && lookup(s.Callee) == nil {
+				mark(enclosing(s.Pos), own(s))
+			}
+		}
+	}
+	propagate()
+	for _, fn := range decls {
+		if f := local[fn]; f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return lookup
+}
+
 func allPerAttempt(hs []model.HeaderWrite) bool {
 	for _, h := range hs {
 		if !h.PerAttempt {
@@ -158,32 +310,64 @@ func keyFix(pass *analysis.Pass, r *model.Retry, s *model.Send, header string) *
 	if !ok || reqID.Name == "_" {
 		return nil
 	}
-	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
-	if retryStmt == nil || fileLookup(pass, r.Node.Pos(), keyVar) {
-		return nil
-	}
 	file := analysisutil.FileOf(pass, s.Build.Pos())
-	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
 	after := ast.Node(as)
 	if next := nextStmt(pass, as); next != nil && isErrCheck(next) {
 		after = next
 	}
-	set := fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, reqID.Name, strconv.Quote(header), keyVar)
-	if retryStmt == buildStmt || retryStmt.Pos() > as.Pos() {
+	if r.Kind == model.ClientRetry {
 		// The client retries by itself: the request is made once; set the
 		// key on it.
+		name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
 		edits = append(edits, analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(fmt.Sprintf("\n%s%s.Header.Set(%s, %s.NewKey())", indent, reqID.Name, strconv.Quote(header), name))})
-	} else {
-		edits = append(edits,
-			analysis.TextEdit{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewKey()\n%s", keyVar, name, rindent))},
-			analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(set)})
+		return &analysis.SuggestedFix{Message: "Set an idempotency key on the request, which the client sends again on every attempt", TextEdits: edits}
 	}
+	if !inOps(r, s.Build.Pos()) {
+		return nil // made outside the attempt: not this fix's shape
+	}
+	before, rindent := insertionPoint(pass, r, s.Build.Pos())
+	if before == nil || fileLookup(pass, before.Pos(), keyVar) || fileLookup(pass, s.Build.Pos(), keyVar) {
+		return nil
+	}
+	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintIdempotency, "idempotency")
+	edits = append(edits,
+		analysis.TextEdit{Pos: before.Pos(), End: before.Pos(), NewText: []byte(fmt.Sprintf("%s := %s.NewKey()\n%s", keyVar, name, rindent))},
+		analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte(fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, reqID.Name, strconv.Quote(header), keyVar))})
 	return &analysis.SuggestedFix{Message: "Make an idempotency key once, before the retry, and set it on every attempt's request", TextEdits: edits}
+}
+
+// inOps reports whether pos is inside one attempt of r.
+func inOps(r *model.Retry, pos token.Pos) bool {
+	for _, op := range r.Ops {
+		if op.Pos() <= pos && pos < op.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// insertionPoint is the statement before which a value made once for the
+// retry r goes, and its indentation: the retry's statement, or, when the
+// attempt holding pos is a closure declared before it (`op := func() error
+// { ... }` then `backoff.Retry(op, b)`), the closure's statement.
+func insertionPoint(pass *analysis.Pass, r *model.Retry, pos token.Pos) (ast.Stmt, string) {
+	st, indent := analysisutil.EnclosingStmt(pass, r.Node)
+	if st == nil {
+		return nil, ""
+	}
+	for _, op := range r.Ops {
+		if op.Pos() <= pos && pos < op.End() {
+			if ost, oindent := analysisutil.EnclosingStmt(pass, op); ost != nil && ost.Pos() < st.Pos() {
+				st, indent = ost, oindent
+			}
+		}
+	}
+	return st, indent
 }
 
 // hoistFix moves a key made inside the retry to just before it.
 func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.SuggestedFix {
-	retryStmt, rindent := analysisutil.EnclosingStmt(pass, r.Node)
+	retryStmt, rindent := insertionPoint(pass, r, v.Pos())
 	if retryStmt == nil {
 		return nil
 	}
@@ -193,7 +377,7 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 	}
 	switch x := ast.Unparen(v).(type) {
 	case *ast.CallExpr:
-		if fileLookup(pass, r.Node.Pos(), keyVar) || usesLocals(info, x, r) {
+		if fileLookup(pass, retryStmt.Pos(), keyVar) || fileLookup(pass, x.Pos(), keyVar) || usesLocals(info, x, r) {
 			return nil
 		}
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
@@ -215,12 +399,28 @@ func hoistFix(pass *analysis.Pass, r *model.Retry, v ast.Expr) *analysis.Suggest
 			return nil
 		}
 		stmtText := analysisutil.Text(pass, as)
+		// Remove the statement with its line: up to the next statement.
+		end := as.End()
+		if next := nextStmt(pass, as); next != nil && !commentBetween(pass, end, next.Pos()) {
+			end = next.Pos()
+		}
 		return &analysis.SuggestedFix{Message: "Make the key once, before the retry", TextEdits: []analysis.TextEdit{
 			{Pos: retryStmt.Pos(), End: retryStmt.Pos(), NewText: []byte(stmtText + "\n" + rindent)},
-			{Pos: as.Pos(), End: as.End(), NewText: nil},
+			{Pos: as.Pos(), End: end, NewText: nil},
 		}}
 	}
 	return nil
+}
+
+func commentBetween(pass *analysis.Pass, from, to token.Pos) bool {
+	if f := analysisutil.FileOf(pass, from); f != nil {
+		for _, g := range f.Comments {
+			if from <= g.Pos() && g.Pos() < to {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func findDef(pass *analysis.Pass, obj types.Object) ast.Node {

@@ -1,6 +1,7 @@
 package idempotency_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -26,4 +27,28 @@ func TestHeaderFlag(t *testing.T) {
 		t.Errorf("header = %q", got)
 	}
 	idempotency.Analyzer.Flags.Set("header", "Idempotency-Key,X-Idempotency-Key")
+}
+
+// One request, one finding: the retries of this package around a function
+// that retries its own POST are related locations of that POST's finding.
+func TestRetryingCallersRelated(t *testing.T) {
+	var related []string
+	for _, r := range analysistest.Run(t, testutil.TestData(), idempotency.Analyzer, "idempotency/pay") {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "retryablehttp.Client.Post sends POST") {
+				continue
+			}
+			for _, rel := range d.Related {
+				related = append(related, rel.Message)
+			}
+		}
+	}
+	want := "retried again, through ChargeVia, by this retry loop (2 attempts): a retry of a retry (retrynesting)"
+	found := false
+	for _, m := range related {
+		found = found || m == want
+	}
+	if !found {
+		t.Errorf("the POST's related locations are %q, want one %q", related, want)
+	}
 }

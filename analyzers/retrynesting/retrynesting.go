@@ -3,12 +3,13 @@ package retrynesting
 import (
 	_ "embed"
 	"fmt"
-
+	"go/ast"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 )
 
@@ -89,13 +90,95 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 			}
 		}
 	}
-	return analysis.Diagnostic{
+	d := analysis.Diagnostic{
 		Pos:      r.Pos,
 		End:      r.End,
 		Category: "nested",
 		Message:  b.String(),
 		Related:  related,
 	}
+	if fix := oneAttemptFix(pass, r); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	return d
+}
+
+// oneAttemptFix keeps a single retrying layer by making the outer retry,
+// when it is a library's whose attempt option the catalog knows, a single
+// attempt; the calls it wraps keep their own retries. An option already
+// given is set to one attempt (retry-go's Attempts(1), cenkalti/backoff
+// v5's WithMaxTries(1), v4's WithMaxRetries(b, 0)); otherwise one is added
+// to the options, or, for cenkalti/backoff v4, wrapped around the BackOff.
+func oneAttemptFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
+	call, ok := r.Node.(*ast.CallExpr)
+	if !ok || r.Kind != model.LibraryRetry || r.Row == nil || call.Ellipsis.IsValid() || r.Row.BoundArg < 0 {
+		return nil
+	}
+	var opt *catalog.Row
+	for i := range catalog.Rows {
+		if row := &catalog.Rows[i]; row.Path == r.Row.Path && row.Role == catalog.AttemptOption && row.Recv == "" {
+			opt = row
+		}
+	}
+	if opt == nil {
+		return nil
+	}
+	one := fmt.Sprint(1 - opt.Plus) // the option's value for one attempt
+	isOpt := func(e ast.Expr) *ast.CallExpr {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if ok && opt.ValueArg < len(c.Args) && analysisutil.IsFunc(analysisutil.Callee(pass.TypesInfo, c), opt.Path, opt.Name) {
+			return c
+		}
+		return nil
+	}
+	const msg = "Make the outer retry a single attempt: the calls it makes retry by themselves"
+	if r.Row.Variadic {
+		if r.Row.BoundArg > len(call.Args) || opt.ValueArg != 0 {
+			return nil
+		}
+		for _, a := range call.Args[r.Row.BoundArg:] {
+			if c := isOpt(a); c != nil {
+				return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: c.Args[0].Pos(), End: c.Args[0].End(), NewText: []byte(one)}}}
+			}
+		}
+		file := analysisutil.FileOf(pass, call.Pos())
+		if file == nil || len(call.Args) == 0 {
+			return nil
+		}
+		name, edits := analysisutil.AddImport(pass, file, opt.Path, pathName(opt.Path))
+		last := call.Args[len(call.Args)-1]
+		edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(fmt.Sprintf(", %s.%s(%s)", name, opt.Name, one))})
+		return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
+	}
+	if r.Row.BoundArg >= len(call.Args) || opt.ValueArg != 1 {
+		return nil
+	}
+	b := call.Args[r.Row.BoundArg]
+	if c := isOpt(b); c != nil {
+		v := c.Args[opt.ValueArg]
+		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: v.Pos(), End: v.End(), NewText: []byte(one)}}}
+	}
+	file := analysisutil.FileOf(pass, call.Pos())
+	if file == nil {
+		return nil
+	}
+	name, edits := analysisutil.AddImport(pass, file, opt.Path, pathName(opt.Path))
+	edits = append(edits,
+		analysis.TextEdit{Pos: b.Pos(), End: b.Pos(), NewText: []byte(name + "." + opt.Name + "(")},
+		analysis.TextEdit{Pos: b.End(), End: b.End(), NewText: []byte(", " + one + ")")})
+	return &analysis.SuggestedFix{Message: msg, TextEdits: edits}
+}
+
+// pathName is the name a package at path is imported by when a fix adds
+// it: its last element, without a major version suffix or a "-go" one.
+func pathName(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	last = strings.TrimSuffix(last, "-go")
+	return strings.ReplaceAll(last, "-", "")
 }
 
 // describe words one reach: "a retry loop (3 attempts) at price.go:14",

@@ -10,5 +10,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testutil.TestData(), retrynesting.Analyzer, "retrynesting/...")
+	analysistest.RunWithSuggestedFixes(t, testutil.TestData(), retrynesting.Analyzer, "retrynesting/...")
 }

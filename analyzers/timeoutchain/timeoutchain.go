@@ -4,6 +4,9 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,13 +35,43 @@ func run(pass *analysis.Pass) (any, error) {
 	if t == nil {
 		return nil, nil
 	}
+	// One inner timeout reached along several calls under the same outer
+	// deadline is one finding, at the first call, with the others
+	// related.
+	type innerKey struct {
+		site  string
+		inner time.Duration
+		outer token.Pos
+	}
+	groups := map[innerKey][]*model.TimeoutFinding{}
+	var order []innerKey
 	for _, f := range t.Inner {
-		pass.Report(analysis.Diagnostic{
+		site := f.What
+		if i := strings.LastIndex(site, " ("); i >= 0 && strings.HasSuffix(site, ")") {
+			site = site[i:] // " (context.WithTimeout at inventory.go:26)"
+		}
+		k := innerKey{site, f.Inner, f.Outer.Pos}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], f)
+	}
+	for _, k := range order {
+		f := groups[k][0]
+		related := []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("outer deadline: %s", f.Outer.D)}}
+		for _, o := range groups[k][1:] {
+			related = append(related, analysis.RelatedInformation{Pos: o.Pos, End: o.End, Message: "the same timeout, reached again: " + o.What})
+		}
+		d := analysis.Diagnostic{
 			Pos: f.Pos, End: f.End, Category: "inner-timeout",
 			Message: fmt.Sprintf("%s sets a %s timeout on a context that has at most %s left (set at %s): the caller gives up first and the work goes on without anyone waiting for it (zombie work); use a shorter timeout, or none and inherit the deadline",
 				f.What, f.Inner, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos)),
-			Related: []analysis.RelatedInformation{{Pos: f.Outer.Pos, Message: fmt.Sprintf("outer deadline: %s", f.Outer.D)}},
-		})
+			Related: related,
+		}
+		if fix := inheritFix(pass, f); fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		pass.Report(d)
 	}
 	for _, d := range t.Dropped {
 		name := "context.Background()"
@@ -84,6 +117,58 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	return nil, nil
+}
+
+// inheritFix turns context.WithTimeout(ctx, d) or WithDeadline(ctx, t),
+// set in this function on a context with less time left, into
+// context.WithCancel(ctx): the context inherits the caller's deadline and
+// the results keep their types. Not when the dropped argument holds the
+// file's only use of an import (the import would become unused).
+func inheritFix(pass *analysis.Pass, f *model.TimeoutFinding) *analysis.SuggestedFix {
+	file := analysisutil.FileOf(pass, f.Pos)
+	if file == nil {
+		return nil
+	}
+	call := analysisutil.CallAt(file, f.Pos)
+	if call == nil || call.End() != f.End || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	fn := analysisutil.Callee(pass.TypesInfo, call)
+	if !analysisutil.IsFunc(fn, "context", "WithTimeout") && !analysisutil.IsFunc(fn, "context", "WithDeadline") {
+		return nil
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	arg := call.Args[1]
+	for id, obj := range pass.TypesInfo.Uses {
+		pn, ok := obj.(*types.PkgName)
+		if !ok || !(arg.Pos() <= id.Pos() && id.Pos() < arg.End()) {
+			continue
+		}
+		if !usedOutside(pass, file, pn, arg) {
+			return nil
+		}
+	}
+	return &analysis.SuggestedFix{
+		Message: "Use context.WithCancel: the context's deadline is already shorter, inherit it",
+		TextEdits: []analysis.TextEdit{
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("WithCancel")},
+			{Pos: call.Args[0].End(), End: arg.End(), NewText: nil},
+		},
+	}
+}
+
+// usedOutside reports whether file refers to the imported package pn
+// outside the expression e.
+func usedOutside(pass *analysis.Pass, file *ast.File, pn *types.PkgName, e ast.Expr) bool {
+	for id, obj := range pass.TypesInfo.Uses {
+		if obj == pn && file.Pos() <= id.Pos() && id.Pos() < file.End() && !(e.Pos() <= id.Pos() && id.Pos() < e.End()) {
+			return true
+		}
+	}
+	return false
 }
 
 // sleepFix replaces `time.Sleep(d)` with a wait that returns the

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/token"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -44,20 +45,94 @@ func AddImport(pass *analysis.Pass, file *ast.File, path, name string) (string, 
 	if local != name {
 		spec = local + " " + spec
 	}
-	// Into the last parenthesized import declaration, else a new one.
-	var decl *ast.GenDecl
+	return local, []analysis.TextEdit{importEdit(pass.Fset, file, path, spec)}
+}
+
+// importEdit inserts spec the way goimports groups imports: a standard
+// library path into the file's last group of standard library imports, any
+// other path into its last group of other imports; when the file has no
+// such group, into a new group of its own (after the standard library's,
+// before the others'). gofmt then sorts the group.
+func importEdit(fset *token.FileSet, file *ast.File, path, spec string) analysis.TextEdit {
+	std := isStdPath(path)
+	// The parenthesized import declarations, and their groups: runs of
+	// specs on consecutive lines.
+	type group struct {
+		decl  *ast.GenDecl
+		specs []*ast.ImportSpec
+		std   bool // every path of the group is of the standard library
+	}
+	var groups []group
+	var last *ast.GenDecl
 	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			decl = g
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		last = g
+		if !g.Rparen.IsValid() {
+			continue
+		}
+		prevLine := -1
+		for _, s := range g.Specs {
+			is := s.(*ast.ImportSpec)
+			line := fset.Position(is.Pos()).Line
+			if doc := is.Doc; doc != nil {
+				line = fset.Position(doc.Pos()).Line
+			}
+			p, _ := strconv.Unquote(is.Path.Value)
+			if len(groups) == 0 || groups[len(groups)-1].decl != g || line > prevLine+1 {
+				groups = append(groups, group{decl: g, std: true})
+			}
+			gr := &groups[len(groups)-1]
+			gr.specs = append(gr.specs, is)
+			gr.std = gr.std && isStdPath(p)
+			prevLine = fset.Position(is.End()).Line
 		}
 	}
-	if decl != nil && decl.Rparen.IsValid() {
-		return local, []analysis.TextEdit{{Pos: decl.Rparen, End: decl.Rparen, NewText: []byte("\t" + spec + "\n")}}
+	// lineEnd is the end of the last spec of g, after a comment on its line.
+	lineEnd := func(g group) token.Pos {
+		last := g.specs[len(g.specs)-1]
+		end := last.End()
+		if last.Comment != nil {
+			end = last.Comment.End()
+		}
+		return end
 	}
-	if decl != nil {
-		return local, []analysis.TextEdit{{Pos: decl.End(), End: decl.End(), NewText: []byte("\nimport " + spec)}}
+	// The last group of the same kind takes it.
+	for i := len(groups) - 1; i >= 0; i-- {
+		if groups[i].std == std {
+			end := lineEnd(groups[i])
+			return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\t" + spec)}
+		}
 	}
-	return local, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}}
+	if len(groups) > 0 {
+		if std {
+			// Before the first group, as a group of its own.
+			pos := groups[0].specs[0].Pos()
+			if doc := groups[0].specs[0].Doc; doc != nil {
+				pos = doc.Pos()
+			}
+			return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(spec + "\n\n\t")}
+		}
+		end := lineEnd(groups[len(groups)-1])
+		return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\n\t" + spec)}
+	}
+	if last != nil && last.Rparen.IsValid() {
+		// An empty import ( ).
+		return analysis.TextEdit{Pos: last.Rparen, End: last.Rparen, NewText: []byte("\t" + spec + "\n")}
+	}
+	if last != nil {
+		return analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}
+	}
+	return analysis.TextEdit{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}
+}
+
+// isStdPath reports whether path is a standard library import path: its
+// first element has no dot (as goimports judges it).
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }
 
 func importedPackage(pass *analysis.Pass, path string) string {

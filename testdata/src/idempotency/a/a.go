@@ -23,7 +23,7 @@ const chargeMethod = http.MethodPost
 func newUUID() string { return "uuid" }
 
 // A hand-written retry around a POST without a key.
-func charge(ctx context.Context, c *http.Client, body []byte) error {
+func charge(ctx context.Context, c *http.Client, body []byte) error { // want charge:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	for i := 0; i < 3; i++ {
 		req, err := http.NewRequestWithContext(ctx, chargeMethod, "https://pay.example/charges", bytes.NewReader(body))
 		if err != nil {
@@ -39,7 +39,7 @@ func charge(ctx context.Context, c *http.Client, body []byte) error {
 }
 
 // A library retry around http.Post.
-func notify(ctx context.Context, payload []byte) error {
+func notify(ctx context.Context, payload []byte) error { // want notify:"key place: http\\.Post at a\\.go:\\d+"
 	return backoff.Retry(func() error {
 		resp, err := http.Post("https://mail.example/send", "application/json", bytes.NewReader(payload)) // want `http.Post sends POST inside a retry without an Idempotency-Key header`
 		if err != nil {
@@ -50,7 +50,7 @@ func notify(ctx context.Context, payload []byte) error {
 }
 
 // go-retryablehttp retries POST by itself.
-func order(c *retryablehttp.Client, form url.Values) error {
+func order(c *retryablehttp.Client, form url.Values) error { // want order:"key place: retryablehttp\\.Client\\.PostForm at a\\.go:\\d+"
 	resp, err := c.PostForm("https://shop.example/orders", form) // want `retryablehttp.Client.PostForm sends POST inside a retry without an Idempotency-Key header`
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func order(c *retryablehttp.Client, form url.Values) error {
 	return resp.Body.Close()
 }
 
-func patch(ctx context.Context, c *retryablehttp.Client, body []byte) error {
+func patch(ctx context.Context, c *retryablehttp.Client, body []byte) error { // want patch:"key place: retryablehttp\\.Client\\.Do at a\\.go:\\d+"
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPatch, "https://shop.example/orders/1", body)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func anyMethod(ctx context.Context, c *http.Client, method string) error {
 }
 
 // The request is built in a helper of another package.
-func viaBuilder(ctx context.Context, c *http.Client, body []byte) error {
+func viaBuilder(ctx context.Context, c *http.Client, body []byte) error { // want viaBuilder:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	var err error
 	for i := 0; i < 3; i++ {
 		var req *http.Request
@@ -106,14 +106,14 @@ func viaBuilder(ctx context.Context, c *http.Client, body []byte) error {
 }
 
 // The request is built and sent in a helper of another package.
-func viaSender(ctx context.Context, c *http.Client, body []byte) error {
+func viaSender(ctx context.Context, c *http.Client, body []byte) error { // want viaSender:"key place: pay\\.Charge at a\\.go:\\d+"
 	return backoff.Retry(func() error {
 		return pay.Charge(ctx, c, body) // want `pay.Charge sends POST \(http.Client.Do at pay.go:\d+\) inside a retry without an Idempotency-Key header`
 	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 2))
 }
 
 // A key made inside the loop: a new key per attempt.
-func keyPerAttempt(ctx context.Context, c *http.Client, body []byte) error {
+func keyPerAttempt(ctx context.Context, c *http.Client, body []byte) error { // want keyPerAttempt:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	var err error
 	for i := 0; i < 3; i++ {
 		key := newUUID()
@@ -131,7 +131,7 @@ func keyPerAttempt(ctx context.Context, c *http.Client, body []byte) error {
 	return err
 }
 
-func keyPerAttemptInline(ctx context.Context, c *http.Client, body []byte) error {
+func keyPerAttemptInline(ctx context.Context, c *http.Client, body []byte) error { // want keyPerAttemptInline:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	return backoff.Retry(func() error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
 		if err != nil {
@@ -149,7 +149,7 @@ func keyPerAttemptInline(ctx context.Context, c *http.Client, body []byte) error
 // ---- near misses ---------------------------------------------------------
 
 // A key made once, before the loop, and set on every attempt.
-func keyBefore(ctx context.Context, c *http.Client, body []byte) error {
+func keyBefore(ctx context.Context, c *http.Client, body []byte) error { // want keyBefore:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	key := idempotency.NewKey()
 	var err error
 	for i := 0; i < 3; i++ {
@@ -170,7 +170,7 @@ func keyBefore(ctx context.Context, c *http.Client, body []byte) error {
 func setKey(req *http.Request, key string) { req.Header.Set("X-Idempotency-Key", key) }
 
 // The key is set by a helper.
-func keyByHelper(ctx context.Context, c *http.Client, body []byte, key string) error {
+func keyByHelper(ctx context.Context, c *http.Client, body []byte, key string) error { // want keyByHelper:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	return backoff.Retry(func() error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
 		if err != nil {
@@ -186,7 +186,7 @@ func keyByHelper(ctx context.Context, c *http.Client, body []byte, key string) e
 }
 
 // A key given to a helper of another package.
-func keyGiven(ctx context.Context, c *http.Client, body []byte) error {
+func keyGiven(ctx context.Context, c *http.Client, body []byte) error { // want keyGiven:"key place: pay\\.ChargeWithKey at a\\.go:\\d+"
 	key := idempotency.NewKey()
 	return backoff.Retry(func() error {
 		return pay.ChargeWithKey(ctx, c, body, key)
@@ -253,7 +253,7 @@ func noRetry(body []byte) error {
 }
 
 // The key is set on a header map given to the request.
-func headerMap(ctx context.Context, c *http.Client, body []byte) error {
+func headerMap(ctx context.Context, c *http.Client, body []byte) error { // want headerMap:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	key := idempotency.NewKey()
 	return backoff.Retry(func() error {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))
@@ -272,7 +272,7 @@ func headerMap(ctx context.Context, c *http.Client, body []byte) error {
 }
 
 // The header name built with CanonicalHeaderKey, the method from a string.
-func canonicalName(ctx context.Context, c *http.Client, body []byte) error {
+func canonicalName(ctx context.Context, c *http.Client, body []byte) error { // want canonicalName:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	key := idempotency.NewKey()
 	var err error
 	for i := 0; i < 3; i++ {
@@ -291,7 +291,7 @@ func canonicalName(ctx context.Context, c *http.Client, body []byte) error {
 }
 
 // Keys set with Header.Add and an http.Header literal count.
-func headerAddAndLiteral(ctx context.Context, c *http.Client, body []byte, key string) error {
+func headerAddAndLiteral(ctx context.Context, c *http.Client, body []byte, key string) error { // want headerAddAndLiteral:"key place: http\\.Client\\.Do at a\\.go:\\d+"
 	var err error
 	for i := 0; i < 3; i++ {
 		a, rerr := http.NewRequestWithContext(ctx, http.MethodPost, "https://pay.example/charges", bytes.NewReader(body))

@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 // NewChargeRequest builds a POST without a key.
@@ -37,4 +40,33 @@ func ChargeWithKey(ctx context.Context, c *http.Client, body []byte, key string)
 		return err
 	}
 	return resp.Body.Close()
+}
+
+// RetriedCharge sends a POST without a key through a client that retries
+// it: the key belongs here, and it is reported here.
+func RetriedCharge(c *retryablehttp.Client, body []byte) error { // want RetriedCharge:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	resp, err := c.Post("https://pay.example/charges", "application/json", body) // want `retryablehttp.Client.Post sends POST inside a retry without an Idempotency-Key header`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ChargeVia calls RetriedCharge: its callers' retries are retries of that
+// retry.
+func ChargeVia(c *retryablehttp.Client, body []byte) error { // want ChargeVia:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	return RetriedCharge(c, body)
+}
+
+// A retry in this package around ChargeVia: no finding of its own, a
+// related location of RetriedCharge's.
+func RetryInPackage(c *retryablehttp.Client, body []byte) error { // want RetryInPackage:"key place: retryablehttp.Client.Post at pay.go:\\d+"
+	var err error
+	for i := 0; i < 2; i++ {
+		if err = ChargeVia(c, body); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
 }
