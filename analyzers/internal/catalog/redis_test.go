@@ -9,6 +9,10 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	// The real go-redis, required by the module so that
+	// TestRedisRowsResolveReal can load it.
+	_ "github.com/redis/go-redis/v9"
+
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/testutil"
 )
