@@ -37,7 +37,7 @@ func (in *interp) waitsHere(n ast.Node) bool {
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
-		return in.isDelayCall(x) || in.mayWait(x)
+		return in.isDelayCall(x) || !in.certainWaits && in.mayWait(x)
 	}
 	return false
 }

@@ -61,7 +61,11 @@ type interp struct {
 	delayFuncs map[*types.Func]bool // this package's functions that wait
 	pureWaits  map[*types.Func]bool // ...of which those that only wait
 	imports    func(*types.Func) *WaitFact
-	boundVars  map[types.Object]bool // variables of the judged loop's condition
+	// certainWaits leaves out the calls that only may wait (a function
+	// value given a duration): a function's WaitFact needs a wait that
+	// happens, not one that might.
+	certainWaits bool
+	boundVars    map[types.Object]bool // variables of the judged loop's condition
 }
 
 // startOp notes that an operation is about to run on path s.

@@ -51,7 +51,7 @@ const maxFactRounds = 8
 // findDelayFuncs marks the package's functions whose body waits, exports
 // their WaitFact, and returns them with whether each is a pure wait.
 func (m *builder) findDelayFuncs() map[*types.Func]bool {
-	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}, pureWaits: map[*types.Func]bool{}, imports: m.importWait}
+	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}, pureWaits: map[*types.Func]bool{}, imports: m.importWait, certainWaits: true}
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
 		for fn, d := range m.vals.decls {
