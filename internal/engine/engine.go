@@ -76,11 +76,20 @@ type Engine struct {
 	version  string
 	mem      map[entryName][]byte // encoded facts by entry, kept between runs
 	universe *universe
+	exports  map[cache.Key]string // export data files by package key, from earlier runs
+	hashes   map[string]fileHash  // file hashes, by path, from earlier runs
+}
+
+// fileHash is a file's hash, valid while its size and time are these.
+type fileHash struct {
+	size int64
+	mod  time.Time
+	sum  [sha256.Size]byte
 }
 
 // New returns an engine that runs analyzers (and what they require).
 func New(analyzers []*analysis.Analyzer, opts Options) *Engine {
-	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte)}
+	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash)}
 	var all []*analysis.Analyzer
 	seen := make(map[*analysis.Analyzer]bool)
 	var visit func(a *analysis.Analyzer)
@@ -283,7 +292,7 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 	}
 
 	// Keys, dependencies first; broken packages and their dependents.
-	hashFiles(order, cfg.Overlay)
+	e.hashFiles(order, cfg.Overlay)
 	for _, u := range order {
 		for _, pe := range u.pkg.Errors {
 			u.errs = append(u.errs, pe.Error())
@@ -344,6 +353,9 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 		}
 		if u.broken {
 			u.pkgOut.Errors = u.errs
+			if len(u.errs) == 0 {
+				u.pkgOut.Errors = []string{"a dependency does not compile"}
+			}
 			continue
 		}
 		if !u.run {
@@ -397,27 +409,52 @@ func mapsKeys[M ~map[K]V, K comparable, V any](m M) func(func(K) bool) {
 }
 
 // hashFiles sets each unit's key to the hash of its files' names and
-// contents (an overlay's, else the disk's), on every core.
-func hashFiles(order []*unit, overlay map[string][]byte) {
+// contents (an overlay's, else the disk's), on every core. A file whose
+// size and modification time have not changed since an earlier run of the
+// engine is not read again.
+func (e *Engine) hashFiles(order []*unit, overlay map[string][]byte) {
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	next := make(chan *unit)
+	sum := func(f string) ([sha256.Size]byte, error) {
+		if b, ok := overlay[f]; ok {
+			return sha256.Sum256(b), nil
+		}
+		fi, err := os.Stat(f)
+		if err != nil {
+			return [sha256.Size]byte{}, err
+		}
+		mu.Lock()
+		h, ok := e.hashes[f]
+		mu.Unlock()
+		// A time too recent could still change within its clock tick.
+		if ok && h.size == fi.Size() && h.mod.Equal(fi.ModTime()) {
+			return h.sum, nil
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return [sha256.Size]byte{}, err
+		}
+		h = fileHash{int64(len(b)), fi.ModTime(), sha256.Sum256(b)}
+		if int64(len(b)) == fi.Size() && time.Since(fi.ModTime()) > 2*time.Second {
+			mu.Lock()
+			e.hashes[f] = h
+			mu.Unlock()
+		}
+		return h.sum, nil
+	}
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for u := range next {
 				h := sha256.New()
 				files := slices.Concat(u.pkg.GoFiles, u.pkg.CompiledGoFiles, u.pkg.OtherFiles, u.pkg.EmbedFiles)
 				for _, f := range files {
-					b, ok := overlay[f]
-					if !ok {
-						var err error
-						b, err = os.ReadFile(f)
-						if err != nil {
-							fmt.Fprintf(h, "%s\x00error %v\x00", f, err)
-							continue
-						}
+					s, err := sum(f)
+					if err != nil {
+						fmt.Fprintf(h, "%s\x00error %v\x00", f, err)
+						continue
 					}
-					sum := sha256.Sum256(b)
-					fmt.Fprintf(h, "%s\x00%x\x00", f, sum)
+					fmt.Fprintf(h, "%s\x00%x\x00", f, s)
 				}
 				h.Sum(u.key[:0])
 			}
@@ -520,23 +557,6 @@ func (e *Engine) factsOf(u *unit) ([]byte, bool) {
 
 // analyzeUnits type-checks and analyzes the work, dependencies first.
 func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Config, patterns []string, order []*unit, units map[string]*unit, work []*unit, res *Result) error {
-	// Export data of the dependencies that are not test variants.
-	ecfg := *pcfg
-	ecfg.Mode |= packages.NeedExportFile
-	epkgs, err := packages.Load(&ecfg, patterns...)
-	if err != nil {
-		return err
-	}
-	exports := make(map[string]string) // by package ID
-	packages.Visit(epkgs, nil, func(p *packages.Package) { exports[p.ID] = p.ExportFile })
-
-	// Read the export data the work needs, dependencies first, before
-	// any type-checking starts: the types are shared, read-only after.
-	fset := token.NewFileSet()
-	if e.universe == nil {
-		e.universe = newUniverse()
-	}
-	uv := e.universe
 	need := make(map[*unit]bool)
 	for _, u := range work {
 		var visit func(d *unit)
@@ -550,6 +570,39 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 		}
 		visit(u)
 	}
+	// Export data of the dependencies that are not test variants: the
+	// files an earlier run found, else what the go command builds.
+	exports := make(map[string]string) // by package ID
+	known := true
+	for u := range need {
+		if f, ok := e.exports[u.key]; ok {
+			exports[u.pkg.ID] = f
+		} else if !u.test && u.pkg.PkgPath != "unsafe" {
+			known = false
+		}
+	}
+	if !known {
+		ecfg := *pcfg
+		ecfg.Mode |= packages.NeedExportFile
+		epkgs, err := packages.Load(&ecfg, patterns...)
+		if err != nil {
+			return err
+		}
+		packages.Visit(epkgs, nil, func(p *packages.Package) { exports[p.ID] = p.ExportFile })
+		for _, u := range order {
+			if f := exports[u.pkg.ID]; f != "" && !u.test {
+				e.exports[u.key] = f
+			}
+		}
+	}
+
+	// Read the export data the work needs, dependencies first, before
+	// any type-checking starts: the types are shared, read-only after.
+	fset := token.NewFileSet()
+	if e.universe == nil {
+		e.universe = newUniverse()
+	}
+	uv := e.universe
 	for _, u := range order {
 		// A dependency whose export data changed (the server's edit of a
 		// package others import) makes the shared types stale: start anew.
