@@ -78,6 +78,7 @@ type Engine struct {
 	universe *universe
 	exports  map[cache.Key]string // export data files by package key, from earlier runs
 	hashes   map[string]fileHash  // file hashes, by path, from earlier runs
+	graph    *graphMemo           // the last package graph loaded
 }
 
 // fileHash is a file's hash, valid while its size and time are these.
@@ -197,6 +198,8 @@ type Result struct {
 	Analyzed, Cached int
 	// Timings are the analyzed packages' durations, longest first.
 	Timings []Timing
+	// Load is the time spent loading the package graph (the go command).
+	Load time.Duration
 }
 
 // Timing is how long a package took to type-check and analyze.
@@ -250,14 +253,26 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	return e.run(ctx, cfg, patterns, true)
+}
+
+func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse bool) (*Result, error) {
 	pcfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests, Overlay: cfg.Overlay}
-	pkgs, err := packages.Load(pcfg, patterns...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+	t0 := time.Now()
+	pkgs, reused := e.graph.reuse(cfg, patterns)
+	if !reused || !reuse {
+		var err error
+		pkgs, err = packages.Load(pcfg, patterns...)
+		if err == nil && len(pkgs) == 0 {
+			err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+		}
+		if err != nil {
+			return nil, err
+		}
+		e.graph = newGraphMemo(cfg, patterns, pkgs)
+		reused = false
 	}
-	if err != nil {
-		return nil, err
-	}
+	loaded := time.Since(t0)
 	salt := e.salt()
 
 	// The units, dependencies first.
@@ -273,7 +288,7 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 		units[p.ID] = u
 		order = append(order, u)
 	})
-	res := &Result{}
+	res := &Result{Load: loaded}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {
@@ -292,7 +307,12 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 	}
 
 	// Keys, dependencies first; broken packages and their dependents.
-	e.hashFiles(order, cfg.Overlay)
+	if changed := e.hashFiles(order, cfg.Overlay); changed && reused {
+		// A file changed on disk since the graph was loaded: its
+		// imports may have too.
+		e.graph = nil
+		return e.run(ctx, cfg, patterns, false)
+	}
 	for _, u := range order {
 		for _, pe := range u.pkg.Errors {
 			u.errs = append(u.errs, pe.Error())
@@ -412,7 +432,7 @@ func mapsKeys[M ~map[K]V, K comparable, V any](m M) func(func(K) bool) {
 // contents (an overlay's, else the disk's), on every core. A file whose
 // size and modification time have not changed since an earlier run of the
 // engine is not read again.
-func (e *Engine) hashFiles(order []*unit, overlay map[string][]byte) {
+func (e *Engine) hashFiles(order []*unit, overlay map[string][]byte) (changed bool) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := make(chan *unit)
@@ -431,6 +451,9 @@ func (e *Engine) hashFiles(order []*unit, overlay map[string][]byte) {
 		if ok && h.size == fi.Size() && h.mod.Equal(fi.ModTime()) {
 			return h.sum, nil
 		}
+		mu.Lock()
+		changed = true
+		mu.Unlock()
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return [sha256.Size]byte{}, err
@@ -465,6 +488,7 @@ func (e *Engine) hashFiles(order []*unit, overlay map[string][]byte) {
 	}
 	close(next)
 	wg.Wait()
+	return changed
 }
 
 // salt is what every key starts with: the analyzers' version, the Go

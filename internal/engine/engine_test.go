@@ -241,3 +241,25 @@ func TestCacheTwoRunsAtOnce(t *testing.T) {
 	got, n := r.run("v1", nil)
 	check(t, "after", got, n, want, 0)
 }
+
+// One engine across runs (the language server's): an unsaved edit is
+// analyzed alone, from memory; an edit that adds an import loads the
+// graph again; a dependency changed on disk is seen, facts included.
+func TestEngineKeepsMemory(t *testing.T) {
+	r := newRunner(t)
+	e := New([]*analysis.Analyzer{reporter}, Options{Cache: nil, Version: "v1"})
+	run := func(what string, overlay map[string][]byte, want []string, wantAnalyzed int) {
+		t.Helper()
+		res, err := e.Run(Config{Dir: r.dir, Overlay: overlay}, "./b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, what, messages(t, res), res.Analyzed, want, wantAnalyzed)
+	}
+	run("first", nil, []string{"b.go:6: call of slow Slow"}, -1)
+	b := filepath.Join(r.dir, "b", "b.go")
+	run("unsaved edit", map[string][]byte{b: []byte("package b\n\nimport \"m/a\"\n\nfunc Use() {\n\ta.Fast()\n\ta.Fast()\n\ta.Slow()\n}\n")}, []string{"b.go:8: call of slow Slow"}, 1)
+	run("new import", map[string][]byte{b: []byte("package b\n\nimport (\n\t\"m/a\"\n\t\"time\"\n)\n\nfunc Use() {\n\ta.Slow()\n\ttime.Sleep(1)\n}\n")}, []string{"b.go:9: call of slow Slow"}, 1) // a type error, were the graph not loaded again
+	write(t, r.dir, "a/a.go", "package a\n\nimport \"time\"\n\nfunc Slow() { time.Sleep(1) }\n\nfunc Fast() { Slow() }\n")
+	run("a changed on disk", nil, []string{"b.go:6: call of slow Slow", "b.go:7: call of slow Fast"}, 2)
+}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -58,7 +59,7 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	if err != nil {
 		return nil, cleanLoadError(err)
 	}
-	s.logf("%s: %d packages analyzed, %d from the cache or memory", dir, run.Analyzed, run.Cached)
+	s.logf("%s: %d packages analyzed, %d from the cache or memory; loading took %v", dir, run.Analyzed, run.Cached, run.Load.Round(time.Millisecond))
 
 	res = &analysisResult{files: make(map[string]*fileState)}
 	content := newContents(docs)
