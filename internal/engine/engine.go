@@ -668,9 +668,34 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 			close(u.done)
 		}
 	}
+	// A test variant's types and decoded facts are kept while a package
+	// that sees them (a transitive dependent) has yet to be analyzed.
+	users := make(map[*unit]int)
+	closures := make(map[*unit][]*unit)
+	for _, w := range work {
+		for _, d := range closure(w) {
+			if d.test {
+				users[d]++
+				closures[w] = append(closures[w], d)
+			}
+		}
+	}
+	release := func(u *unit) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, d := range closures[u] {
+			if users[d]--; users[d] == 0 {
+				d.types, d.decoded = nil, nil
+			}
+		}
+		if users[u] == 0 {
+			u.types, u.decoded = nil, nil
+		}
+	}
 	for _, u := range work {
 		wg.Go(func() {
 			defer close(u.done)
+			defer release(u)
 			for _, d := range u.deps {
 				<-d.done
 			}
