@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -374,6 +375,10 @@ func printTimings(w io.Writer, r *engine.Result, total time.Duration) {
 		return
 	}
 	fmt.Fprintf(w, "%v\ttotal (%d packages analyzed, %d from the cache)\n", total.Round(time.Millisecond), r.Analyzed, r.Cached)
+	fmt.Fprintf(w, "%v\tloading the package graph\n", r.Load.Round(time.Millisecond))
+	for _, name := range slices.Sorted(maps.Keys(r.Phases)) {
+		fmt.Fprintf(w, "%v\t%s (all packages)\n", r.Phases[name].Round(time.Millisecond), name)
+	}
 	for _, t := range r.Timings[:min(len(r.Timings), 20)] {
 		fmt.Fprintf(w, "%v\t%s\n", t.Duration.Round(time.Microsecond), t.ID)
 	}

@@ -200,6 +200,9 @@ type Result struct {
 	Timings []Timing
 	// Load is the time spent loading the package graph (the go command).
 	Load time.Duration
+	// Phases add up, over the packages analyzed, the time spent parsing,
+	// type-checking, reading export data and facts, and in each analyzer.
+	Phases map[string]time.Duration
 }
 
 // Timing is how long a package took to type-check and analyze.
@@ -225,7 +228,6 @@ type unit struct {
 	types   *types.Package // source types of a test variant, while dependents need them
 	done    chan struct{}
 	decoded map[types.Object][]analysis.Fact
-	pfacts  []analysis.Fact
 }
 
 type entryName struct {
@@ -288,7 +290,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		units[p.ID] = u
 		order = append(order, u)
 	})
-	res := &Result{Load: loaded}
+	res := &Result{Load: loaded, Phases: make(map[string]time.Duration)}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {
@@ -636,6 +638,7 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 			break
 		}
 	}
+	t0 := time.Now()
 	for _, u := range order {
 		if !need[u] || u.test || u.pkg.PkgPath == "unsafe" {
 			continue
@@ -645,6 +648,7 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 			u.errs = append(u.errs, fmt.Sprintf("%s: %v", u.pkg.ID, err))
 		}
 	}
+	res.Phases["export data"] += time.Since(t0)
 	// Those whose dependencies broke are not analyzed.
 	for _, u := range work {
 		for _, d := range u.deps {
@@ -708,7 +712,7 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			t0 := time.Now()
-			e.analyzeUnit(cfg, fset, uv, u, &mu)
+			e.analyzeUnit(cfg, fset, uv, u, &mu, res.Phases)
 			mu.Lock()
 			res.Analyzed++
 			res.Timings = append(res.Timings, Timing{u.pkg.ID, time.Since(t0)})

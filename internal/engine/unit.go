@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
@@ -81,7 +82,15 @@ type factKey struct {
 // analyzeUnit parses and type-checks u from source, runs the analyzers
 // (all of them on a root, the fact-making ones on a dependency), and keeps
 // its facts and findings.
-func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit, mu *sync.Mutex) {
+func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit, mu *sync.Mutex, phases map[string]time.Duration) {
+	t := time.Now()
+	phase := func(name string) {
+		now := time.Now()
+		mu.Lock()
+		phases[name] += now.Sub(t)
+		mu.Unlock()
+		t = now
+	}
 	fset := uv.fset // one file set: positions of imported objects and of the syntax
 	p := u.pkg
 	fail := func(s string) {
@@ -107,6 +116,7 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 		}
 		files = append(files, f)
 	}
+	phase("parse")
 	// The importer: test variants from their source types, the rest from
 	// the universe.
 	imp := importerFunc(func(path string) (*types.Package, error) {
@@ -158,6 +168,7 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 		FileVersions: make(map[*ast.File]string),
 	}
 	tpkg, _ := tc.Check(p.PkgPath, fset, files, info)
+	phase("type-check")
 	if len(typeErrs) > 0 {
 		mu.Lock()
 		u.broken = true
@@ -186,11 +197,9 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 				facts[factKey{obj, reflect.TypeOf(f)}] = f
 			}
 		}
-		for _, f := range d.pfacts {
-			_ = f
-		}
 	}
 	mu.Unlock()
+	phase("decode facts")
 	own := make(map[factKey]analysis.Fact)
 
 	analyzers := e.factOnly
@@ -299,6 +308,7 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 			return out
 		}
 		r, err := runPass(a, pass)
+		phase("analyzer " + a.Name)
 		if err != nil {
 			failed[a] = true
 			if u.full {
@@ -342,6 +352,7 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 	if u.full {
 		kind = "a"
 	}
+	phase("encode facts")
 	var ebuf bytes.Buffer
 	gob.NewEncoder(&ebuf).Encode(&entry{Facts: factBytes, Diagnostics: diags, AnalysisErrors: analysisErrs})
 
