@@ -26,6 +26,7 @@ type graphMemo struct {
 	pkgs     []*packages.Package
 	overlay  map[string]string // per unsaved file: its package clause and imports
 	stamps   map[string]time.Time
+	listings map[string]string // per directory: its file names
 	loadedAt time.Time
 }
 
@@ -34,13 +35,16 @@ func graphKey(cfg Config, patterns []string) string {
 }
 
 func newGraphMemo(cfg Config, patterns []string, pkgs []*packages.Package) *graphMemo {
-	g := &graphMemo{what: graphKey(cfg, patterns), pkgs: pkgs, overlay: make(map[string]string), stamps: make(map[string]time.Time), loadedAt: time.Now()}
+	g := &graphMemo{what: graphKey(cfg, patterns), pkgs: pkgs, overlay: make(map[string]string), stamps: make(map[string]time.Time), listings: make(map[string]string), loadedAt: time.Now()}
 	for name, src := range cfg.Overlay {
 		g.overlay[name] = header(name, src)
 	}
 	for _, p := range pkgs {
 		for _, f := range slices.Concat(p.GoFiles, p.OtherFiles, p.IgnoredFiles) {
-			g.stamps[filepath.Dir(f)] = modTime(filepath.Dir(f))
+			if d := filepath.Dir(f); g.listings[d] == "" {
+				g.stamps[d] = modTime(d)
+				g.listings[d] = listing(d)
+			}
 		}
 		if p.Module != nil && p.Module.GoMod != "" {
 			g.stamps[p.Module.GoMod] = modTime(p.Module.GoMod)
@@ -63,8 +67,14 @@ func (g *graphMemo) reuse(cfg Config, patterns []string) ([]*packages.Package, b
 	}
 	for name, t := range g.stamps {
 		// A time within the clock's tick of the load could hide a
-		// later change.
-		if m := modTime(name); !m.Equal(t) || time.Since(m) < 2*time.Second && !g.loadedAt.After(m.Add(2*time.Second)) {
+		// later change. A directory whose time changed (an editor that
+		// saves by renaming a new file into place) still stands if it
+		// holds the same files.
+		m := modTime(name)
+		if m.Equal(t) && g.loadedAt.After(m.Add(2*time.Second)) {
+			continue
+		}
+		if l, isDir := g.listings[name]; !isDir || listing(name) != l {
 			return nil, false
 		}
 	}
@@ -91,6 +101,19 @@ func header(name string, src []byte) string {
 	}
 	for _, s := range f.Imports {
 		b.WriteString("\x00" + s.Path.Value)
+	}
+	return b.String()
+}
+
+// listing is the names in a directory, or "" when it cannot be read.
+func listing(dir string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		b.WriteString(e.Name() + "\x00")
 	}
 	return b.String()
 }
