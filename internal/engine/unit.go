@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"net/url"
 	"os"
 	"reflect"
 	"runtime"
@@ -514,7 +515,7 @@ func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) D
 		q := fset.Position(p)
 		return Position{q.Filename, q.Line, q.Column}
 	}
-	out := Diagnostic{Analyzer: a.Name, Category: d.Category, Message: d.Message, URL: d.URL, Pos: pos(d.Pos), End: pos(d.End)}
+	out := Diagnostic{Analyzer: a.Name, Category: d.Category, Message: d.Message, URL: resolveURL(a, d), Pos: pos(d.Pos), End: pos(d.End)}
 	for _, r := range d.Related {
 		out.Related = append(out.Related, Related{pos(r.Pos), pos(r.End), r.Message})
 	}
@@ -526,4 +527,26 @@ func convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) D
 		out.SuggestedFixes = append(out.SuggestedFixes, fx)
 	}
 	return out
+}
+
+// resolveURL is the diagnostic's documentation, as the x/tools drivers
+// give it: its URL, or the category as a fragment, resolved against the
+// analyzer's URL.
+func resolveURL(a *analysis.Analyzer, d analysis.Diagnostic) string {
+	ref := d.URL
+	if ref == "" && d.Category != "" {
+		ref = "#" + d.Category
+	}
+	if ref == "" {
+		return a.URL
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return d.URL
+	}
+	base, err := url.Parse(a.URL)
+	if err != nil {
+		return d.URL
+	}
+	return base.ResolveReference(u).String()
 }
