@@ -46,7 +46,9 @@ echo
 measure() {
   local name=$1 dir=$2; shift 2
   ( cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$OUT/$name.time" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" ) || true
-  read -r wall user sys kb <"$OUT/$name.time" || { echo "$name: no timing (see $OUT/$name.err)"; return; }
+  # The last line: /usr/bin/time writes "Command exited with non-zero
+  # status N" first when the tool reports findings.
+  read -r wall user sys kb < <(tail -n 1 "$OUT/$name.time") || { echo "$name: no timing (see $OUT/$name.err)"; return; }
   local cpu; cpu=$(echo "$user + $sys" | bc)
   echo "$wall $cpu $((kb / 1024))" >"$OUT/$name.t"
   printf '%-34s %8.1f s wall %8.1f s cpu %7d MB peak\n' "$name" "$wall" "$cpu" "$((kb / 1024))"
