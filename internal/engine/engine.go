@@ -79,6 +79,7 @@ type Engine struct {
 	exports  map[cache.Key]string // export data files by package key, from earlier runs
 	hashes   map[string]fileHash  // file hashes, by path, from earlier runs
 	graph    *graphMemo           // the last package graph loaded
+	full     map[cache.Key]*entry // roots' results made by this engine
 }
 
 // fileHash is a file's hash, valid while its size and time are these.
@@ -90,7 +91,7 @@ type fileHash struct {
 
 // New returns an engine that runs analyzers (and what they require).
 func New(analyzers []*analysis.Analyzer, opts Options) *Engine {
-	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash)}
+	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash), full: make(map[cache.Key]*entry)}
 	var all []*analysis.Analyzer
 	seen := make(map[*analysis.Analyzer]bool)
 	var visit func(a *analysis.Analyzer)
@@ -226,6 +227,7 @@ type unit struct {
 	facts   []byte
 	pkgOut  *Package
 	types   *types.Package // source types of a test variant, while dependents need them
+	cached  *entry         // the reused result of a root
 	done    chan struct{}
 	decoded map[types.Object][]analysis.Fact
 }
@@ -345,10 +347,18 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		if u.broken || isTestMain(u.pkg) {
 			continue
 		}
+		// Read now what is reused (an entry trimmed by another run
+		// meanwhile is then a miss, not a hole later).
 		if u.full {
-			u.run = !e.has(u.key, "a")
-		} else if u.needed || u.run {
-			u.run = u.run || (!e.has(u.key, "f") && !e.has(u.key, "a"))
+			if ent, ok := e.getEntry(entryName{u.key, "a"}); ok {
+				u.cached, u.facts = ent, ent.Facts
+			} else {
+				u.run = true
+			}
+		} else if u.needed && !u.run {
+			if _, ok := e.factsOf(u); !ok {
+				u.run = true
+			}
 		}
 		if u.run {
 			markNeeded(u)
@@ -380,12 +390,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			}
 			continue
 		}
-		if !u.run {
-			ent, ok := e.getEntry(entryName{u.key, "a"})
-			if !ok {
-				u.pkgOut.Errors = []string{u.pkg.ID + ": cached result unreadable"}
-				continue
-			}
+		if ent := u.cached; !u.run && ent != nil {
 			u.pkgOut.Diagnostics, u.pkgOut.AnalysisErrors, u.pkgOut.Cached = ent.Diagnostics, ent.AnalysisErrors, true
 		}
 	}
@@ -539,14 +544,10 @@ func executableHash() string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
-func (e *Engine) has(k cache.Key, kind string) bool {
-	if _, ok := e.mem[entryName{k, kind}]; ok {
-		return true
-	}
-	return e.opts.Cache != nil && e.opts.Cache.Has(k, kind)
-}
-
 func (e *Engine) getEntry(n entryName) (*entry, bool) {
+	if ent, ok := e.full[n.key]; ok && n.kind == "a" {
+		return ent, true
+	}
 	if e.opts.Cache == nil {
 		return nil, false
 	}

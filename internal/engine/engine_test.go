@@ -257,6 +257,7 @@ func TestEngineKeepsMemory(t *testing.T) {
 		check(t, what, messages(t, res), res.Analyzed, want, wantAnalyzed)
 	}
 	run("first", nil, []string{"b.go:6: call of slow Slow"}, -1)
+	run("unchanged, no disk cache", nil, []string{"b.go:6: call of slow Slow"}, 0)
 	b := filepath.Join(r.dir, "b", "b.go")
 	run("unsaved edit", map[string][]byte{b: []byte("package b\n\nimport \"m/a\"\n\nfunc Use() {\n\ta.Fast()\n\ta.Fast()\n\ta.Slow()\n}\n")}, []string{"b.go:8: call of slow Slow"}, 1)
 	run("new import", map[string][]byte{b: []byte("package b\n\nimport (\n\t\"m/a\"\n\t\"time\"\n)\n\nfunc Use() {\n\ta.Slow()\n\ttime.Sleep(1)\n}\n")}, []string{"b.go:9: call of slow Slow"}, 1) // a type error, were the graph not loaded again

@@ -354,13 +354,17 @@ func (e *Engine) analyzeUnit(cfg Config, _ *token.FileSet, uv *universe, u *unit
 		kind = "a"
 	}
 	phase("encode facts")
+	ent := &entry{Facts: factBytes, Diagnostics: diags, AnalysisErrors: analysisErrs}
 	var ebuf bytes.Buffer
-	gob.NewEncoder(&ebuf).Encode(&entry{Facts: factBytes, Diagnostics: diags, AnalysisErrors: analysisErrs})
+	gob.NewEncoder(&ebuf).Encode(ent)
 
 	mu.Lock()
 	defer mu.Unlock()
 	u.facts = factBytes
 	e.mem[entryName{u.key, kind}] = factBytes
+	if u.full && len(analysisErrs) == 0 {
+		e.full[u.key] = ent
+	}
 	if u.test {
 		u.types = tpkg
 	}
