@@ -8,19 +8,24 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
+
+	"github.com/resilint/resilint/analyzers"
+	"github.com/resilint/resilint/internal/cache"
+	"github.com/resilint/resilint/internal/engine"
 )
 
 // The standalone mode: load the packages with go/packages, run the suite
-// with checker.Analyze, and print the findings in file, line and column
+// with internal/engine (dependency order, facts kept, results cached), and
+// print the findings in file, line and column
 // order (then by check), whichever check made them.
 //
 // Exit statuses (documented in `resilint help`, help.go):
@@ -55,7 +60,7 @@ func newFlagSet(all []*analysis.Analyzer, o *options, stderr io.Writer) (*flag.F
 	fs.BoolVar(&o.fix, "fix", false, "apply the suggested fixes to the files and report what was fixed and what was not")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix: print the fixes as a unified diff instead of writing the files")
 	fs.BoolVar(&o.tests, "test", true, "load the packages' tests too")
-	fs.StringVar(&o.debug, "debug", "", "debug flags: t timings, p sequential analysis, s sanity checks of facts, f print facts")
+	fs.StringVar(&o.debug, "debug", "", "debug flags: t timings, p one package at a time")
 	fs.Var(versionFlag{&o.version}, "V", "print the version and exit (-V=full: the line go vet -vettool asks for)")
 	fs.Bool("sarif", false, "write the findings as SARIF 2.1.0 on standard output (must come before the packages)")
 	enable := make(map[*analysis.Analyzer]*triState)
@@ -132,7 +137,7 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 		}
 	}
 	if strings.Contains(o.debug, "t") {
-		printTimings(stderr, res.graph, time.Since(start))
+		printTimings(stderr, res.run, time.Since(start))
 	}
 	return code
 }
@@ -141,31 +146,46 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 // to several packages (a package and its test variant).
 type finding struct {
 	check     *analysis.Analyzer
-	pkg       *packages.Package
+	pkgPath   string
+	files     *token.FileSet // of diag's positions
 	diag      analysis.Diagnostic
 	posn, end token.Position
 }
 
-func (f *finding) fset() *token.FileSet { return f.pkg.Fset }
+func (f *finding) fset() *token.FileSet { return f.files }
 
 type result struct {
-	graph    *checker.Graph
+	run      *engine.Result
 	findings []*finding // in file, line, column, check order
 	errors   []string   // package and analysis errors, each once
 }
 
-// analyze loads the packages and runs the analyzers. The error is for a
-// failure to load anything at all; errors in packages are in the result.
+// analyze loads the packages and runs the analyzers, in dependency order,
+// reusing the cached results of packages whose inputs did not change
+// (internal/engine, internal/cache). The error is for a failure to load
+// anything at all; errors in packages are in the result.
 func analyze(patterns []string, analyzers []*analysis.Analyzer, o options) (*result, error) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: o.tests}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
-	}
+	c, err := cache.Default()
 	if err != nil {
 		return nil, err
 	}
-	res := &result{}
+	// The live heap is the shared export data and the one or two
+	// packages being analyzed: collecting at half the default growth
+	// keeps the peak resident memory near it, for about a quarter more
+	// CPU time (docs/performance.md). GOGC set by the user wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	eng := engine.New(analyzers, engine.Options{Cache: c, Salt: "include-tests=" + analyzersIncludeTests()})
+	cfg := engine.Config{Tests: o.tests}
+	if strings.Contains(o.debug, "p") {
+		cfg.Parallel = 1
+	}
+	run, err := eng.Run(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{run: run}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {
@@ -173,50 +193,34 @@ func analyze(patterns []string, analyzers []*analysis.Analyzer, o options) (*res
 			res.errors = append(res.errors, s)
 		}
 	}
-	broken := make(map[*packages.Package]bool)
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			addErr(e.Error())
-		}
-		if len(p.Errors) > 0 || p.IllTyped {
-			broken[p] = true
-		}
-	})
-	opts := &checker.Options{Sequential: strings.Contains(o.debug, "p"), SanityCheck: strings.Contains(o.debug, "s")}
-	if strings.Contains(o.debug, "f") {
-		opts.FactLog = os.Stderr
+	for _, e := range run.Errors {
+		addErr(e)
 	}
-	graph, err := checker.Analyze(analyzers, pkgs, opts)
-	if err != nil {
-		return nil, err
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range analyzers {
+		byName[a.Name] = a
 	}
-	res.graph = graph
-	for act := range graph.All() {
-		// A package that does not compile was reported above, by the
-		// compiler's errors: its analyses were skipped, which says
-		// nothing more. Of the other failures, only the first of a chain
-		// is printed, not every analysis that needed it.
-		if act.Err == nil || broken[act.Package] || slices.ContainsFunc(act.Deps, func(d *checker.Action) bool { return d.Err != nil }) {
-			continue
-		}
-		addErr(fmt.Sprintf("%s: %s: %v", act.Package.ID, act.Analyzer.Name, act.Err))
-	}
-
 	type key struct {
 		check     string
 		posn, end token.Position
 		message   string
 	}
 	seen := make(map[key]bool)
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			continue
+	table := engine.NewPosTable(nil)
+	for _, p := range run.Packages {
+		for _, e := range p.AnalysisErrors {
+			addErr(e)
 		}
-		for _, d := range act.Diagnostics {
-			f := &finding{check: act.Analyzer, pkg: act.Package, diag: d, posn: act.Package.Fset.Position(d.Pos)}
+		for _, d := range p.Diagnostics {
+			a := byName[d.Analyzer]
+			if a == nil {
+				continue
+			}
+			ad := table.Diagnostic(d)
+			f := &finding{check: a, pkgPath: p.PkgPath, files: table.Fset, diag: ad, posn: table.Fset.Position(ad.Pos)}
 			f.end = f.posn
-			if d.End.IsValid() {
-				f.end = act.Package.Fset.Position(d.End)
+			if ad.End.IsValid() {
+				f.end = table.Fset.Position(ad.End)
 			}
 			k := key{f.check.Name, f.posn, f.end, d.Message}
 			if seen[k] {
@@ -332,7 +336,7 @@ func writeJSON(w io.Writer, findings []*finding) error {
 	for _, f := range findings {
 		fset := f.fset()
 		j := jsonFinding{
-			Package:  f.pkg.PkgPath,
+			Package:  f.pkgPath,
 			Check:    f.check.Name,
 			Category: f.diag.Category,
 			URL:      diagnosticURL(f.check, f.diag),
@@ -374,17 +378,20 @@ func diagnosticURL(a *analysis.Analyzer, d analysis.Diagnostic) string {
 	return base + "#" + d.Category
 }
 
-func printTimings(w io.Writer, g *checker.Graph, total time.Duration) {
-	if g == nil {
+func printTimings(w io.Writer, r *engine.Result, total time.Duration) {
+	if r == nil {
 		return
 	}
-	var acts []*checker.Action
-	for act := range g.All() {
-		acts = append(acts, act)
+	fmt.Fprintf(w, "%v\ttotal (%d packages analyzed, %d from the cache)\n", total.Round(time.Millisecond), r.Analyzed, r.Cached)
+	fmt.Fprintf(w, "%v\tloading the package graph\n", r.Load.Round(time.Millisecond))
+	for _, name := range slices.Sorted(maps.Keys(r.Phases)) {
+		fmt.Fprintf(w, "%v\t%s (all packages)\n", r.Phases[name].Round(time.Millisecond), name)
 	}
-	slices.SortFunc(acts, func(x, y *checker.Action) int { return cmp.Compare(y.Duration, x.Duration) })
-	fmt.Fprintf(w, "%v\ttotal\n", total.Round(time.Millisecond))
-	for _, act := range acts[:min(len(acts), 20)] {
-		fmt.Fprintf(w, "%v\t%s\n", act.Duration.Round(time.Microsecond), act)
+	for _, t := range r.Timings[:min(len(r.Timings), 20)] {
+		fmt.Fprintf(w, "%v\t%s\n", t.Duration.Round(time.Microsecond), t.ID)
 	}
 }
+
+// analyzersIncludeTests is the -include-tests switch's value: part of
+// every cache key, since it changes what is reported.
+func analyzersIncludeTests() string { return analyzers.IncludeTestsFlag().String() }

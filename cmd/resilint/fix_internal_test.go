@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -138,18 +137,17 @@ func TestApplyFixesReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	tf := fset.File(token.Pos(fset.Base() - 1))
-	pkg := &packages.Package{Fset: fset}
 	check := &analysis.Analyzer{Name: "demo"}
 	mk := func(off, end int, text string) *finding {
 		d := analysis.Diagnostic{Pos: tf.Pos(off), Message: "m", SuggestedFixes: []analysis.SuggestedFix{{
 			Message:   "fix",
 			TextEdits: []analysis.TextEdit{{Pos: tf.Pos(off), End: tf.Pos(end), NewText: []byte(text)}},
 		}}}
-		return &finding{check: check, pkg: pkg, diag: d, posn: fset.Position(d.Pos), end: fset.Position(d.Pos)}
+		return &finding{check: check, files: fset, diag: d, posn: fset.Position(d.Pos), end: fset.Position(d.Pos)}
 	}
 	one := strings.Index(src, "1")
 	two := strings.Index(src, "2")
-	findings := []*finding{mk(one, one+1, "10"), mk(one, one+1, "11"), {check: check, pkg: pkg, posn: fset.Position(tf.Pos(two))}}
+	findings := []*finding{mk(one, one+1, "10"), mk(one, one+1, "11"), {check: check, files: fset, posn: fset.Position(tf.Pos(two))}}
 	var stdout, stderr strings.Builder
 	if code := applyFixes(findings, false, &stdout, &stderr); code != 3 {
 		t.Errorf("exit %d, want 3", code)

@@ -67,14 +67,15 @@ func TestNeovim(t *testing.T) {
 		t.Fatalf("nvim: %v\n%s\nserver log:\n%s", err, out, serverLog)
 	}
 	var res struct {
-		Error       string `json:"error"`
-		Before      int    `json:"before"`
-		After       int    `json:"after"`
-		Code        string `json:"code"`
-		Href        string `json:"href"`
-		Source      string `json:"source"`
-		Title       string `json:"title"`
-		VimSeverity int    `json:"vim_severity"`
+		Error       string  `json:"error"`
+		Before      int     `json:"before"`
+		After       int     `json:"after"`
+		Code        string  `json:"code"`
+		Href        string  `json:"href"`
+		Source      string  `json:"source"`
+		Title       string  `json:"title"`
+		VimSeverity int     `json:"vim_severity"`
+		SaveMillis  float64 `json:"save_ms"`
 	}
 	b, err := os.ReadFile(result)
 	if err != nil {
@@ -98,6 +99,11 @@ func TestNeovim(t *testing.T) {
 	if res.After != res.Before-1 {
 		t.Errorf("no-jitter diagnostics: %d before the fix, %d after the save; want one fewer", res.Before, res.After)
 	}
+	// Logged, not asserted (a timed test fails on a loaded machine):
+	// the time from the write to the diagnostics of the save, as Neovim
+	// saw it (polling every 10 ms). docs/performance.md has the
+	// benchmark.
+	t.Logf("diagnostics %.0f ms after the save", res.SaveMillis)
 
 	b, err = os.ReadFile(file)
 	if err != nil {
@@ -218,10 +224,12 @@ local ok, err = pcall(function()
   vim.lsp.util.apply_workspace_edit(action.edit, 'utf-16')
 
   published = nil
+  local t0 = vim.loop.hrtime()
   vim.cmd('write')
-  if not vim.wait(180000, function() return published ~= nil and #nojitter() < result.before end, 50) then
+  if not vim.wait(180000, function() return published ~= nil and #nojitter() < result.before end, 10) then
     return fail('the fix was not analyzed after the save within 180s')
   end
+  result.save_ms = (vim.loop.hrtime() - t0) / 1e6
   result.after = #nojitter()
   finish()
 end)

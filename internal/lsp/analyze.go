@@ -8,10 +8,13 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
+
+	"github.com/resilint/resilint/analyzers"
+	"github.com/resilint/resilint/internal/cache"
+	"github.com/resilint/resilint/internal/engine"
 )
 
 // analysisResult is the outcome of analyzing one directory's packages.
@@ -23,17 +26,18 @@ type analysisResult struct {
 	problems []string
 }
 
-// loadMode is what the checker needs: syntax and types for every package,
-// because the analyzers compute facts on the dependencies too.
-const loadMode = packages.LoadAllSyntax | packages.NeedModule
-
 // analyze loads the packages of dir, with the open documents as an
 // overlay, runs the analyzers on them as the command-line driver does,
 // and converts the diagnostics to LSP.
+//
+// The server keeps one engine (internal/engine) for its life: the types
+// of the dependencies, read from export data, and every package's facts
+// stay in memory between edits, so after the first analysis only the
+// edited package and its dependents are analyzed again, from the unsaved
+// buffers.
 func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res *analysisResult, err error) {
 	defer func() {
-		// An analyzer's bug must not take the server down: the checker
-		// runs sequentially, so its panics arrive here.
+		// An analyzer's bug must not take the server down.
 		if p := recover(); p != nil {
 			s.logf("panic analyzing %s: %v\n%s", dir, p, debug.Stack())
 			res, err = nil, fmt.Errorf("internal error: %v", p)
@@ -44,26 +48,29 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	for path, d := range docs {
 		overlay[path] = []byte(d.text)
 	}
-	cfg := &packages.Config{
-		Context: s.ctx,
-		Mode:    loadMode,
-		Dir:     dir,
-		Tests:   tests,
-		Overlay: overlay,
-		Logf:    nil,
+	if s.engine == nil {
+		c, err := cache.Default()
+		if err != nil {
+			s.logf("no cache: %v", err)
+		}
+		s.engine = engine.New(s.analyzers, engine.Options{Cache: c, Salt: "include-tests=" + analyzers.IncludeTestsFlag().String()})
 	}
-	pkgs, err := packages.Load(cfg, ".")
+	run, err := s.engine.Run(engine.Config{Context: s.ctx, Dir: dir, Tests: tests, Overlay: overlay}, ".")
 	if err != nil {
 		return nil, cleanLoadError(err)
 	}
+	s.logf("%s: %d packages analyzed, %d from the cache or memory; loading took %v", dir, run.Analyzed, run.Cached, run.Load.Round(time.Millisecond))
 
 	res = &analysisResult{files: make(map[string]*fileState)}
 	content := newContents(docs)
-	var roots []*packages.Package
-	for _, pkg := range pkgs {
-		if strings.HasSuffix(pkg.ID, ".test") {
-			continue // the generated test main
-		}
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range s.analyzers {
+		byName[a.Name] = a
+	}
+	table := engine.NewPosTable(overlay)
+	seen := make(map[string]bool)
+	failed := make(map[string]bool)
+	for _, pkg := range run.Packages {
 		for _, f := range pkg.GoFiles {
 			if _, ok := res.files[f]; !ok {
 				res.files[f] = &fileState{uri: pathToURI(f), version: content.version(f)}
@@ -73,30 +80,18 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 			res.problems = append(res.problems, msg)
 			continue
 		}
-		roots = append(roots, pkg)
-	}
-	if len(roots) == 0 {
-		return res, nil
-	}
-
-	graph, err := checker.Analyze(s.analyzers, roots, &checker.Options{Sequential: true})
-	if err != nil {
-		return nil, err
-	}
-	seen := make(map[string]bool)
-	failed := make(map[string]bool)
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			msg := fmt.Sprintf("%s on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err)
+		for _, msg := range pkg.AnalysisErrors {
 			if !failed[msg] {
 				failed[msg] = true
 				res.problems = append(res.problems, msg)
 			}
-			continue
 		}
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			fd, file, key := convert(fset, act.Analyzer, d, content)
+		for _, ed := range pkg.Diagnostics {
+			a := byName[ed.Analyzer]
+			if a == nil {
+				continue
+			}
+			fd, file, key := convert(table.Fset, a, table.Diagnostic(ed), content)
 			if fd == nil || seen[key] {
 				continue // the same finding in a package and its test variant
 			}
@@ -117,25 +112,16 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	return res, nil
 }
 
-// loadProblem says why a package cannot be analyzed, or returns "".
-func loadProblem(pkg *packages.Package) string {
-	if !pkg.IllTyped && len(pkg.Errors) == 0 {
+// loadProblem says why a package was not analyzed, or returns "".
+func loadProblem(pkg *engine.Package) string {
+	if len(pkg.Errors) == 0 {
 		return ""
 	}
-	var errs []packages.Error
-	packages.Visit([]*packages.Package{pkg}, nil, func(p *packages.Package) {
-		errs = append(errs, p.Errors...)
-	})
-	if len(errs) == 0 {
-		return fmt.Sprintf("%s was not analyzed: a dependency does not compile", pkg.PkgPath)
-	}
-	why := "it does not load"
-	if k := errs[0].Kind; k == packages.ParseError || k == packages.TypeError {
-		why = "it does not compile"
-	}
-	msg := fmt.Sprintf("%s was not analyzed: %s: %s", pkg.PkgPath, why, strings.TrimSpace(errs[0].Error()))
-	if len(errs) > 1 {
-		msg += fmt.Sprintf(" (and %d more errors)", len(errs)-1)
+	why := "it does not compile"
+	first := strings.TrimSpace(pkg.Errors[0])
+	msg := fmt.Sprintf("%s was not analyzed: %s: %s", pkg.PkgPath, why, first)
+	if len(pkg.Errors) > 1 {
+		msg += fmt.Sprintf(" (and %d more errors)", len(pkg.Errors)-1)
 	}
 	return msg
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/internal/engine"
 )
 
 // Options configure a server.
@@ -114,6 +116,7 @@ type server struct {
 	logger    *log.Logger
 	analyzers []*analysis.Analyzer
 	version   string
+	engine    *engine.Engine // made by the first analysis; used by the worker only
 
 	wake chan struct{} // signals the worker; capacity 1
 

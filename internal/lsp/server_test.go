@@ -23,7 +23,7 @@ import (
 const timeout = 2 * time.Minute
 
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	in     io.WriteCloser // the server's standard input
 	w      *writer
 	msgs   chan *message // everything the server sent
@@ -32,7 +32,7 @@ type client struct {
 	served chan error // Serve's result
 }
 
-func startServer(t *testing.T, opts Options) *client {
+func startServer(t testing.TB, opts Options) *client {
 	t.Helper()
 	if opts.Analyzers == nil {
 		opts.Analyzers = analyzers.All()
@@ -200,7 +200,7 @@ func (c *client) shutdown() {
 
 // fixture copies testdata/fixture to a temporary module that uses this
 // repository's runtime through a replace directive, and returns its path.
-func fixture(t *testing.T) string {
+func fixture(t testing.TB) string {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -217,7 +217,7 @@ func fixture(t *testing.T) string {
 	return dir
 }
 
-func readFile(t *testing.T, path string) string {
+func readFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
