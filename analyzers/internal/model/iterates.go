@@ -76,7 +76,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 						consumes := false
 						for _, l := range x.Lhs {
 							if obj := objOf(l); obj != nil && x.Tok != token.DEFINE {
-								if mentions(call, obj) {
+								if mentionsOutsideClosures(info, call, obj) {
 									consumes = true
 								}
 								if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.derivedVia(sel.X, obj, nodes) {
@@ -284,4 +284,23 @@ func inNodes(nodes []ast.Node, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// mentionsOutsideClosures reports whether e uses obj, not counting the
+// bodies of function literals in it (an operation run through a closure
+// that assigns the loop's error is not fed that error).
+func mentionsOutsideClosures(info *types.Info, e ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			if info.Uses[x] == obj {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

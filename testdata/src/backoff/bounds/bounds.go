@@ -173,3 +173,21 @@ func (p *pool) reconnectLocal() {
 		return
 	}
 }
+
+func through(op func() error) error { return op() }
+
+// The operation runs through a closure that assigns the loop's error: still
+// a retry of the same request.
+func viaClosure(send func() error) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		err = through(func() error {
+			err = send()
+			return err
+		})
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
