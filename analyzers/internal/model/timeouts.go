@@ -362,7 +362,7 @@ func (m *builder) findDropped(t *Timeouts) {
 						stack = stack[:len(stack)-1]
 						return false
 					case *ast.CallExpr:
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent) {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent, fd.Body) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
@@ -574,7 +574,7 @@ func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 // call: an argument of a call (not a logger's), or the value of a
 // variable. Comparisons (ctx != context.Background()) and returns of a
 // context-choosing helper are not.
-func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node) bool {
+func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node, body *ast.BlockStmt) bool {
 	switch p := parent.(type) {
 	case *ast.CallExpr:
 		for _, a := range p.Args {
@@ -582,7 +582,19 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node) bool {
 				return !m.isLogCall(p)
 			}
 		}
-	case *ast.AssignStmt, *ast.ValueSpec:
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == ast.Expr(bg) && i < len(p.Lhs) {
+				return !m.onlyCompared(p.Lhs[i], body)
+			}
+		}
+		return true
+	case *ast.ValueSpec:
+		for i, v := range p.Values {
+			if v == ast.Expr(bg) && i < len(p.Names) {
+				return !m.onlyCompared(p.Names[i], body)
+			}
+		}
 		return true
 	}
 	// A field of a composite literal (detached{Context:
@@ -628,4 +640,41 @@ func (m *builder) isLogCall(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// onlyCompared reports whether the local variable lhs (bg :=
+// context.Background()) is used in body only in comparisons (a == bg):
+// a reference value, not a context any call runs under.
+func (m *builder) onlyCompared(lhs ast.Expr, body *ast.BlockStmt) bool {
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	info := m.pass.TypesInfo
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !isLocal(v) {
+		return false
+	}
+	compared, other := 0, false
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		stack = append(stack, n)
+		x, ok := n.(*ast.Ident)
+		if !ok || x == id || info.Uses[x] != v {
+			return true
+		}
+		if len(stack) >= 2 {
+			if be, ok := stack[len(stack)-2].(*ast.BinaryExpr); ok && (be.Op == token.EQL || be.Op == token.NEQ) {
+				compared++
+				return true
+			}
+		}
+		other = true
+		return true
+	})
+	return compared > 0 && !other
 }

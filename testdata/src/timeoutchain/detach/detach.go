@@ -58,3 +58,15 @@ func detach(ctx context.Context) context.Context {
 func drops(ctx context.Context) error {
 	return call(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 }
+
+// Background kept only to compare with: no context is dropped.
+func isBackground(ctx context.Context) bool {
+	bg := context.Background()
+	return ctx == bg
+}
+
+// Background kept in a variable and then used: dropped.
+func dropsThroughVariable(ctx context.Context) error {
+	bg := context.Background() // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	return call(bg)
+}
