@@ -47,8 +47,18 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func checkLoop(pass *analysis.Pass, r *model.Retry) {
+	// One behaviour, one finding: the waits of one retry that share a
+	// problem are reported once, at the first, with the others as related
+	// locations and one fix for all.
+	var got []analysis.Diagnostic
+	report := pass.Report
+	pass.Report = func(d analysis.Diagnostic) { got = append(got, d) }
 	for _, d := range r.Delays {
 		checkDelay(pass, d)
+	}
+	pass.Report = report
+	for _, d := range mergeByCategory(got) {
+		report(d)
 	}
 	if r.Immediate {
 		d := analysis.Diagnostic{
@@ -289,4 +299,51 @@ func reportConfig(pass *analysis.Pass, c *model.Config) {
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: c.Fix.Message, TextEdits: c.Fix.Edits}}
 	}
 	pass.Report(d)
+}
+
+// mergeByCategory folds diagnostics of the same category into the first of
+// them: the others become related locations, and their first fixes' edits
+// join the first's fix when none overlaps another (identical edits, such as
+// one import added twice, are kept once).
+func mergeByCategory(ds []analysis.Diagnostic) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
+	index := map[string]int{}
+	for _, d := range ds {
+		i, seen := index[d.Category]
+		if !seen {
+			index[d.Category] = len(out)
+			out = append(out, d)
+			continue
+		}
+		first := &out[i]
+		first.Related = append(first.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "another wait of this retry with the same problem"})
+		if len(first.SuggestedFixes) == 0 || len(d.SuggestedFixes) == 0 {
+			continue
+		}
+		if edits, ok := joinEdits(first.SuggestedFixes[0].TextEdits, d.SuggestedFixes[0].TextEdits); ok {
+			fix := first.SuggestedFixes[0]
+			fix.TextEdits = edits
+			first.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	}
+	return out
+}
+
+// joinEdits returns a's edits followed by those of b that a lacks, or false
+// if an edit of b overlaps one of a without being the same.
+func joinEdits(a, b []analysis.TextEdit) ([]analysis.TextEdit, bool) {
+	out := append([]analysis.TextEdit(nil), a...)
+next:
+	for _, e := range b {
+		for _, x := range a {
+			if x.Pos == e.Pos && x.End == e.End && string(x.NewText) == string(e.NewText) {
+				continue next
+			}
+			if e.Pos < x.End && x.Pos < e.End || e.Pos == x.Pos && (e.Pos == e.End || x.Pos == x.End) {
+				return nil, false
+			}
+		}
+		out = append(out, e)
+	}
+	return out, true
 }
