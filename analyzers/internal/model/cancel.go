@@ -46,11 +46,7 @@ func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 // isDoneChan reports whether e is a context's Done channel: ctx.Done(),
 // or a local variable that is only ever assigned ctx.Done().
 func (m *builder) isDoneChan(e ast.Expr) bool {
-	isDoneCall := func(e ast.Expr) bool {
-		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-		return ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, c), "context", "Context", "Done")
-	}
-	if isDoneCall(e) {
+	if isDoneCall(m.pass.TypesInfo, e) {
 		return true
 	}
 	id, ok := analysisutil.Unparen(e).(*ast.Ident)
@@ -66,7 +62,7 @@ func (m *builder) isDoneChan(e ast.Expr) bool {
 		return false
 	}
 	for _, a := range as {
-		if a.value == nil || !isDoneCall(a.value) {
+		if a.value == nil || !isDoneCall(m.pass.TypesInfo, a.value) {
 			return false
 		}
 	}

@@ -63,13 +63,12 @@ func (in *interp) mayWait(call *ast.CallExpr) bool {
 
 // isDone reports whether e is ctx.Done(): a receive from it waits until
 // the context ends.
-func (in *interp) isDone(e ast.Expr) bool {
+func (in *interp) isDone(e ast.Expr) bool { return isDoneCall(in.info, e) }
+
+// isDoneCall reports whether e is a call of a context's Done method.
+func isDoneCall(info *types.Info, e ast.Expr) bool {
 	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	fn := analysisutil.Callee(in.info, c)
-	return analysisutil.IsMethod(fn, "context", "Context", "Done")
+	return ok && analysisutil.IsMethod(analysisutil.Callee(info, c), "context", "Context", "Done")
 }
 
 func isTimeChan(t types.Type) bool {

@@ -232,16 +232,8 @@ func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) boo
 	if v == nil {
 		return false
 	}
-	inLoop := func(pos token.Pos) bool {
-		for _, n := range nodes {
-			if n.Pos() <= pos && pos < n.End() {
-				return true
-			}
-		}
-		return false
-	}
 	for _, a := range m.vals.assigns[v] {
-		if a.value == nil || !inLoop(a.pos) {
+		if a.value == nil || !inNodes(nodes, a.pos) {
 			continue
 		}
 		found := false

@@ -301,9 +301,7 @@ func (m *builder) timeBounded(nodes []ast.Node) bool {
 		if m.checksContext(fn, call) {
 			return true
 		}
-		return analysisutil.IsMethod(fn, "context", "Context", "Done") || analysisutil.IsMethod(fn, "context", "Context", "Err") ||
-			analysisutil.IsMethod(fn, "context", "Context", "Deadline") ||
-			analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
+		return isCtxQuery(fn) || analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
 			analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep")
 	})
 }
