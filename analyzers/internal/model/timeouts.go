@@ -355,7 +355,10 @@ func (m *builder) findDropped(t *Timeouts) {
 						}
 					case *ast.FuncLit:
 						s := m.ctxInScope(y.Type)
-						if s == "" && !storedForLater(m.pass.TypesInfo, y, parent) {
+						// A closure kept to run later (stored in a field, a
+						// composite literal, returned: m.uncounted) runs
+						// after the caller's context may be gone.
+						if s == "" && !m.uncounted[y] {
 							s = scope
 						}
 						walk(y.Body, s)
@@ -600,27 +603,6 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent ast.Node, body *ast.BlockS
 	// A field of a composite literal (detached{Context:
 	// context.Background(), values: ctx}) builds a value whose use the
 	// model cannot follow: a type made to detach is no dropped context.
-	return false
-}
-
-// storedForLater reports whether the function literal lit, whose parent
-// in the syntax is parent, is kept to run later rather than run in place
-// or handed to a call: stored in a field, an element of a composite
-// literal, or returned. It runs after the enclosing function's context
-// may be gone, so that context is not its scope.
-func storedForLater(info *types.Info, lit *ast.FuncLit, parent ast.Node) bool {
-	switch p := parent.(type) {
-	case *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt:
-		return true
-	case *ast.AssignStmt:
-		for i, r := range p.Rhs {
-			if r == ast.Expr(lit) && i < len(p.Lhs) {
-				if _, isIdent := analysisutil.Unparen(p.Lhs[i]).(*ast.Ident); !isIdent {
-					return true // s.onClose = func() {...}
-				}
-			}
-		}
-	}
 	return false
 }
 
