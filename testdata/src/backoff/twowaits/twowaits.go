@@ -5,6 +5,7 @@ package twowaits
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 )
 
@@ -23,6 +24,23 @@ func twoWaits(ctx context.Context) error {
 			continue
 		}
 		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Two waits with different problems stay two findings: one without jitter,
+// one that grows exponentially with no cap (jittered).
+func differentProblems(ctx context.Context) error {
+	var err error
+	for i := 0; i < 10; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if errors.Is(err, errBusy) {
+			time.Sleep(time.Duration(rand.Int64N(int64(time.Second) << i))) // want `retry delay grows exponentially with no cap`
+			continue
+		}
+		time.Sleep(time.Second) // want `retry delay has no jitter`
 	}
 	return err
 }
