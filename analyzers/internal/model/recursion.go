@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // findRecursions recognizes retries written as recursion: a function
@@ -126,7 +127,9 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 		switch p := stack[i].(type) {
 		case *ast.IfStmt:
 			if stack[i+1] == p.Body && mentionsErr(p.Cond) && !testsSuccess(info, p.Cond) {
-				return true
+				// On a lost optimistic-concurrency race the call is made
+				// again on state read anew: not a retry of a failure.
+				return !testsConflict(info, p.Cond)
 			}
 		case *ast.BlockStmt:
 			for _, st := range p.List {
@@ -140,6 +143,22 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 		}
 	}
 	return false
+}
+
+// testsConflict reports whether cond calls a Conflict check of the
+// catalog or compares with a Conflict error.
+func testsConflict(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			found = isConflictCheck(analysisutil.Callee(info, x))
+		case *ast.Ident, *ast.SelectorExpr:
+			found = errorRole(info, x.(ast.Expr)) == catalog.Conflict
+		}
+		return !found
+	})
+	return found
 }
 
 // testsSuccess reports whether cond is err == nil (possibly among
