@@ -183,7 +183,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if !v.retry {
 		return nil
 	}
-	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
 		r.Ops = []ast.Node{st.Body}
