@@ -388,6 +388,18 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	if len(keys) == 0 {
 		return []*state{s}, []*state{s}
 	}
+	if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok && in.yields[in.info.Uses[id]] {
+		// yield(v, err) in an iterator: the outcome is handed to the
+		// consumer, which decides whether the loop goes on; the loop
+		// delivers it, it does not retry it.
+		t := s
+		for _, a := range call.Args {
+			if key, s2, ok := in.errKey(a, t); ok {
+				t = settle(s2, key)
+			}
+		}
+		return []*state{t}, []*state{t}
+	}
 	if isConflictCheck(fn) && len(call.Args) == 1 {
 		// A lost race is not a failed call: on that branch the outcome
 		// is settled, whatever was known of it before.
