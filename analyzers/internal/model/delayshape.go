@@ -406,6 +406,9 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 				}
 			case *ast.SelectorExpr:
 				if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+					if f, ok := sel.Obj().(*types.Var); ok && m.fixedField(f) && fieldPath(info, x.X) {
+						return false // c.conf.Retry.Backoff: a configured number
+					}
 					opaque = true
 				}
 			case *ast.Ident:
@@ -417,4 +420,78 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 		})
 	}
 	return opaque
+}
+
+// fixedField reports whether the field f holds a plain number (a
+// time.Duration, a count) that the package never sets from a random
+// draw: a configured delay, the same for every retry of every client
+// that shares the configuration, so a wait of it has no jitter whatever
+// its value. A function or interface field is a policy that may jitter.
+func (m *builder) fixedField(f *types.Var) bool {
+	b, ok := f.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsNumeric == 0 {
+		return false
+	}
+	if m.randomFields == nil {
+		m.randomFields = m.findRandomFields()
+	}
+	return !m.randomFields[f]
+}
+
+// findRandomFields lists the fields the package assigns, in a statement
+// or a composite literal, a value with a random draw.
+func (m *builder) findRandomFields() map[*types.Var]bool {
+	info := m.pass.TypesInfo
+	out := map[*types.Var]bool{}
+	mark := func(lhs ast.Expr, value ast.Expr) {
+		var obj types.Object
+		switch x := analysisutil.Unparen(lhs).(type) {
+		case *ast.SelectorExpr:
+			obj = info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = info.Uses[x]
+		}
+		if f, ok := obj.(*types.Var); ok && f.IsField() && m.isRandom(value) {
+			out[f] = true
+		}
+	}
+	for _, file := range m.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				if len(x.Lhs) == len(x.Rhs) {
+					for i := range x.Lhs {
+						mark(x.Lhs[i], x.Rhs[i])
+					}
+				}
+			case *ast.CompositeLit:
+				for _, e := range x.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						mark(kv.Key, kv.Value)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// fieldPath reports whether e is a variable or a chain of field
+// selections from one (c, c.conf, c.conf.Retry).
+func fieldPath(info *types.Info, e ast.Expr) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[x].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			return fieldPath(info, x.X)
+		}
+		_, ok := info.Uses[x.Sel].(*types.Var) // a package-level variable
+		return ok
+	case *ast.StarExpr:
+		return fieldPath(info, x.X)
+	}
+	return false
 }

@@ -49,7 +49,10 @@ type builder struct {
 	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
 	yields      map[types.Object]bool // the yield parameters of iterator functions
-	result      *Result
+	// randomFields are the fields the package sets from a random draw
+	// (computed when first needed).
+	randomFields map[*types.Var]bool
+	result       *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
