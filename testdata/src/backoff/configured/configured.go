@@ -1,0 +1,78 @@
+// Package configured: waits of a configured delay.
+package configured
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+func call(ctx context.Context) error { return errors.New("down") }
+
+type RetryConfig struct {
+	Max     int
+	Backoff time.Duration
+	// BackoffFunc, when set, computes the delay.
+	BackoffFunc func(attempt int) time.Duration
+}
+
+type Config struct{ Retry RetryConfig }
+
+type client struct {
+	conf  Config
+	pause time.Duration // set per client from a random draw
+}
+
+func newClient(conf Config) *client {
+	return &client{conf: conf, pause: time.Duration(rand.Int64N(int64(time.Second)))}
+}
+
+// A configured delay is the same for every retry of every client with
+// that configuration, whatever its value: no jitter.
+func (c *client) do(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.conf.Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.conf.Retry.Backoff): // want `retry delay has no jitter`
+		}
+	}
+	return err
+}
+
+// Near miss: a delay function from the configuration may jitter.
+func (c *client) doFunc(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.conf.Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.conf.Retry.BackoffFunc(i)):
+		}
+	}
+	return err
+}
+
+// Near miss: a field the package sets from a random draw.
+func (c *client) doPause(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.conf.Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.pause):
+		}
+	}
+	return err
+}
