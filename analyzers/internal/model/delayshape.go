@@ -386,38 +386,51 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 	}
 	info := m.pass.TypesInfo
 	opaque := false
-	for _, e := range exprs {
-		ast.Inspect(e, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.CallExpr:
-				if tv := info.Types[x.Fun]; tv.IsType() {
-					return true
-				}
-				fn := analysisutil.Callee(info, x)
-				if fn == nil {
-					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
-						if _, isB := info.Uses[id].(*types.Builtin); isB {
-							return true
-						}
-					}
-					opaque = true
-				} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
-					opaque = true
-				}
-			case *ast.SelectorExpr:
-				if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-					if f, ok := sel.Obj().(*types.Var); ok && m.fixedField(f) && fieldPath(info, x.X) {
-						return false // c.conf.Retry.Backoff: a configured number
-					}
-					opaque = true
-				}
-			case *ast.Ident:
-				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
-					opaque = true // a parameter of the retrying function
-				}
+	var visitOpaque func(n ast.Node) bool
+	visitOpaque = func(n ast.Node) bool {
+		if opaque {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if tv := info.Types[x.Fun]; tv.IsType() {
+				return true
 			}
-			return true
-		})
+			fn := analysisutil.Callee(info, x)
+			if fn == nil {
+				if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+					if _, isB := info.Uses[id].(*types.Builtin); isB {
+						return true
+					}
+				}
+				opaque = true
+			} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+				opaque = true
+			} else if m.vals.decls[fn] != nil {
+				// A helper of this package, followed into its
+				// returns: the receiver it is called on gives no
+				// value of its own; the arguments do.
+				for _, a := range x.Args {
+					ast.Inspect(a, visitOpaque)
+				}
+				return false
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				if f, ok := sel.Obj().(*types.Var); ok && m.fixedField(f) && fieldPath(info, x.X) {
+					return false // c.conf.Retry.Backoff: a configured number
+				}
+				opaque = true
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
+				opaque = true // a parameter of the retrying function
+			}
+		}
+		return true
+	}
+	for _, e := range exprs {
+		ast.Inspect(e, visitOpaque)
 	}
 	return opaque
 }

@@ -76,3 +76,32 @@ func (c *client) doPause(ctx context.Context) error {
 	}
 	return err
 }
+
+func (c *client) minDelay() time.Duration { return 100 * time.Millisecond }
+
+func grow(n int, min, max time.Duration) time.Duration {
+	d := time.Duration(n*n) * min
+	if d > max {
+		d = max
+	}
+	return d
+}
+
+// A helper method's value, grown by a package function with no random
+// draw: the receiver it is called on adds nothing random.
+func (c *client) doGrowing(ctx context.Context) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(grow(i, c.minDelay(), time.Second)): // want `retry delay has no jitter`
+			}
+		}
+		if err = call(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
