@@ -131,6 +131,48 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 	if walks {
 		return true
 	}
+	// port++ where port started from the input (port := cfg.Port), not
+	// from a constant as an attempt counter does: a position in a search.
+	for obj := range advanced {
+		if derived[obj] || !isPlainValue(obj.Type()) {
+			continue
+		}
+		if v, ok := obj.(*types.Var); ok && isLocal(v) && m.startsFromInput(v, nodes) {
+			derived[obj] = true
+		}
+	}
+	// cfg.Port = port, cfg["port"] = port: the request the loop sends is
+	// changed with it.
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i, l := range as.Lhs {
+				var base ast.Expr
+				switch x := analysisutil.Unparen(l).(type) {
+				case *ast.IndexExpr:
+					base = x.X
+				case *ast.SelectorExpr:
+					base = x.X
+				default:
+					continue
+				}
+				changes := false
+				ast.Inspect(as.Rhs[i], func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && derived[info.Uses[id]] {
+						changes = true
+					}
+					return !changes
+				})
+				if obj := objOf(base); changes && obj != nil {
+					derived[obj] = true
+				}
+			}
+			return true
+		})
+	}
 	// for x := first(); x != nil; x = next(): the loop walks candidates
 	// (brokers, replicas), each tried once.
 	if fs, ok := stmt.(*ast.ForStmt); ok && fs.Post != nil {
@@ -334,4 +376,24 @@ func findYields(info *types.Info, files []*ast.File) map[types.Object]bool {
 		})
 	}
 	return yields
+}
+
+// startsFromInput reports whether the local v gets its first value,
+// outside nodes (the loop), from something other than a constant: a
+// field, a parameter, a call's result.
+func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
+	outside := 0
+	for _, a := range m.vals.assigns[v] {
+		if inNodes(nodes, a.pos) {
+			continue
+		}
+		if a.value == nil {
+			continue // declared without a value: the zero value, then set
+		}
+		outside++
+		if tv, ok := m.pass.TypesInfo.Types[a.value]; ok && tv.Value != nil {
+			return false
+		}
+	}
+	return outside > 0
 }

@@ -1,0 +1,70 @@
+// Package search: loops that move through candidates (the next port) are
+// searches, not retries of one request.
+package search
+
+import (
+	"context"
+	"errors"
+)
+
+type Config struct{ Port int }
+
+var errPortTaken = errors.New("port taken")
+
+func create(ctx context.Context, cfg Config) error            { return errPortTaken }
+func createMap(ctx context.Context, cfg map[string]any) error { return errPortTaken }
+
+func withPort(ctx context.Context, cfg Config) (int, error) {
+	port := cfg.Port
+	for attempt := 0; attempt < 100; attempt++ {
+		cfg.Port = port
+		err := create(ctx, cfg)
+		if err == nil {
+			return port, nil
+		}
+		if !errors.Is(err, errPortTaken) {
+			return 0, err
+		}
+		port++
+	}
+	return 0, errors.New("no free port")
+}
+
+func withMap(ctx context.Context, cfg map[string]any) (int, error) {
+	var port int
+	switch p := cfg["port"].(type) {
+	case int:
+		port = p
+	default:
+		return 0, errors.New("bad port")
+	}
+	for attempt := 0; attempt < 100; attempt++ {
+		cfg["port"] = port
+		err := createMap(ctx, cfg)
+		if err == nil {
+			return port, nil
+		}
+		if !errors.Is(err, errPortTaken) {
+			return 0, err
+		}
+		port++
+	}
+	return 0, errors.New("no free port")
+}
+
+type Req struct{ Attempt int }
+
+func send(ctx context.Context, r Req) error { return errPortTaken }
+
+// The near miss: an attempt number written into the request is no new
+// request; the loop retries at once.
+func withAttempt(ctx context.Context) error {
+	var r Req
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop tries again at once after a failure`
+		r.Attempt = attempt
+		if err := send(ctx, r); err == nil {
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
