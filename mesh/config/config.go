@@ -16,7 +16,7 @@ import (
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	"go.yaml.in/yaml/v3"
-		networking "istio.io/api/networking/v1alpha3"
+	networking "istio.io/api/networking/v1alpha3"
 )
 
 // A Position is a place in a manifest: file, line and column (1-based;
