@@ -44,26 +44,3 @@ func hostMatch(pattern, host string) bool {
 	}
 	return false
 }
-
-// CodeHostCandidates are the FQDNs a host name written in a Go program
-// (the host of a URL) may stand for in the cluster: itself, and for a
-// name of one or two labels ("payments", "payments.shop"), the Kubernetes
-// names DNS search paths complete it to. A name of one label stands for
-// the service of that name in any namespace: Lookup accepts it only when
-// one host of the mesh has that name.
-func CodeHostCandidates(host string) (exact []string, firstLabel string) {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	if h, _, ok := strings.Cut(host, ":"); ok && !strings.Contains(host, "]") {
-		host = h
-	}
-	switch strings.Count(host, ".") {
-	case 0:
-		return nil, host
-	case 1:
-		return []string{host, host + "." + ClusterDomain}, ""
-	}
-	if strings.HasSuffix(host, ".svc") {
-		return []string{host + ".cluster.local"}, ""
-	}
-	return []string{host}, ""
-}
