@@ -94,8 +94,9 @@ func Run(s *config.Set) []Finding {
 }
 
 type checker struct {
-	set *config.Set
-	out []Finding
+	set    *config.Set
+	out    []Finding
+	routed map[string]bool
 }
 
 func (c *checker) report(pos config.Position, category, format string, args ...any) *Finding {
@@ -369,7 +370,30 @@ func (c *checker) istioIdempotent(vs *config.VirtualService, i int, r IstioRetry
 		lead, strings.Join(methods, "/"), strings.Join(unsafe, ","), strings.Join(methods, "/"))
 }
 
+// routedHosts are the hosts some VirtualService routes for the sidecars.
+func (c *checker) routedHosts() map[string]bool {
+	if c.routed == nil {
+		c.routed = map[string]bool{}
+		for _, vs := range c.set.VirtualServices {
+			if !AppliesToSidecars(vs.Spec) {
+				continue
+			}
+			for _, h := range vs.Spec.GetHosts() {
+				c.routed[FQDN(h, vs.Namespace)] = true
+			}
+		}
+	}
+	return c.routed
+}
+
 func (c *checker) destinationRule(dr *config.DestinationRule) {
+	// A host with a DestinationRule and no VirtualService gets Istio's
+	// default retries: the budget belongs in this rule.
+	if host := FQDN(dr.Spec.GetHost(), dr.Namespace); !strings.Contains(host, "*") && !c.routedHosts()[host] && !retryLimit(dr) {
+		c.report(dr.Fields.Pos("traffic_policy"), RetryBudget,
+			"no VirtualService routes %s: Istio's default, %d retries on %s(503), applies, and it has no retry budget nor limit on concurrent retries (connectionPool.http.maxRetries unset: Istio's default %d, no limit): in an outage every request retries at once, up to %d× the load on a failing service; set trafficPolicy.retryBudget or connectionPool.http.maxRetries here",
+			host, IstioDefaultRetries, IstioDefaultRetryOn, uint32(IstioUnlimited), IstioDefaultRetries+1)
+	}
 	c.istioPolicy(dr, dr.Spec.GetTrafficPolicy(), "traffic_policy")
 	for i, s := range dr.Spec.GetSubsets() {
 		c.istioPolicy(dr, s.GetTrafficPolicy(), "subsets", i, "traffic_policy")
