@@ -446,14 +446,14 @@ func (c *checker) istioPolicy(dr *config.DestinationRule, tp *networking.Traffic
 			"outlier detection of %s may eject every endpoint (maxEjectionPercent %d, %s): when all endpoints fail together — a bad deploy, a shared dependency down — the pool is emptied and every request fails with 503 no healthy upstream, long after the cause is fixed; keep maxEjectionPercent well under 100 (Istio's default is %d)",
 			dr.Spec.GetHost(), maxEj, panicText, IstioDefaultMaxEjectionPercent)
 		if threshold > 0 && threshold <= 2 {
-			f.Related = []Related{{Pos: at("outlier_detection", field), Message: fmt.Sprintf("an endpoint is ejected after %d consecutive errors", threshold)}}
+			f.Related = []Related{{Pos: at("outlier_detection", field), Message: "an endpoint is ejected after "+errorsText(threshold)}}
 		}
 		return
 	}
 	if threshold > 0 && threshold <= 2 && maxEj >= 50 {
 		c.report(at("outlier_detection", field), EjectionThreshold,
-			"outlier detection of %s ejects an endpoint after %d consecutive errors with %s: one bad deploy (or one slow dependency behind every endpoint) ejects %d%% of the endpoints within seconds and the rest take their load; eject after 5 or more errors (Istio's default consecutive5xxErrors is %d), or lower maxEjectionPercent",
-			dr.Spec.GetHost(), threshold, maxEjText, maxEj, IstioDefaultConsecutive5xx)
+			"outlier detection of %s ejects an endpoint after %s with %s: one bad deploy (or one slow dependency behind every endpoint) ejects %d%% of the endpoints within seconds and the rest take their load; eject after 5 or more errors (Istio's default consecutive5xxErrors is %d), or lower maxEjectionPercent",
+			dr.Spec.GetHost(), errorsText(threshold), maxEjText, maxEj, IstioDefaultConsecutive5xx)
 	}
 }
 
@@ -681,13 +681,20 @@ func (c *checker) cluster(cl *config.Cluster) {
 			"outlier detection of cluster %s may eject every endpoint (max_ejection_percent %d): when all endpoints fail together — a bad deploy, a shared dependency down — %s; keep max_ejection_percent well under 100 (Envoy's default is %d)",
 			name, maxEj, panicText, EnvoyDefaultMaxEjection)
 		if threshold > 0 && threshold <= 2 {
-			f.Related = []Related{{Pos: cl.Fields.Pos("outlier_detection", field), Message: fmt.Sprintf("an endpoint is ejected after %d consecutive errors", threshold)}}
+			f.Related = []Related{{Pos: cl.Fields.Pos("outlier_detection", field), Message: "an endpoint is ejected after "+errorsText(threshold)}}
 		}
 		return
 	}
 	if threshold > 0 && threshold <= 2 && maxEj >= 50 {
 		c.report(cl.Fields.Pos("outlier_detection", field), EjectionThreshold,
-			"outlier detection of cluster %s ejects an endpoint after %d consecutive errors with %s: one bad deploy ejects %d%% of the endpoints within seconds and the rest take their load; eject after 5 or more errors (Envoy's default consecutive_5xx is %d), or lower max_ejection_percent",
-			name, threshold, maxEjText, maxEj, EnvoyDefaultConsecutive5xx)
+			"outlier detection of cluster %s ejects an endpoint after %s with %s: one bad deploy ejects %d%% of the endpoints within seconds and the rest take their load; eject after 5 or more errors (Envoy's default consecutive_5xx is %d), or lower max_ejection_percent",
+			name, errorsText(threshold), maxEjText, maxEj, EnvoyDefaultConsecutive5xx)
 	}
+}
+
+func errorsText(n int) string {
+	if n == 1 {
+		return "1 consecutive error"
+	}
+	return fmt.Sprintf("%d consecutive errors", n)
 }
