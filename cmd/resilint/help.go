@@ -54,6 +54,9 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, name := range args {
 		a := analyzers.Lookup(name)
+		if name == meshCheck.Name {
+			a = meshCheck // not an analyzer of packages: it runs with -mesh
+		}
 		if a == nil {
 			var names []string
 			for _, a := range all {
