@@ -446,7 +446,7 @@ func (c *checker) istioPolicy(dr *config.DestinationRule, tp *networking.Traffic
 			"outlier detection of %s may eject every endpoint (maxEjectionPercent %d, %s): when all endpoints fail together — a bad deploy, a shared dependency down — the pool is emptied and every request fails with 503 no healthy upstream, long after the cause is fixed; keep maxEjectionPercent well under 100 (Istio's default is %d)",
 			dr.Spec.GetHost(), maxEj, panicText, IstioDefaultMaxEjectionPercent)
 		if threshold > 0 && threshold <= 2 {
-			f.Related = []Related{{Pos: at("outlier_detection", field), Message: "an endpoint is ejected after "+errorsText(threshold)}}
+			f.Related = []Related{{Pos: at("outlier_detection", field), Message: "an endpoint is ejected after " + errorsText(threshold)}}
 		}
 		return
 	}
@@ -681,7 +681,7 @@ func (c *checker) cluster(cl *config.Cluster) {
 			"outlier detection of cluster %s may eject every endpoint (max_ejection_percent %d): when all endpoints fail together — a bad deploy, a shared dependency down — %s; keep max_ejection_percent well under 100 (Envoy's default is %d)",
 			name, maxEj, panicText, EnvoyDefaultMaxEjection)
 		if threshold > 0 && threshold <= 2 {
-			f.Related = []Related{{Pos: cl.Fields.Pos("outlier_detection", field), Message: "an endpoint is ejected after "+errorsText(threshold)}}
+			f.Related = []Related{{Pos: cl.Fields.Pos("outlier_detection", field), Message: "an endpoint is ejected after " + errorsText(threshold)}}
 		}
 		return
 	}

@@ -45,7 +45,9 @@ func TestBuild(t *testing.T) {
 	// Another module's map: the shared route and service are one node,
 	// the worst case is kept.
 	other := Build(nil, []Site{{ID: "b.go:3", What: "retry loop", Module: "example.com/b", Calls: 4, Hosts: []string{"shipping.shop.svc.cluster.local"}}},
-		func(string) (Route, bool) { return Route{Host: "shipping.shop.svc.cluster.local", Tries: 3, Default: true, Label: "Istio default"}, true })
+		func(string) (Route, bool) {
+			return Route{Host: "shipping.shop.svc.cluster.local", Tries: 3, Default: true, Label: "Istio default"}, true
+		})
 	g.Merge(other)
 	n := 0
 	for _, node := range g.Nodes {
