@@ -100,7 +100,7 @@ func TestMeshErrors(t *testing.T) {
 		t.Errorf("-mesh with invalid manifests: exit %d, want 1\n%s", code, stderr)
 	}
 	for _, want := range []string{
-		"resilint: -mesh: mesh/config/testdata/bad/syntax.yaml:5: invalid YAML: ",
+		"resilint: -mesh: mesh/config/testdata/bad/syntax.yaml:6: invalid YAML: ",
 		`resilint: -mesh: mesh/config/testdata/bad/kind.yaml:2:7: unknown kind "VirtualServic" in networking.istio.io`,
 		`resilint: -mesh: mesh/config/testdata/bad/field.yaml:8:7: unknown field "atempts"`,
 		"mesh/config/testdata/istio.yaml:", // a valid document's finding

@@ -213,6 +213,14 @@ func (s *Set) Parse(name string, data []byte) error {
 			if m := yamlLine.FindStringSubmatch(msg); m != nil {
 				pos.Line, _ = strconv.Atoi(m[1])
 				msg = msg[len(m[0]):]
+				// The parser's own errors ("did not find expected key")
+				// give a 0-based line, its scanner's a 1-based one
+				// (go.yaml.in/yaml/v3's parser.fail adds 1 for scanner
+				// errors only): the line of the block or flow collection
+				// that is not closed, or of the offending token.
+				if strings.HasPrefix(msg, "did not find expected ") {
+					pos.Line++
+				}
 			} else {
 				msg = strings.TrimPrefix(msg, "yaml: ")
 			}

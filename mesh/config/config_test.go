@@ -63,7 +63,7 @@ func TestLoadValid(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	want := map[string]string{
-		"syntax.yaml":  "testdata/bad/syntax.yaml:5: invalid YAML: did not find expected ',' or ']'",
+		"syntax.yaml":  "testdata/bad/syntax.yaml:6: invalid YAML: did not find expected ',' or ']'",
 		"kind.yaml":    `testdata/bad/kind.yaml:2:7: unknown kind "VirtualServic" in networking.istio.io`,
 		"field.yaml":   `testdata/bad/field.yaml:8:7: unknown field "atempts" in istio.networking.v1alpha3.HTTPRetry`,
 		"type.yaml":    `testdata/bad/type.yaml:1:1: unknown Envoy @type "type.googleapis.com/envoy.config.route.v3.RouteConfigurations"`,
@@ -113,5 +113,22 @@ func TestParseOddInput(t *testing.T) {
 	for _, in := range inputs {
 		var s Set
 		_ = s.Parse("in.yaml", []byte(in)) // must not panic
+	}
+}
+
+// The line of a YAML syntax error is the line of the collection left
+// open or of the offending token, 1-based, whichever part of the YAML
+// library found it.
+func TestYAMLErrorLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: 1\nb: 2\nc: [x\nd: 3\n": "f.yaml:3: invalid YAML: did not find expected ',' or ']'",
+		"a: 1\nb: 2\nc: d: e\n":     "f.yaml:3: invalid YAML: mapping values are not allowed in this context",
+		"a: 1\n\tb: 2\n":            "f.yaml:2: invalid YAML: found a tab character that violates indentation",
+		"a:\n  - b\n - c\n":         "f.yaml:3: invalid YAML: did not find expected key",
+	} {
+		var s Set
+		if err := s.Parse("f.yaml", []byte(in)); err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %s", in, err, want)
+		}
 	}
 }
