@@ -90,7 +90,41 @@ func Run(s *config.Set) []Finding {
 		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Column, b.Pos.Column), cmp.Compare(a.Message, b.Message))
 	})
-	return c.out
+	return suppress(s, c.out)
+}
+
+// ignoreRE is a suppression comment in a manifest, with its reason:
+// "# resilint:ignore mesh the gateway's retries are the only ones".
+var ignoreRE = regexp.MustCompile(`#\s*resilint:ignore\s+(\S+)\s+\S`)
+
+// suppress drops the findings silenced by a "# resilint:ignore mesh
+// <reason>" comment on their line or the line above, as
+// //resilint:ignore does in Go. A comment without a reason silences
+// nothing.
+func suppress(s *config.Set, fs []Finding) []Finding {
+	lines := map[string][]string{}
+	for _, f := range s.Files {
+		lines[f.Name] = strings.Split(string(f.Data), "\n")
+	}
+	ignored := func(p config.Position) bool {
+		ls := lines[p.File]
+		for _, n := range []int{p.Line, p.Line - 1} {
+			if n < 1 || n > len(ls) {
+				continue
+			}
+			if m := ignoreRE.FindStringSubmatch(ls[n-1]); m != nil && slices.Contains(strings.Split(m[1], ","), "mesh") {
+				return true
+			}
+		}
+		return false
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !ignored(f.Pos) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 type checker struct {
