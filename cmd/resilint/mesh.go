@@ -115,8 +115,8 @@ func setMeshRoutes(all []*analysis.Analyzer, table string) error {
 // routes (emptied when path is ""). It returns the mesh's findings and
 // whether the configuration had errors.
 func prepareMesh(path string, all []*analysis.Analyzer, stderr io.Writer) ([]*finding, bool) {
+	setMeshRoutes(all, "") // the routes of an earlier run go
 	if path == "" {
-		setMeshRoutes(all, "")
 		return nil, false
 	}
 	m, err := loadMesh(path)
