@@ -106,3 +106,35 @@ func TestDocCategories(t *testing.T) {
 		}
 	}
 }
+
+// What the mesh does per host, on the demo's mesh: the worst route of a
+// VirtualService, Istio's default for a host with only a
+// DestinationRule, an Envoy virtual host by its domains.
+func TestRoutes(t *testing.T) {
+	s, err := config.Load("../../examples/mesh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range Routes(s) {
+		got[r.Host] = fmt.Sprintf("%d tries, default %v, resends %q, %s %s at %s", r.Tries, r.Default, r.Resends, r.Kind, r.Name, r.Where)
+	}
+	want := map[string]string{
+		"shipping.shop.svc.cluster.local":  `3 tries, default true, resends "retriable-status-codes(503)", DestinationRule shipping at ../../examples/mesh/shipping.yaml:15`,
+		"payments.shop.svc.cluster.local":  `4 tries, default false, resends "5xx,reset", VirtualService payments at ../../examples/mesh/payments.yaml:18`,
+		"inventory.shop.svc.cluster.local": `4 tries, default false, resends "", VirtualService inventory at ../../examples/mesh/inventory.yaml:14`,
+		"checkout.shop.example.com":        `3 tries, default false, resends "5xx", RouteConfiguration edge_routes at ../../examples/mesh/front-proxy.yaml:24`,
+	}
+	for h, w := range want {
+		if got[h] != w {
+			t.Errorf("%s: %s\n want %s", h, got[h], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("routes for %d hosts, want %d: %v", len(got), len(want), got)
+	}
+	tab := Table(Routes(s))
+	if r, ok := tab.Lookup("payments"); !ok || r.Tries != 4 {
+		t.Errorf("Lookup(payments) = %+v, %v", r, ok)
+	}
+}
