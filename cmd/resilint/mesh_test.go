@@ -137,7 +137,7 @@ func TestMap(t *testing.T) {
 			t.Fatalf("map: not well-formed XML: %v", err)
 		}
 	}
-	for _, want := range []string{"<svg", "shipping.shop.svc.cluster.local", "payments.shop.svc.cluster.local", "inventory.shop.svc.cluster.local", "checkout.shop.example.com", "retry.Do (3 attempts)", "3 attempts (Istio default) = up to 9 calls", `class="edge hot"`} {
+	for _, want := range []string{"<svg", "shipping.shop.svc.cluster.local", "payments.shop.svc.cluster.local", "inventory.shop.svc.cluster.local", "checkout.shop.example.com", "retry.Do (3 attempts)", "3 attempts (Istio default)", "up to 9 calls per request", `class="edge hot"`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %q", want)
 		}

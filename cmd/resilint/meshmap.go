@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/resilint/resilint/analyzers/retrysites"
 	"github.com/resilint/resilint/mesh/check"
@@ -83,7 +82,7 @@ func buildMap(hrs []check.HostRoute, sites []*retrysites.Site) *graph.Graph {
 	toRoute := func(h check.HostRoute) graph.Route {
 		label := h.Kind + " " + h.Name
 		if h.Default {
-			label = "Istio default (" + strings.ToLower(h.Kind) + " " + h.Name + ")"
+			label = "Istio default: no VirtualService"
 		}
 		return graph.Route{Host: h.Host, Tries: h.Tries, Default: h.Default, Label: label, Where: h.Where}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Kind is what a node is.
@@ -70,6 +71,15 @@ func (e *Edge) Label() string {
 		a += fmt.Sprintf(" = up to %d calls", e.Calls)
 	}
 	return a
+}
+
+// labelLines splits Label in two: the attempts, and the worst case.
+func (e *Edge) labelLines() (string, string) {
+	l := e.Label()
+	if i := strings.Index(l, " = "); i >= 0 {
+		return l[:i], l[i+3:] + " per request"
+	}
+	return l, ""
 }
 
 // Graph is the map.
@@ -163,7 +173,7 @@ type Site struct {
 func Build(routes []Route, sites []Site, lookup func(host string) (Route, bool)) *Graph {
 	g := new(Graph)
 	route := func(r Route) (*Node, *Node) {
-		rn := g.AddNode(Node{ID: "route:" + r.Host, Kind: KindRoute, Label: r.Label + fmt.Sprintf(" (%d tries)", r.Tries), Detail: r.Where})
+		rn := g.AddNode(Node{ID: "route:" + r.Host, Kind: KindRoute, Label: r.Label, Detail: r.Where})
 		sn := g.AddNode(Node{ID: "service:" + r.Host, Kind: KindService, Label: r.Host})
 		note := ""
 		if r.Default {

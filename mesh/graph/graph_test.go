@@ -82,7 +82,7 @@ func TestSVG(t *testing.T) {
 			t.Fatalf("not well-formed: %v\n%s", err, svg)
 		}
 	}
-	for _, want := range []string{"shipping.shop.svc.cluster.local", "payments.shop.svc.cluster.local", "retry.Do (3 attempts)", "= up to 9 calls", `class="edge hot"`} {
+	for _, want := range []string{"shipping.shop.svc.cluster.local", "payments.shop.svc.cluster.local", "retry.Do (3 attempts)", "3 attempts (Istio default)", "up to 9 calls per request", `class="edge hot"`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("SVG lacks %q", want)
 		}

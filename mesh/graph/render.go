@@ -10,10 +10,10 @@ import (
 
 // Layout constants of the SVG, in pixels.
 const (
-	colWidth  = 380
+	colWidth  = 500
 	boxWidth  = 300
 	boxHeight = 46
-	rowHeight = 74
+	rowHeight = 84
 	margin    = 40
 	header    = 56
 	maxChars  = 44
@@ -42,8 +42,8 @@ func (g *Graph) SVG(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
 	b.WriteString(`<title>resilint map: retry layers, code and mesh</title>` + "\n")
-	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker>` +
-		`<marker id="arrow-hot" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c0392b"/></marker></defs>` + "\n")
+	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker>` +
+		`<marker id="arrow-hot" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="14" markerHeight="14" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c0392b"/></marker></defs>` + "\n")
 	b.WriteString(`<rect width="100%" height="100%" fill="white"/>` + "\n")
 	for ci, title := range []string{"code: retry sites", "mesh: routes", "services"} {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold" font-size="14">%s</text>`+"\n", margin+ci*colWidth, header-20, esc(title))
@@ -62,8 +62,16 @@ func (g *Graph) SVG(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, `<g class="%s"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%s" marker-end="url(#%s)"/>`,
 			class, x1, y1, x2, y2, color, strconv.FormatFloat(widthPx, 'f', -1, 64), marker)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s" font-size="11">%s</text></g>`+"\n",
-			(x1+x2)/2, (y1+y2)/2-6, color, esc(e.Label()))
+		// The label above the line, at its middle: the attempts, then the
+		// worst case per request on a second line.
+		first, second := e.labelLines()
+		mx, my := (x1+x2)/2, (y1+y2)/2
+		if second != "" {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s" font-size="11">%s</text>`, mx, my-20, color, esc(first))
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s" font-size="11" font-weight="bold">%s</text></g>`+"\n", mx, my-6, color, esc(second))
+		} else {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s" font-size="11">%s</text></g>`+"\n", mx, my-6, color, esc(first))
+		}
 	}
 	for _, c := range cols {
 		for _, n := range c {
