@@ -128,9 +128,12 @@ func suppress(s *config.Set, fs []Finding) []Finding {
 }
 
 type checker struct {
-	set    *config.Set
-	out    []Finding
-	routed map[string]bool
+	set      *config.Set
+	out      []Finding
+	routed   map[string]bool
+	drs      map[string]*config.DestinationRule // by FQDN host
+	wildDRs  []*config.DestinationRule          // with a wildcard host
+	clusters map[string]*config.Cluster         // by name
 }
 
 func (c *checker) report(pos config.Position, category, format string, args ...any) *Finding {
@@ -200,19 +203,29 @@ func (c *checker) virtualService(vs *config.VirtualService) {
 	}
 }
 
-// drFor returns the DestinationRule of an FQDN host.
+// drFor returns the DestinationRule of an FQDN host: the one for that
+// host, or else the first whose wildcard host covers it.
 func (c *checker) drFor(host string) *config.DestinationRule {
-	var wild *config.DestinationRule
-	for _, dr := range c.set.DestinationRules {
-		h := FQDN(dr.Spec.GetHost(), dr.Namespace)
-		if h == host {
-			return dr
-		}
-		if wild == nil && hostMatch(h, host) {
-			wild = dr
+	if c.drs == nil {
+		c.drs = map[string]*config.DestinationRule{}
+		for _, dr := range c.set.DestinationRules {
+			h := FQDN(dr.Spec.GetHost(), dr.Namespace)
+			if strings.Contains(h, "*") {
+				c.wildDRs = append(c.wildDRs, dr)
+			} else if c.drs[h] == nil {
+				c.drs[h] = dr
+			}
 		}
 	}
-	return wild
+	if dr := c.drs[host]; dr != nil {
+		return dr
+	}
+	for _, dr := range c.wildDRs {
+		if hostMatch(FQDN(dr.Spec.GetHost(), dr.Namespace), host) {
+			return dr
+		}
+	}
+	return nil
 }
 
 // retryLimit reports whether a traffic policy (or one of its port or
@@ -525,12 +538,15 @@ func EnvoyRouteRetry(rc *config.RouteConfiguration, i, j int) (EnvoyRetry, bool)
 }
 
 func (c *checker) clusterNamed(name string) *config.Cluster {
-	for _, cl := range c.set.Clusters {
-		if cl.Name == name {
-			return cl
+	if c.clusters == nil {
+		c.clusters = map[string]*config.Cluster{}
+		for _, cl := range c.set.Clusters {
+			if c.clusters[cl.Name] == nil {
+				c.clusters[cl.Name] = cl
+			}
 		}
 	}
-	return nil
+	return c.clusters[name]
 }
 
 // defaultThresholds returns the DEFAULT-priority thresholds of a cluster

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,5 +131,19 @@ func TestYAMLErrorLines(t *testing.T) {
 		if err := s.Parse("f.yaml", []byte(in)); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %s", in, err, want)
 		}
+	}
+}
+
+// Aliases that expand a small document into a huge one are an error.
+func TestAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\"@type\": type.googleapis.com/envoy.config.cluster.v3.Cluster\nname: bomb\nmetadata:\n  filter_metadata:\n    x:\n      l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "      l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	var s Set
+	err := s.Parse("bomb.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Errorf("alias bomb: %v", err)
 	}
 }

@@ -43,6 +43,20 @@ type walker struct {
 	file   string
 	fields Fields
 	depth  int
+	nodes  int // visited: YAML aliases can make a small file a huge tree
+}
+
+// maxNodes bounds the nodes one document may expand to through aliases
+// (a "billion laughs" document is an error, not an hour of work).
+const maxNodes = 1 << 20
+
+// visit counts a node; it fails when the document expands too much.
+func (w *walker) visit(n *yaml.Node) error {
+	w.nodes++
+	if w.nodes > maxNodes {
+		return w.errorf(n, "the document expands to more than %d nodes (through aliases)", maxNodes)
+	}
+	return nil
 }
 
 // dropped marks a value left out of the JSON: an Any of a type this
@@ -63,6 +77,9 @@ func (w *walker) errorf(n *yaml.Node, format string, args ...any) error {
 
 func (w *walker) message(n *yaml.Node, md protoreflect.MessageDescriptor, path string) (any, error) {
 	n = deref(n)
+	if err := w.visit(n); err != nil {
+		return nil, err
+	}
 	w.depth++
 	defer func() { w.depth-- }()
 	if w.depth > 200 {
@@ -191,6 +208,9 @@ func (w *walker) value(n *yaml.Node, fd protoreflect.FieldDescriptor, path strin
 
 func (w *walker) scalar(n *yaml.Node, fd protoreflect.FieldDescriptor, path string) (any, error) {
 	n = deref(n)
+	if err := w.visit(n); err != nil {
+		return nil, err
+	}
 	if n.Kind != yaml.ScalarNode {
 		return nil, w.errorf(n, "%s: expected a %s, got %s", path, kindName(fd.Kind()), describe(n))
 	}
@@ -239,6 +259,9 @@ func kindName(k protoreflect.Kind) string {
 // plain converts free-form YAML (a Struct or Value) to JSON values.
 func (w *walker) plain(n *yaml.Node) (any, error) {
 	n = deref(n)
+	if err := w.visit(n); err != nil {
+		return nil, err
+	}
 	w.depth++
 	defer func() { w.depth-- }()
 	if w.depth > 200 {
