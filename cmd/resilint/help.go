@@ -86,6 +86,7 @@ func writeHelp(w io.Writer, all []*analysis.Analyzer) {
 		title, _, _ := strings.Cut(a.Doc, "\n")
 		fmt.Fprintf(w, "  %-16s %s\n", a.Name, title)
 	}
+	fmt.Fprintf(w, "  %-16s %s\n", meshCheck.Name, "with -mesh DIR: Istio and Envoy retries, timeouts, pools and ejection that multiply load; code × mesh retries")
 
 	fmt.Fprint(w, "\nFlags:\n\n")
 	var o options
