@@ -15,6 +15,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/mesh/routes"
 )
 
 //go:embed doc.go
@@ -62,7 +63,12 @@ func (headerValue) Set(s string) error {
 	return nil
 }
 
+// meshRoutes are the service mesh's routes, set by resilint -mesh (empty
+// otherwise: no finding then depends on the mesh).
+var meshRoutes routes.Table
+
 func init() {
+	Analyzer.Flags.Var(&meshRoutes, "mesh", "the service mesh's routes, as JSON (set by resilint -mesh DIR): a finding says when the mesh resends the request too")
 	Analyzer.Flags.Var(headerValue{}, "header", "comma-separated names of the headers that carry an idempotency key (the first is used by fixes)")
 }
 
@@ -146,6 +152,9 @@ func run(pass *analysis.Pass) (any, error) {
 				d := analysis.Diagnostic{
 					Pos: s.Pos, End: s.End, Category: "no-key", Related: related,
 					Message: fmt.Sprintf("%s sends %s%s inside a retry without an %s header: a timeout means the result is unknown, and a retried %s the server already processed runs twice (a double charge)", s.Lib, method, via, names[0], strings.TrimPrefix(method, "a ")),
+				}
+				if note := meshNote(s); note != "" {
+					d.Message += note
 				}
 				if fix := keyFix(pass, r, s, names[0]); fix != nil {
 					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -509,4 +518,16 @@ func isErrCheck(st ast.Stmt) bool {
 	}
 	id, ok := be.X.(*ast.Ident)
 	return ok && id.Name == "err"
+}
+
+// meshNote says that the service mesh resends the request too, when
+// resilint -mesh gave the mesh's routes and the request's host is one the
+// mesh retries on conditions that resend a processed request; "" when the
+// host is not known.
+func meshNote(s *model.Send) string {
+	rt, ok := meshRoutes.Lookup(s.Host)
+	if !ok || rt.Resends == "" || rt.Tries < 2 {
+		return ""
+	}
+	return fmt.Sprintf("; the service mesh resends it too: %s retries %s on %s (%s, %s), whatever the code decides", rt.Host, s.Method, rt.Resends, rt.Policy, rt.Where)
 }

@@ -52,3 +52,17 @@ func TestRetryingCallersRelated(t *testing.T) {
 		t.Errorf("the POST's related locations are %q, want one %q", related, want)
 	}
 }
+
+// With the mesh's routes (resilint -mesh), the finding says that the mesh
+// resends the POST too, when its route for the host does.
+func TestMesh(t *testing.T) {
+	const table = `[
+		{"host": "payments.shop.svc.cluster.local", "tries": 4, "policy": "3 retries on 5xx,connect-failure", "resends": "5xx", "where": "mesh/payments.yaml:9"},
+		{"host": "refunds.shop.svc.cluster.local", "tries": 3, "policy": "2 retries on connect-failure", "where": "mesh/refunds.yaml:9"}
+	]`
+	if err := idempotency.Analyzer.Flags.Set("mesh", table); err != nil {
+		t.Fatal(err)
+	}
+	defer idempotency.Analyzer.Flags.Set("mesh", "")
+	analysistest.Run(t, testutil.TestData(), idempotency.Analyzer, "idempotency_mesh/...")
+}

@@ -34,6 +34,11 @@
 // and share a retry budget (runtime/retry's Budget) across the process so
 // that retries stay a small fraction of requests.
 //
+// With resilint -mesh DIR, a retry whose requests go to a host the
+// service mesh retries too (the host read from a constant URL) is
+// reported with both layers counted: "3 attempts in code × 3 by the mesh
+// (Istio default) = up to 9 calls per request".
+//
 // Loops that are not retries are not reported: pagination, work-queue and
 // consumer loops (success goes round again), polling a condition, ranging
 // over items even when each item's call retries, loops whose failure path

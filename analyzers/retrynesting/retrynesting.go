@@ -11,6 +11,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/mesh/routes"
 )
 
 //go:embed doc.go
@@ -25,6 +26,14 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
+// meshRoutes are the service mesh's routes, set by resilint -mesh (empty
+// otherwise: no finding then depends on the mesh).
+var meshRoutes routes.Table
+
+func init() {
+	Analyzer.Flags.Var(&meshRoutes, "mesh", "the service mesh's routes, as JSON (set by resilint -mesh DIR): retries whose requests the mesh retries again count the mesh's attempts")
+}
+
 // maxRelated bounds the related locations of one diagnostic.
 const maxRelated = 8
 
@@ -32,6 +41,9 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	for _, r := range res.Retries {
 		if len(r.Inner) == 0 {
+			if d, ok := meshDiagnostic(r); ok {
+				pass.Report(d)
+			}
 			continue
 		}
 		if r.Kind == model.RecursiveRetry && r.CountParam >= 0 {
@@ -233,4 +245,31 @@ func disableHint(rs []*model.Reach) string {
 		}
 	}
 	return ""
+}
+
+// meshDiagnostic reports a retry of the code whose requests go to a host
+// the service mesh retries too: the two layers multiply. Only with a
+// constant attempt bound and a host the model reads from a constant URL;
+// a host the mesh does not know is no finding.
+func meshDiagnostic(r *model.Retry) (analysis.Diagnostic, bool) {
+	if meshRoutes.Len() == 0 || r.Attempts <= 0 {
+		return analysis.Diagnostic{}, false
+	}
+	var worst routes.Route
+	for _, s := range r.Sends {
+		if rt, ok := meshRoutes.Lookup(s.Host); ok && rt.Tries > worst.Tries {
+			worst = rt
+		}
+	}
+	if worst.Tries < 2 {
+		return analysis.Diagnostic{}, false
+	}
+	by := "by the mesh"
+	if worst.Default {
+		by = "by the mesh (Istio default)"
+	}
+	msg := fmt.Sprintf("nested retry across layers: %s makes %s, each sent to %s, which the service mesh retries (%s, %s): %d attempts in code × %d %s = up to %d calls per request; retry at one layer only (retries.attempts: 0 on the mesh route, or a single attempt in code)",
+		r.Describe(), model.AttemptsText(r.Attempts), worst.Host, worst.Policy, worst.Where,
+		r.Attempts, worst.Tries, by, r.Attempts*int64(worst.Tries))
+	return analysis.Diagnostic{Pos: r.Pos, End: r.End, Category: "mesh", Message: msg}, true
 }

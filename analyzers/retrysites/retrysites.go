@@ -16,6 +16,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -59,6 +60,11 @@ type Site struct {
 	// NoJitterConfig says the package configures this library retry with
 	// a delay without jitter (a "no-jitter" configuration the model found).
 	NoJitterConfig string
+	// Hosts are the hosts of the HTTP requests one attempt sends, where
+	// the model reads them from a constant URL (for resilint map -mesh).
+	Hosts []string
+	// Package is the import path of the site's package.
+	Package string
 	// Inner are the retries one attempt reaches, worst (most calls) first:
 	// a site of the same package, or a call of a function of another
 	// package that retries (Site nil, Callee and Fact set).
@@ -109,7 +115,10 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 		if !ok || res == nil {
 			continue
 		}
-		out = append(out, sites(act.Package.Fset, act.Package.TypesInfo, res)...)
+		for _, s := range sites(act.Package.Fset, act.Package.TypesInfo, res) {
+			setPackage(s, act.Package.PkgPath, 0)
+			out = append(out, s)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].File != out[j].File {
@@ -135,6 +144,11 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result) []*Site {
 			What: r.Describe(), Library: r.Row != nil, Attempts: r.Attempts, Calls: r.Amp, Immediate: r.Immediate,
 		}
 		made[r] = s
+		for _, snd := range r.Sends {
+			if snd.Host != "" && !slices.Contains(s.Hosts, snd.Host) {
+				s.Hosts = append(s.Hosts, snd.Host)
+			}
+		}
 		if len(r.Delays) > 0 {
 			d := r.Delays[0]
 			s.Jitter = jitterName(d.Shape.Jitter)
@@ -188,6 +202,17 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result) []*Site {
 		}
 	}
 	return out
+}
+
+// setPackage sets the package of a site and of the sites nested in it.
+func setPackage(s *Site, path string, depth int) {
+	if s == nil || s.Package != "" || depth > 32 {
+		return
+	}
+	s.Package = path
+	for _, in := range s.Inner {
+		setPackage(in.Site, path, depth+1)
+	}
 }
 
 // worse orders call counts, unknown (0) first: it may be unbounded.

@@ -17,12 +17,14 @@ import (
 )
 
 // The docs tell the truth about the demo: every "file.go:line:col:
-// message" quoted in an output block of docs/checks/*.md is a finding (or
+// message" (or file.yaml, for the mesh) quoted in an output block of docs/checks/*.md is a finding (or
 // a related location of one) that resilint reports on examples/, at that
 // position, with that text ("..." ends a quote early).
 func TestDocsPositions(t *testing.T) {
 	root := repoRoot(t)
-	stdout, stderr, code := run(t, root, bin, "-json", "./examples/...")
+	// With the demo's mesh: its findings are the mesh page's, and the
+	// code's findings are the same with it as without it.
+	stdout, stderr, code := run(t, root, bin, "-json", "-mesh", "examples/mesh", "./examples/...")
 	if code != 0 {
 		t.Fatalf("-json: exit %d\n%s", code, stderr)
 	}
@@ -92,7 +94,7 @@ func (q quote) matches(message string) bool {
 	return got == q.message
 }
 
-var quotedLine = regexp.MustCompile(`^(\S+\.go:\d+:\d+):(\s+)(.*)$`)
+var quotedLine = regexp.MustCompile(`^(\S+\.(?:go|yaml):\d+:\d+):(\s+)(.*)$`)
 
 // quotedFindings reads the output blocks (fenced blocks with no language)
 // of a page: a line "file.go:line:col: message" starts a finding, more

@@ -46,6 +46,7 @@ type options struct {
 	tests   bool
 	debug   string
 	version string
+	mesh    string
 }
 
 // newFlagSet defines the standalone flags on a new flag set: the
@@ -63,6 +64,7 @@ func newFlagSet(all []*analysis.Analyzer, o *options, stderr io.Writer) (*flag.F
 	fs.StringVar(&o.debug, "debug", "", "debug flags: t timings, p one package at a time")
 	fs.Var(versionFlag{&o.version}, "V", "print the version and exit (-V=full: the line go vet -vettool asks for)")
 	fs.Bool("sarif", false, "write the findings as SARIF 2.1.0 on standard output (must come before the packages)")
+	fs.StringVar(&o.mesh, "mesh", "", "also check the Istio and Envoy configuration in this file or directory, and count the mesh's retries in the code's findings (docs/checks/mesh.md)")
 	enable := make(map[*analysis.Analyzer]*triState)
 	for _, a := range all {
 		enable[a] = new(triState)
@@ -103,6 +105,7 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 		return 2
 	}
 	analyzers := selectAnalyzers(all, enable)
+	meshFindings, meshBad := prepareMesh(o.mesh, all, stderr)
 
 	start := time.Now()
 	res, err := analyze(fs.Args(), analyzers, o)
@@ -114,8 +117,12 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, e)
 	}
 	code := 0
-	if len(res.errors) > 0 {
+	if len(res.errors) > 0 || meshBad {
 		code = 1
+	}
+	if len(meshFindings) > 0 {
+		res.findings = append(res.findings, meshFindings...)
+		sortFindings(res.findings)
 	}
 	switch {
 	case o.fix:

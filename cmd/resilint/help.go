@@ -54,6 +54,9 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, name := range args {
 		a := analyzers.Lookup(name)
+		if name == meshCheck.Name {
+			a = meshCheck // not an analyzer of packages: it runs with -mesh
+		}
 		if a == nil {
 			var names []string
 			for _, a := range all {
@@ -83,6 +86,7 @@ func writeHelp(w io.Writer, all []*analysis.Analyzer) {
 		title, _, _ := strings.Cut(a.Doc, "\n")
 		fmt.Fprintf(w, "  %-16s %s\n", a.Name, title)
 	}
+	fmt.Fprintf(w, "  %-16s %s\n", meshCheck.Name, "with -mesh DIR: Istio and Envoy retries, timeouts, pools and ejection that multiply load; code × mesh retries")
 
 	fmt.Fprint(w, "\nFlags:\n\n")
 	var o options

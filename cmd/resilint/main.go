@@ -11,6 +11,7 @@
 //	resilint lsp                          a Language Server (docs/editors.md)
 //	resilint version                      the version resilint was built at
 //	resilint storm [flags] [packages]     simulate retry storms (docs/storm.md)
+//	resilint map -mesh DIR [packages]     the retry layers of code and mesh, as SVG
 //	resilint -sarif [flags] packages...   SARIF 2.1.0 on standard output
 //
 // `resilint help` lists the flags and the exit statuses; its text is in
@@ -51,6 +52,7 @@ func init() {
 		{"lsp", "[flags]", "a Language Server for editors, beside gopls (docs/editors.md)", func(args []string, _, _ io.Writer) int {
 			return lsp.Main(args, analyzers.All())
 		}},
+		{"map", "[flags]", "an SVG map of the retry layers of code and service mesh: map -mesh DIR [packages] (docs/checks/mesh.md)", runMap},
 		{"storm", "[flags]", "simulate retry policies, or the code's retry sites, in an outage (docs/storm.md)", runStorm},
 		{"version", "", "the version resilint was built at", runVersion},
 	}

@@ -60,6 +60,7 @@ func runSARIF(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer)
 	fs.SetOutput(stderr)
 	fs.Bool("sarif", true, "write SARIF 2.1.0 to standard output")
 	tests := fs.Bool("test", true, "analyze test files too")
+	mesh := fs.String("mesh", "", "also check the Istio and Envoy configuration in this file or directory")
 	for _, name := range []string{"json", "fix", "diff"} {
 		fs.Bool(name, false, "not with -sarif")
 	}
@@ -91,13 +92,21 @@ func runSARIF(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer)
 		return 2
 	}
 	analyzers := selectAnalyzers(all, enable)
+	meshFindings, meshBad := prepareMesh(*mesh, all, stderr)
 
 	res, err := analyze(fs.Args(), analyzers, options{tests: *tests})
 	if err != nil {
 		fmt.Fprintf(stderr, "resilint: %v\n", err)
 		return 1
 	}
+	if len(meshFindings) > 0 {
+		res.findings = append(res.findings, meshFindings...)
+		sortFindings(res.findings)
+	}
 	code := 0
+	if meshBad {
+		code = 1
+	}
 	var notes []sarifNotification
 	for _, e := range res.errors {
 		fmt.Fprintln(stderr, e)

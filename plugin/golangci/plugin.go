@@ -237,11 +237,20 @@ func decodeFlags(c *config, a *analysis.Analyzer, raw any) error {
 	if err != nil {
 		return err
 	}
+	// -<check>.mesh holds the routes resilint -mesh reads from manifests:
+	// not a setting.
 	var known []string
-	a.Flags.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		if f.Name != "mesh" {
+			known = append(known, f.Name)
+		}
+	})
 	for _, name := range sortedKeys(m) {
 		key := a.Name + "." + name
 		f := a.Flags.Lookup(name)
+		if name == "mesh" {
+			f = nil
+		}
 		if f == nil {
 			if len(known) == 0 {
 				return fmt.Errorf("unknown key %q (check %s has no settings)", key, a.Name)

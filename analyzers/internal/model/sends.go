@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -39,6 +40,10 @@ type Send struct {
 	Headers []HeaderWrite
 	// KeyByTransport: the client's transport adds idempotency keys.
 	KeyByTransport bool
+	// Host is the host of the request's URL when it is a constant, or a
+	// constant prefix that ends the host ("http://pay.shop:8080/" + id);
+	// empty when it is not known.
+	Host string
 	// Callee and Fact are set when the send happens in a called function.
 	Callee *types.Func
 	Fact   *SendFact
@@ -51,6 +56,7 @@ type SendFact struct {
 	Site   string   // "http.Client.Do at pay.go:31"
 	Keys   []string // canonical names of the headers it sets with a value it makes itself
 	Given  []string // canonical names of the headers it sets with a value it is given
+	Host   string   // the URL's host when constant (Send.Host)
 }
 
 func (*SendFact) AFact() {}
@@ -69,6 +75,7 @@ type RequestFact struct {
 	Method string
 	Keys   []string
 	Given  []string
+	Host   string // the URL's host when constant (Send.Host)
 }
 
 func (*RequestFact) AFact() {}
@@ -268,6 +275,15 @@ func (m *builder) sendOf(call *ast.CallExpr) *Send {
 	if row.Method == "" && row.ReqArg < len(call.Args) {
 		m.request(s, call.Args[row.ReqArg])
 	}
+	if row.Method != "" {
+		// http.Get(url), client.Post(url, ...): the first string argument.
+		for _, a := range call.Args {
+			if t, ok := m.pass.TypesInfo.TypeOf(a).(*types.Basic); ok && t.Kind() == types.String {
+				s.Host = m.urlHost(a, 0)
+				break
+			}
+		}
+	}
 	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && row.Recv != "" {
 		s.KeyByTransport = m.keyTransport(sel.X, 0)
 	}
@@ -278,8 +294,10 @@ func (m *builder) sendOf(call *ast.CallExpr) *Send {
 func (m *builder) request(s *Send, e ast.Expr) {
 	methods := map[string]bool{}
 	unknown := false
+	hosts := map[string]bool{}
 	for _, o := range m.vals.trace(e) {
 		method, ok := "", false
+		host := ""
 		switch x := analysisutil.Unparen(o.expr).(type) {
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(m.pass.TypesInfo, x)
@@ -289,12 +307,16 @@ func (m *builder) request(s *Send, e ast.Expr) {
 			if row := catalogRow(fn); row != nil && row.Role == catalog.RequestBuilder && row.ValueArg < len(x.Args) {
 				s.Build = x
 				method, ok = m.constString(x.Args[row.ValueArg])
+				if row.ValueArg+1 < len(x.Args) {
+					host = m.urlHost(x.Args[row.ValueArg+1], 0)
+				}
 				break
 			}
 			if fn.Pkg() != m.pass.Pkg {
 				var rf RequestFact
 				if m.pass.ImportObjectFact(fn.Origin(), &rf) {
 					method, ok = rf.Method, rf.Method != ""
+					host = rf.Host
 					for _, k := range rf.Keys {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
 					}
@@ -318,8 +340,16 @@ func (m *builder) request(s *Send, e ast.Expr) {
 		} else {
 			unknown = true
 		}
+		hosts[host] = true
 		for _, obj := range o.via {
 			s.Headers = append(s.Headers, m.headers[obj]...)
+		}
+	}
+	// One host known for every origin of the request.
+	s.Host = ""
+	if len(hosts) == 1 {
+		for h := range hosts {
+			s.Host = h
 		}
 	}
 	// The worst case: a non-idempotent method if any origin has one.
@@ -396,7 +426,7 @@ func (m *builder) sendsIn(root ast.Node) []*Send {
 			}
 			if fn := analysisutil.Callee(info, x); fn != nil {
 				if f := m.sendSummary(fn); f != nil {
-					s := &Send{Call: x, Pos: x.Pos(), End: x.Fun.End(), Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f}
+					s := &Send{Call: x, Pos: x.Pos(), End: x.Fun.End(), Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f, Host: f.Host}
 					for _, k := range f.Keys {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
 					}
@@ -421,7 +451,7 @@ func (m *builder) sendSummary(fn *types.Func) *SendFact {
 			if s.Method != "" && IdempotentMethod(s.Method) || s.KeyByTransport {
 				continue
 			}
-			f = &SendFact{Method: s.Method}
+			f = &SendFact{Method: s.Method, Host: s.Host}
 			if s.Fact != nil {
 				f.Site = s.Fact.Site
 			} else {
@@ -527,7 +557,7 @@ func (m *builder) findSends(r *Retry) {
 	}()
 	for _, fn := range r.OpFuncs {
 		if f := m.sendSummary(fn); f != nil {
-			s := &Send{Pos: r.Pos, End: r.End, Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f}
+			s := &Send{Pos: r.Pos, End: r.End, Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f, Host: f.Host}
 			for _, k := range f.Keys {
 				s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: r.Pos})
 			}
@@ -569,9 +599,39 @@ func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 		if s.Build == nil {
 			return true
 		}
-		f = &RequestFact{Method: s.Method}
+		f = &RequestFact{Method: s.Method, Host: s.Host}
 		f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
 		return false
 	})
 	return f
+}
+
+// urlHost returns the host of a URL expression when the model can read
+// it: a constant URL, or a sum whose constant leftmost part holds the
+// whole host ("http://pay.shop:8080/" + id, not "http://pay" + region).
+func (m *builder) urlHost(e ast.Expr, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	s, ok := m.constString(e)
+	if !ok {
+		if b, isSum := analysisutil.Unparen(e).(*ast.BinaryExpr); isSum && b.Op == token.ADD {
+			if prefix, ok := m.constString(b.X); ok {
+				_, rest, found := strings.Cut(prefix, "://")
+				if !found || !strings.ContainsAny(rest, "/?#") {
+					return "" // the host may go on in the next operand
+				}
+				s = prefix
+			} else {
+				return m.urlHost(b.X, depth+1)
+			}
+		} else {
+			return ""
+		}
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }
