@@ -157,3 +157,20 @@ type config struct{ Max int }
 func fetchConfigured(ctx context.Context, c config) (int, error) {
 	return fetch(ctx, c.Max)
 }
+
+// A retry around it bounded by a configured count: how many calls it makes
+// is not known here, so no finding rather than a guess.
+func chargeConfigured(ctx context.Context, c config) error {
+	var err error
+	for i := 0; i < c.Max; i++ {
+		if err = charge(ctx, 3); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(jittered(time.Second)):
+		}
+	}
+	return err
+}
