@@ -388,7 +388,10 @@ func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 			continue
 		}
 		if a.value == nil {
-			continue // declared without a value: the zero value, then set
+			continue
+		}
+		if id, ok := a.value.(*ast.Ident); ok && m.vals.zeroDecl[id] {
+			continue // var n int: the zero value, a constant start
 		}
 		outside++
 		if tv, ok := m.pass.TypesInfo.Types[a.value]; ok && tv.Value != nil {

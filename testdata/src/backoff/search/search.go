@@ -68,3 +68,20 @@ func withAttempt(ctx context.Context) error {
 	}
 	return errors.New("gave up")
 }
+
+func sendN(ctx context.Context, attempt int) error { return errPortTaken }
+
+// The near miss: a counter declared with its zero value is an attempt
+// number too.
+func withZeroCounter(ctx context.Context) error {
+	var attempt int
+	for { // want `retry loop tries again at once after a failure`
+		if err := sendN(ctx, attempt); err == nil {
+			return nil
+		}
+		attempt++
+		if attempt == 3 {
+			return errors.New("gave up")
+		}
+	}
+}
