@@ -9,6 +9,9 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 	goredis "github.com/redis/go-redis/v9"
+
+	"ratelimit/respond"
+	"ratelimit/retryafterfix/counter"
 )
 
 // count counts the user's requests in a window of 60 seconds (a counter
@@ -135,6 +138,25 @@ func once(rdb *goredis.Client) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !cached(r.Context(), rdb, r.RemoteAddr) {
 			w.WriteHeader(http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After header`
+		}
+	}
+}
+
+// The counter is in another package: its facts do not carry the time to
+// live.
+func otherPackage(c redis.Conn) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !counter.Allow(c, r.RemoteAddr) {
+			w.WriteHeader(http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After header`
+		}
+	}
+}
+
+// A helper writes the status: the header would go inside it.
+func viaHelper(c redis.Conn) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !countMs(c, r.RemoteAddr) {
+			respond.TooMany(w) // want `429 Too Many Requests written by respond.TooMany`
 		}
 	}
 }
