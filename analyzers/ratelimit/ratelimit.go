@@ -216,10 +216,10 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result
 // condition calls, or uses a variable assigned from a call of, a function
 // of this package that counts a key (INCR, or a read of it) and sets its
 // expiry with a constant (EXPIRE key 60, Expire(ctx, key, time.Minute));
-// or uses the reply of such a count in the function itself. The counter
-// that refused the request is gone after its time to live, so a client
-// that waits that long is not refused by it again: an upper bound, the
-// only value the code states. One time to live only, and only for a
+// or uses the reply of such a count in the function itself. A counter
+// that no request touches for its time to live is gone, so a client that
+// waits that long finds it reset (unless other requests on the same key
+// kept it alive): an upper bound, and the only value the code states. One time to live only, and only for a
 // direct write (http.Error(w, ...), w.WriteHeader(...)) on a named
 // writer; otherwise no fix.
 func retryAfterFix(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result) *analysis.SuggestedFix {
