@@ -61,6 +61,23 @@ func TestFixAllExamples(t *testing.T) {
 	copyTree(t, filepath.Join(root, "examples"), filepath.Join(dir, "examples"), nil)
 	copyTree(t, filepath.Join(root, "runtime"), filepath.Join(dir, "runtime"), skipTests)
 	fixAll(t, dir, []string{"GOWORK=off", "GOFLAGS=-mod=mod"}, []string{"./examples/..."})
+
+	// The fixes docs/checks quote for the demo: retrynesting.md (checkout.go)
+	// and ratelimit.md (limiter.go).
+	for _, want := range []struct{ file, text string }{
+		{"examples/checkout/checkout.go", "const maxChargeAttempts = 1\n"},
+		{"examples/checkout/checkout.go", "\tfor i := 0; i < 1; i++ {\n"},
+		{"examples/checkout/checkout.go", "}, retrygo.Context(ctx), retrygo.Attempts(1))"},
+		{"examples/limiter/limiter.go", "\t\t\tw.Header().Set(\"Retry-After\", \"60\")\n\t\t\thttp.Error(w, \"rate limited\", http.StatusTooManyRequests)\n"},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, want.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), want.text) {
+			t.Errorf("%s after the fixes: no %q\n%s", want.file, want.text, data)
+		}
+	}
 }
 
 // The demo's findings that come with a fix. Issue 12 asked for at least
