@@ -94,6 +94,12 @@ const (
 	// value of that type (what the breaker's state method returns)
 	// compared with it is a check for an open breaker.
 	OpenState
+	// Conflict: a function reporting whether an error is an
+	// optimistic-concurrency conflict (the state changed since it was
+	// read), or a variable or constant holding that error. A loop that
+	// goes round on it re-reads the state and tries a new write: it does
+	// not retry a failed call.
+	Conflict
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -169,6 +175,7 @@ const (
 	NetHTTP             = "net/http"
 	IO                  = "io"
 	APIIterator         = "google.golang.org/api/iterator"
+	K8sAPIErrors        = "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -361,6 +368,9 @@ var breakerRows = []Row{
 var sentinelRows = []Row{
 	{Path: IO, Name: "EOF", Role: EndSentinel},
 	{Path: APIIterator, Name: "Done", Role: EndSentinel},
+	// Optimistic-concurrency conflicts: the write lost a race.
+	{Path: K8sAPIErrors, Name: "IsConflict", Role: Conflict},
+	{Path: GoRedisV9, Name: "TxFailedErr", Role: Conflict},
 }
 
 func init() { Rows = append(append(Rows, breakerRows...), sentinelRows...) }

@@ -121,6 +121,12 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			return errf("no variable %s", r.Name)
 		}
 		return nil
+	case catalog.Conflict:
+		switch pkg.Scope().Lookup(r.Name).(type) {
+		case *types.Func, *types.Var, *types.Const:
+			return nil
+		}
+		return errf("no function, variable or constant %s", r.Name)
 	case catalog.RetryPolicyType:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.TypeName); !ok {
 			return errf("no type %s", r.Name)

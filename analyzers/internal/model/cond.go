@@ -124,6 +124,20 @@ func refine(s *state, key any, st status) *state {
 	return c
 }
 
+// settle marks the outcome of key as not a failure, overriding what was
+// known: the call lost an optimistic-concurrency race (a Conflict row),
+// which the loop answers by reading anew, not by retrying.
+func settle(s *state, key any) *state {
+	sl, ok := s.slot(key)
+	if !ok {
+		sl = slot{key: key}
+	}
+	c := s.clone()
+	sl.st = stOK
+	c.setSlot(sl)
+	return c
+}
+
 func nonNil(ss ...*state) []*state {
 	var out []*state
 	for _, s := range ss {
@@ -203,6 +217,14 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !in.isSentinel(pair[1]) {
 			continue // err != otherErr: two outcomes compared, not a sentinel
 		}
+		if errorRole(in.info, pair[1]) == catalog.Conflict {
+			if key, s2, ok := in.errKey(pair[0], s); ok {
+				if e.Op == token.EQL {
+					return []*state{settle(s2, key)}, []*state{s2}, true
+				}
+				return []*state{s2}, []*state{settle(s2, key)}, true
+			}
+		}
 		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
 			// EINTR, EAGAIN: a system call interrupted or not ready, tried
 			// again at once; not a failed downstream call.
@@ -226,8 +248,16 @@ var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
 
 // isEndSentinel reports whether e names an error that marks the end of a
 // stream or an iteration (io.EOF, iterator.Done: the catalog's EndSentinel
-// rows), which is not a failure.
+// rows) or a lost optimistic-concurrency race (its Conflict rows), which
+// is not a failure of the call.
 func isEndSentinel(info *types.Info, e ast.Expr) bool {
+	role := errorRole(info, e)
+	return role == catalog.EndSentinel || role == catalog.Conflict
+}
+
+// errorRole is the catalog role of the error variable or constant e
+// names (0 when it names none).
+func errorRole(info *types.Info, e ast.Expr) catalog.Role {
 	var obj types.Object
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
@@ -235,12 +265,29 @@ func isEndSentinel(info *types.Info, e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		obj = info.Uses[x.Sel]
 	}
-	v, ok := obj.(*types.Var)
-	if !ok || v.Pkg() == nil {
+	switch obj.(type) {
+	case *types.Var, *types.Const:
+	default:
+		return 0
+	}
+	if obj.Pkg() == nil {
+		return 0
+	}
+	if row := catalog.Lookup(obj.Pkg().Path(), "", obj.Name()); row != nil {
+		return row.Role
+	}
+	return 0
+}
+
+// isConflictCheck reports whether fn reports an optimistic-concurrency
+// conflict (the catalog's Conflict rows): a loop that goes round when it
+// holds re-reads and writes anew; it does not retry a failed call.
+func isConflictCheck(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	row := catalog.Lookup(v.Pkg().Path(), "", v.Name())
-	return row != nil && row.Role == catalog.EndSentinel
+	row := catalog.Lookup(fn.Pkg().Path(), "", fn.Name())
+	return row != nil && row.Role == catalog.Conflict
 }
 
 func isErrno(t types.Type) bool {
@@ -339,6 +386,26 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		}
 	}
 	if len(keys) == 0 {
+		return []*state{s}, []*state{s}
+	}
+	if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok && in.yields[in.info.Uses[id]] {
+		// yield(v, err) in an iterator: the outcome is handed to the
+		// consumer, which decides whether the loop goes on; the loop
+		// delivers it, it does not retry it.
+		t := s
+		for _, a := range call.Args {
+			if key, s2, ok := in.errKey(a, t); ok {
+				t = settle(s2, key)
+			}
+		}
+		return []*state{t}, []*state{t}
+	}
+	if isConflictCheck(fn) && len(call.Args) == 1 {
+		// A lost race is not a failed call: on that branch the outcome
+		// is settled, whatever was known of it before.
+		if key, s2, ok := in.errKey(call.Args[0], s); ok {
+			return []*state{settle(s2, key)}, []*state{s2}
+		}
 		return []*state{s}, []*state{s}
 	}
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")

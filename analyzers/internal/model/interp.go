@@ -66,6 +66,7 @@ type interp struct {
 	// happens, not one that might.
 	certainWaits bool
 	boundVars    map[types.Object]bool // variables of the judged loop's condition
+	yields       map[types.Object]bool // yield parameters of iterator functions
 }
 
 // startOp notes that an operation is about to run on path s.

@@ -296,3 +296,42 @@ func mentionsOutsideClosures(info *types.Info, e ast.Node, obj types.Object) boo
 	})
 	return found
 }
+
+// findYields returns the yield parameters of the package's iterator
+// functions: a function (declared or literal) whose only parameter is a
+// function returning a bool and which returns nothing, the shape of
+// iter.Seq and iter.Seq2. A loop that passes an outcome to yield hands it
+// to the consumer.
+func findYields(info *types.Info, files []*ast.File) map[types.Object]bool {
+	yields := map[types.Object]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var ft *ast.FuncType
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				ft = x.Type
+			case *ast.FuncLit:
+				ft = x.Type
+			default:
+				return true
+			}
+			if ft.Results != nil && len(ft.Results.List) > 0 || ft.Params == nil || len(ft.Params.List) != 1 || len(ft.Params.List[0].Names) != 1 {
+				return true
+			}
+			name := ft.Params.List[0].Names[0]
+			obj := info.Defs[name]
+			if obj == nil {
+				return true
+			}
+			sig, ok := obj.Type().Underlying().(*types.Signature)
+			if !ok || sig.Results().Len() != 1 {
+				return true
+			}
+			if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+				yields[obj] = true
+			}
+			return true
+		})
+	}
+	return yields
+}

@@ -69,7 +69,7 @@ func (m *builder) findCalls(f *ast.File) {
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait, budget: stepsFunction}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait, budget: stepsFunction, yields: m.yields}
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {
 		in.budget += stepsPerNode
@@ -183,7 +183,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if !v.retry {
 		return nil
 	}
-	r := &Retry{Kind: LoopRetry, Node: stmt, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
 		r.Ops = []ast.Node{st.Body}
@@ -260,6 +260,15 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	found := false
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && !found && givesVerdict(info, c) {
+				// wait, retry := b.Next(n): a policy given the count
+				// says whether to go on; the bound is its own.
+				for _, a := range c.Args {
+					if obj := objOf(a); obj != nil && counters[obj] {
+						found = true
+					}
+				}
+			}
 			if be, ok := n.(*ast.BinaryExpr); ok && !found {
 				switch be.Op {
 				case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
@@ -277,6 +286,22 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 		})
 	}
 	return found
+}
+
+// givesVerdict reports whether call returns a bool among its results: an
+// answer such as "go on" or "stop".
+func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
+	switch t := info.TypeOf(call).(type) {
+	case *types.Tuple:
+		for v := range t.Variables() {
+			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+				return true
+			}
+		}
+	case *types.Basic:
+		return t.Kind() == types.Bool || t.Kind() == types.UntypedBool
+	}
+	return false
 }
 
 // timeBounded reports whether a loop checks a context or the clock, leaves

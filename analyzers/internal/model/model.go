@@ -48,6 +48,7 @@ type builder struct {
 	helpers     map[*types.Func]*RetryHelperFact
 	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
+	yields      map[types.Object]bool // the yield parameters of iterator functions
 	result      *Result
 }
 
@@ -83,6 +84,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findRandomFuncs()
 	m.findCtxChecks()
 	m.headers = m.headerIndex()
+	m.yields = findYields(pass.TypesInfo, pass.Files)
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}

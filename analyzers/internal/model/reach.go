@@ -121,8 +121,17 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 			out = append(out, &Reach{Pos: r.Pos, Retry: r})
 			return false
 		}
-		if r := m.covered[n]; r != nil && r != self {
-			return false // part of a goto loop, reached through its label
+		if r := m.covered[n]; r != nil {
+			if r != self {
+				return false // part of a goto loop, reached through its label
+			}
+			if call, ok := n.(*ast.CallExpr); ok && r.Kind == RecursiveRetry {
+				// Another self-call of a recursive retry: its next attempt.
+				for _, a := range call.Args {
+					ast.Inspect(a, visit)
+				}
+				return false
+			}
 		}
 		switch x := n.(type) {
 		case *ast.FuncLit:
@@ -244,11 +253,22 @@ func worst(rs []*Reach) *Reach {
 }
 
 func retryDepth(r *Retry) int {
+	return depthOf(r, map[*Retry]bool{})
+}
+
+// depthOf is retryDepth; a retry already on the path (a cycle) adds
+// nothing.
+func depthOf(r *Retry, onPath map[*Retry]bool) int {
+	if onPath[r] {
+		return 0
+	}
+	onPath[r] = true
+	defer delete(onPath, r)
 	d := 0
 	for _, in := range r.Inner {
 		var x int
 		if in.Retry != nil {
-			x = retryDepth(in.Retry)
+			x = depthOf(in.Retry, onPath)
 		} else {
 			x = in.Fact.Depth
 		}

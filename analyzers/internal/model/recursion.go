@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // findRecursions recognizes retries written as recursion: a function
@@ -51,6 +52,12 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 	if len(opErrs) == 0 {
 		return
 	}
+	// One retry per function: every self-call on a failure path is its
+	// next attempt. The retry site is the first; it is bounded when every
+	// self-call counts down, and its count is the caller's when they all
+	// count the same parameter the same way.
+	var r *Retry
+	bounded := true
 	var stack []ast.Node
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		if n == nil {
@@ -68,15 +75,30 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 		if !failureGuarded(info, stack, opErrs) || !sameRequest(info, call, fn) {
 			return true
 		}
-		r := &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
-		r.CountParam = -1
-		r.CountBounded = countsDown(info, stack, call, fn, r)
-		m.findDelays(r, d.Body)
-		r.Immediate = !anyIn(r.Ops, in.waitsHere)
-		r.TimeBounded = m.timeBounded(r.Ops)
-		m.add(r)
+		this := &Retry{CountParam: -1}
+		bounded = bounded && countsDown(info, stack, call, fn, this)
+		if r == nil {
+			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
+			r.CountParam, r.CountSign, r.CountOffset = this.CountParam, this.CountSign, this.CountOffset
+			return true
+		}
+		if this.CountParam != r.CountParam || this.CountSign != r.CountSign || this.CountOffset != r.CountOffset {
+			r.CountParam = -1
+		}
+		m.covered[call] = r
 		return true
 	})
+	if r == nil {
+		return
+	}
+	r.CountBounded = bounded
+	if !bounded {
+		r.CountParam = -1
+	}
+	m.findDelays(r, d.Body)
+	r.Immediate = !anyIn(r.Ops, in.waitsHere)
+	r.TimeBounded = m.timeBounded(r.Ops)
+	m.add(r)
 }
 
 func isSelfCall(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
@@ -105,7 +127,9 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 		switch p := stack[i].(type) {
 		case *ast.IfStmt:
 			if stack[i+1] == p.Body && mentionsErr(p.Cond) && !testsSuccess(info, p.Cond) {
-				return true
+				// On a lost optimistic-concurrency race the call is made
+				// again on state read anew: not a retry of a failure.
+				return !testsConflict(info, p.Cond)
 			}
 		case *ast.BlockStmt:
 			for _, st := range p.List {
@@ -119,6 +143,22 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 		}
 	}
 	return false
+}
+
+// testsConflict reports whether cond calls a Conflict check of the
+// catalog or compares with a Conflict error.
+func testsConflict(info *types.Info, cond ast.Expr) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			found = isConflictCheck(analysisutil.Callee(info, x))
+		case *ast.Ident, *ast.SelectorExpr:
+			found = errorRole(info, x.(ast.Expr)) == catalog.Conflict
+		}
+		return !found
+	})
+	return found
 }
 
 // testsSuccess reports whether cond is err == nil (possibly among
@@ -207,29 +247,57 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 		}
 		r.CountParam = paramIndex(counter)
 	}
-	for i := len(stack) - 2; i >= 0; i-- {
-		if ifs, ok := stack[i].(*ast.IfStmt); ok && stack[i+1] == ifs.Body {
-			tested := false
-			ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-				if be, ok := n.(*ast.BinaryExpr); ok {
-					switch be.Op {
-					case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
-						for _, side := range []ast.Expr{be.X, be.Y} {
-							if id, ok := analysisutil.Unparen(side).(*ast.Ident); ok && info.Uses[id] == counter {
-								tested = true
+	// tests reports whether cond compares the counter; with negate, cond
+	// is an exit guard (`if p <= 0 { return }`), so the self-call runs
+	// when it is false.
+	tests := func(cond ast.Expr, negate bool) bool {
+		tested := false
+		ast.Inspect(cond, func(n ast.Node) bool {
+			if be, ok := n.(*ast.BinaryExpr); ok {
+				switch be.Op {
+				case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+					for _, side := range []ast.Expr{be.X, be.Y} {
+						if id, ok := analysisutil.Unparen(side).(*ast.Ident); ok && info.Uses[id] == counter {
+							tested = true
+							if !negate {
 								setCount(be)
+							} else if op, ok := negated[be.Op]; ok && analysisutil.Unparen(cond) == be {
+								setCount(&ast.BinaryExpr{X: be.X, Op: op, Y: be.Y})
 							}
 						}
 					}
 				}
-				return !tested
-			})
-			if tested {
+			}
+			return !tested
+		})
+		return tested
+	}
+	node := stack[len(stack)-1]
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.IfStmt:
+			if stack[i+1] == p.Body && tests(p.Cond, false) {
 				return true
+			}
+		case *ast.BlockStmt:
+			// An exit guard earlier in an enclosing block:
+			// `if retries <= 0 { return err }` before the self-call.
+			for _, st := range p.List {
+				if st.Pos() >= node.Pos() {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && endsInReturn(ifs.Body) && tests(ifs.Cond, true) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// negated maps a comparison to the one that holds when it does not.
+var negated = map[token.Token]token.Token{
+	token.LSS: token.GEQ, token.LEQ: token.GTR, token.GTR: token.LEQ, token.GEQ: token.LSS,
 }
 
 // sameRequest reports whether the self-call repeats the same request:

@@ -511,7 +511,12 @@ func (m *builder) findSends(r *Retry) {
 		return
 	}
 	for _, op := range r.Ops {
-		r.Sends = append(r.Sends, m.sendsIn(op)...)
+		for _, s := range m.sendsIn(op) {
+			if r.Kind == LoopRetry && s.Call != nil && sentOnce(m.pass.TypesInfo, r, s.Call) {
+				continue // made once, then the loop is left: not re-sent
+			}
+			r.Sends = append(r.Sends, s)
+		}
 	}
 	defer func() {
 		for _, s := range r.Sends {

@@ -23,6 +23,7 @@ const (
 type Retry struct {
 	Kind     RetryKind
 	Node     ast.Node     // *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt or *ast.CallExpr
+	Label    string       // a hand-written loop's label, if it has one
 	Pos, End token.Pos    // the range to report: the loop keyword, the label, or the called function
 	Row      *catalog.Row // the catalog row, for library and client retries
 	// Attempts is the worst-case number of attempts this retry makes by

@@ -30,7 +30,8 @@ const TestsFlagUsage = "also report findings in test code: _test.go files and fu
 
 // inTestCode reports whether pos lies in test code: a _test.go file, or a
 // function (or function literal) with a parameter from package testing
-// (a test helper kept in a non-test file: *testing.T, testing.TB, ...).
+// (a test helper kept in a non-test file: *testing.T, testing.TB, ...) or
+// of a test reporter interface (see testReporter).
 func inTestCode(pass *analysis.Pass, pos token.Pos) bool {
 	if inTestFile(pass.Fset, pos) {
 		return true
@@ -56,7 +57,7 @@ func inTestCode(pass *analysis.Pass, pos token.Pos) bool {
 			}
 			if ft != nil && ft.Params != nil {
 				for _, fld := range ft.Params.List {
-					if fromTesting(pass.TypesInfo.TypeOf(fld.Type)) {
+					if t := pass.TypesInfo.TypeOf(fld.Type); fromTesting(t) || testReporter(t) {
 						found = true
 					}
 				}
@@ -77,6 +78,61 @@ func fromTesting(t types.Type) bool {
 	n, ok := t.(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
 }
+
+// testReporter reports whether t is an interface through which a test
+// reports (a mock's `TestReporter`, a helper's own `T` interface): every
+// method is one of testing.TB's, with its signature, so *testing.T
+// satisfies it, and one of them fails or skips the test (Fatal, FailNow,
+// Skip...), which no logger or production interface needs.
+func testReporter(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	ends := false
+	for m := range iface.Methods() {
+		want, ok := tbMethods[m.Name()]
+		if !ok || !types.Identical(m.Type(), want) {
+			return false
+		}
+		switch m.Name() {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			ends = true
+		}
+	}
+	return ends
+}
+
+// tbMethods are testing.TB's methods that report or end a test, with
+// their signatures (parameter names aside).
+var tbMethods = func() map[string]*types.Signature {
+	str := types.Typ[types.String]
+	args := types.NewSlice(types.NewInterfaceType(nil, nil))
+	sig := func(variadic bool, results []types.Type, params ...types.Type) *types.Signature {
+		var ps, rs []*types.Var
+		for _, p := range params {
+			ps = append(ps, types.NewParam(0, nil, "", p))
+		}
+		for _, r := range results {
+			rs = append(rs, types.NewParam(0, nil, "", r))
+		}
+		return types.NewSignatureType(nil, nil, nil, types.NewTuple(ps...), types.NewTuple(rs...), variadic)
+	}
+	none := sig(false, nil)
+	printf := sig(true, nil, str, args)
+	println := sig(true, nil, args)
+	boolean := sig(false, []types.Type{types.Typ[types.Bool]})
+	name := sig(false, []types.Type{str})
+	return map[string]*types.Signature{
+		"Error": println, "Errorf": printf, "Fail": none, "FailNow": none, "Failed": boolean,
+		"Fatal": println, "Fatalf": printf, "Helper": none, "Log": println, "Logf": printf,
+		"Name": name, "Skip": println, "Skipf": printf, "SkipNow": none, "Skipped": boolean,
+		"Cleanup": sig(false, nil, none), "TempDir": name,
+	}
+}()
 
 // inTestFile reports whether pos lies in a _test.go file.
 func inTestFile(fset *token.FileSet, pos token.Pos) bool {

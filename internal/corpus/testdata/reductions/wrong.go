@@ -40,16 +40,18 @@ func firstKey(data []byte) (any, error) {
 	}
 }
 
-// A1: a decode loop that hands each error to the consumer.
-func each(dec *json.Decoder, yield func(map[string]any, error) bool) {
-	for {
-		var v map[string]any
-		err := dec.Decode(&v)
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if !yield(v, err) {
-			return
+// A1: a decode loop, an iterator, that hands each error to the consumer.
+func each(dec *json.Decoder) func(yield func(map[string]any, error) bool) {
+	return func(yield func(map[string]any, error) bool) {
+		for {
+			var v map[string]any
+			err := dec.Decode(&v)
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(v, err) {
+				return
+			}
 		}
 	}
 }

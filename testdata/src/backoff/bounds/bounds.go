@@ -191,3 +191,44 @@ func viaClosure(send func() error) error {
 	}
 	return err
 }
+
+// Policy decides, from the number of failures so far, how long to wait
+// and whether to go on.
+type Policy interface {
+	Next(failures int) (time.Duration, bool)
+}
+
+// The policy is given the count and says when to stop: the bound is the
+// policy's, not absent.
+func withPolicy(ctx context.Context, p Policy) error {
+	var n int
+	for {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		n++
+		wait, ok := p.Next(n)
+		if !ok {
+			return err
+		}
+		time.Sleep(wait) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}
+
+// The near miss: a policy that sees only the error cannot count, and the
+// count is never compared: no bound.
+func withClassifier(ctx context.Context, retryable func(error) bool) error {
+	var n int
+	for { // want `retry loop has no bound`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		n++
+		if !retryable(err) {
+			return err
+		}
+		time.Sleep(jittered(time.Duration(n) * time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}

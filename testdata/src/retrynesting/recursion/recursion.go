@@ -107,3 +107,53 @@ func aroundConfigured(ctx context.Context, c *inner) error {
 	}
 	return err
 }
+
+// fetch checks its attempts left with an exit guard before each self-call,
+// in every failure branch: a recursive retry of retries+1 attempts.
+func fetch(ctx context.Context, retries int) (int, error) {
+	if err := call(ctx); err != nil {
+		if retries <= 0 {
+			return 0, err
+		}
+		return fetch(ctx, retries-1)
+	}
+	n, err := count(ctx)
+	if err != nil {
+		if retries <= 0 {
+			return 0, err
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(jittered(time.Second)):
+		}
+		return fetch(ctx, retries-1)
+	}
+	return n, nil
+}
+
+func count(ctx context.Context) (int, error) { return 0, nil }
+
+// The guard makes the bound the caller's: 3 × (2+1) calls.
+func fetchAll(ctx context.Context) (int, error) {
+	for i := 0; ; i++ { // want `nested retry: retry loop makes 3 attempts, each reaching fetch, which retries: recursive retry \(3 attempts\) at recursion.go:\d+: up to 9 downstream calls per request`
+		n, err := fetch(ctx, 2)
+		if err == nil || i == 2 {
+			return n, err
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(jittered(time.Second)):
+		}
+	}
+}
+
+type config struct{ Max int }
+
+// A bound from configuration: how many attempts the recursion makes is
+// not known here, so neither the recursion nor a loop around it is
+// reported as unbounded.
+func fetchConfigured(ctx context.Context, c config) (int, error) {
+	return fetch(ctx, c.Max)
+}
