@@ -35,7 +35,9 @@
 //   - no-retry-after: an HTTP handler writes 429 Too Many Requests or 503
 //     Service Unavailable (WriteHeader, http.Error, or a helper that
 //     writes it) and no Retry-After header is set on that path before the
-//     status (directly or by a helper, across packages);
+//     status (directly or by a helper, across packages). When a Redis
+//     counter of the same package with a constant expiry decides the
+//     status, the suggested fix sets Retry-After to that time to live;
 //   - ignores-retry-after: a retry loop that tells 429 or 503 apart from
 //     success and waits its own delay without reading the response's
 //     Retry-After (directly or through a helper).

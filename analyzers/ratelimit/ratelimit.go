@@ -4,10 +4,13 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -46,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 		checkScript(pass, s)
 	}
 	for _, w := range pass.ResultOf[httpstatus.Analyzer].(*httpstatus.Result).Writes {
-		checkWrite(pass, w)
+		checkWrite(pass, w, redis)
 	}
 	reads := pass.ResultOf[respread.Analyzer].(*respread.Result)
 	for _, r := range pass.ResultOf[model.Analyzer].(*model.Result).Retries {
@@ -179,7 +182,7 @@ func checkScript(pass *analysis.Pass, s *rediscmd.Script) {
 	})
 }
 
-func checkWrite(pass *analysis.Pass, w *httpstatus.Write) {
+func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result) {
 	if w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable {
 		return
 	}
@@ -198,10 +201,199 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write) {
 	if w.Status == http.StatusServiceUnavailable {
 		consequence = "clients retry at once and keep an overloaded service down"
 	}
-	pass.Report(analysis.Diagnostic{
+	d := analysis.Diagnostic{
 		Pos: w.Call.Pos(), End: w.Call.End(), Category: "no-retry-after",
 		Message: fmt.Sprintf("%s written%s without a Retry-After header on this path: %s; set Retry-After before writing the status (runtime/ratelimit's middleware sets it, with the RateLimit headers)", what, where, consequence),
+	}
+	if fix := retryAfterFix(pass, w, redis); fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	pass.Report(d)
+}
+
+// retryAfterFix sets Retry-After before a 429 or 503 that a Redis counter
+// decided, to the counter's time to live: the write is under an if whose
+// condition calls, or uses a variable assigned from a call of, a function
+// of this package that counts a key (INCR, or a read of it) and sets its
+// expiry with a constant (EXPIRE key 60, Expire(ctx, key, time.Minute));
+// or uses the reply of such a count in the function itself. A counter
+// that no request touches for its time to live is gone, so a client that
+// waits that long finds it reset (unless other requests on the same key
+// kept it alive): an upper bound, and the only value the code states. One time to live only, and only for a
+// direct write (http.Error(w, ...), w.WriteHeader(...)) on a named
+// writer; otherwise no fix.
+func retryAfterFix(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result) *analysis.SuggestedFix {
+	if w.Via != nil || w.Func == nil {
+		return nil
+	}
+	var writer ast.Expr
+	if fn := analysisutil.Callee(pass.TypesInfo, w.Call); analysisutil.IsFunc(fn, "net/http", "Error") && len(w.Call.Args) == 3 {
+		writer = w.Call.Args[0]
+	} else if sel, ok := analysisutil.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok && fn != nil && fn.Name() == "WriteHeader" {
+		writer = sel.X
+	}
+	if id, ok := analysisutil.Unparen(writer).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] == nil {
+		return nil
+	}
+	conds, body := guards(w.Func, w.Call)
+	if len(conds) == 0 {
+		return nil
+	}
+	info := pass.TypesInfo
+	vars := map[types.Object]bool{}
+	var calls []*ast.CallExpr
+	for _, c := range conds {
+		ast.Inspect(c, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				if v, ok := info.Uses[n].(*types.Var); ok {
+					vars[v] = true
+				}
+			case *ast.CallExpr:
+				calls = append(calls, n)
+			case *ast.FuncLit:
+				return false
+			}
+			return true
+		})
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && (vars[info.Defs[id]] || vars[info.Uses[id]]) {
+				calls = append(calls, call)
+				break
+			}
+		}
+		return true
 	})
+	var ttls []int64
+	var sites []*rediscmd.Command
+	unknown := false
+	add := func(f *rediscmd.Func, keep func(*rediscmd.Command) bool) {
+		for _, c := range f.Cmds {
+			if c.Kind != catalog.RedisExpire || c.Via != nil || c.KeyID == "" {
+				continue
+			}
+			counted := false
+			for _, o := range f.Cmds {
+				counted = counted || o.KeyID == c.KeyID && (o.Kind == catalog.RedisIncr || o.Kind == catalog.RedisRead) && keep(o)
+			}
+			if !counted {
+				continue
+			}
+			sec, ok := ttlSeconds(info, c)
+			if !ok {
+				unknown = true
+				continue
+			}
+			if !slices.Contains(ttls, sec) {
+				ttls = append(ttls, sec)
+			}
+			sites = append(sites, c)
+		}
+	}
+	for _, f := range redis.Funcs {
+		switch {
+		case f.Obj != nil && slices.ContainsFunc(calls, func(call *ast.CallExpr) bool { return analysisutil.Callee(info, call) == f.Obj }):
+			add(f, func(*rediscmd.Command) bool { return true })
+		case f.Node == w.Func:
+			// The count's reply decides, in the function itself.
+			add(f, func(o *rediscmd.Command) bool {
+				return slices.ContainsFunc(o.Reply, func(v types.Object) bool { return vars[v] })
+			})
+		}
+	}
+	if unknown || len(ttls) != 1 {
+		return nil
+	}
+	st, indent := analysisutil.EnclosingStmt(pass, w.Call)
+	if st == nil {
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message: fmt.Sprintf("Set Retry-After to %d seconds, the time to live of the counter that refuses the request (%s at %s)",
+			ttls[0], sites[0].Cmd, analysisutil.ShortPos(pass.Fset, sites[0].Call.Pos())),
+		TextEdits: []analysis.TextEdit{{Pos: st.Pos(), End: st.Pos(),
+			NewText: []byte(fmt.Sprintf("%s.Header().Set(%q, \"%d\")\n%s", analysisutil.Text(pass, writer), retryAfter, ttls[0], indent))}},
+	}
+}
+
+// guards returns the conditions of the if statements of fn (not of the
+// function literals inside it) whose then or else branch holds call, and
+// fn's body.
+func guards(fn ast.Node, call *ast.CallExpr) ([]ast.Expr, *ast.BlockStmt) {
+	var body *ast.BlockStmt
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		body = f.Body
+	case *ast.FuncLit:
+		body = f.Body
+	}
+	if body == nil {
+		return nil, nil
+	}
+	var conds []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || !(n.Pos() <= call.Pos() && call.End() <= n.End()) {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Body.Pos() <= call.Pos() && call.End() <= n.Body.End() || n.Else != nil && n.Else.Pos() <= call.Pos() && call.End() <= n.Else.End() {
+				conds = append(conds, n.Cond)
+			}
+		}
+		return true
+	})
+	return conds, body
+}
+
+// ttlSeconds returns the constant time to live an expiry command c sets,
+// in whole seconds rounded up: the argument after the key, a
+// time.Duration (go-redis) or a number of seconds (EXPIRE) or
+// milliseconds (PEXPIRE).
+func ttlSeconds(info *types.Info, c *rediscmd.Command) (int64, bool) {
+	if c.Key == nil {
+		return 0, false
+	}
+	i := slices.Index(c.Call.Args, c.Key)
+	if i < 0 || i+1 >= len(c.Call.Args) {
+		return 0, false
+	}
+	arg := c.Call.Args[i+1]
+	tv, ok := info.Types[arg]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(tv.Value)
+	if !exact || n <= 0 {
+		return 0, false
+	}
+	var unit int64
+	switch {
+	case analysisutil.IsNamedType(tv.Type, "time", "Duration"):
+		unit = int64(time.Second)
+	case c.Cmd == "EXPIRE" || c.Cmd == "EXPIRE NX":
+		unit = 1
+	case c.Cmd == "PEXPIRE":
+		unit = 1000
+	default:
+		return 0, false
+	}
+	return (n + unit - 1) / unit, true
 }
 
 func checkRetry(pass *analysis.Pass, r *model.Retry, reads *respread.Result) {

@@ -10,5 +10,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, testutil.TestData(), ratelimit.Analyzer, "ratelimit/...")
+	analysistest.RunWithSuggestedFixes(t, testutil.TestData(), ratelimit.Analyzer, "ratelimit/...")
 }

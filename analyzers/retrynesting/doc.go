@@ -32,7 +32,10 @@
 // knows whether the operation is idempotent and how long the caller will
 // wait; switch the inner retries off (for go-retryablehttp, RetryMax: 0),
 // and share a retry budget (runtime/retry's Budget) across the process so
-// that retries stay a small fraction of requests.
+// that retries stay a small fraction of requests. The suggested fix, when
+// every fallible call of an attempt retries by itself, makes the outer
+// retry a single attempt: a library's attempt option, or the constant
+// bound in a loop's header.
 //
 // With resilint -mesh DIR, a retry whose requests go to a host the
 // service mesh retries too (the host read from a constant URL) is

@@ -4,6 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -115,10 +119,230 @@ func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 		Message:  b.String(),
 		Related:  related,
 	}
-	if fix := oneAttemptFix(pass, r); fix != nil {
+	if !othersRetry(pass, r) {
+		return d
+	}
+	fix := oneAttemptFix(pass, r)
+	if fix == nil {
+		fix = loopOnceFix(pass, r)
+	}
+	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	return d
+}
+
+const onceMsg = "Make the outer retry a single attempt: the calls it makes retry by themselves"
+
+// othersRetry reports whether every fallible call one attempt of r makes
+// is (or is inside) one of the retries it reaches: only then does making
+// r a single attempt keep every operation retried, at one layer. Not
+// operations: the waits between attempts, error constructors (packages
+// errors and fmt) and a context's Err.
+func othersRetry(pass *analysis.Pass, r *model.Retry) bool {
+	inReach := func(call *ast.CallExpr) bool {
+		for _, in := range r.Inner {
+			if in.Retry != nil && in.Retry.Node != nil && in.Retry.Node.Pos() <= call.Pos() && call.End() <= in.Retry.Node.End() {
+				return true
+			}
+			if in.Callee != nil && in.Pos == call.Pos() {
+				return true
+			}
+		}
+		return false
+	}
+	isWait := func(call *ast.CallExpr) bool {
+		for _, d := range r.Delays {
+			if d.Call == call {
+				return true
+			}
+		}
+		return false
+	}
+	ok := true
+	for _, op := range r.Ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			call, isCall := n.(*ast.CallExpr)
+			if !ok || !isCall {
+				return ok
+			}
+			if inReach(call) {
+				return false
+			}
+			sig, _ := pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+			if sig == nil || sig.Results().Len() == 0 || !analysisutil.IsErrorType(sig.Results().At(sig.Results().Len()-1).Type()) || isWait(call) {
+				return true
+			}
+			if fn := analysisutil.Callee(pass.TypesInfo, call); fn != nil {
+				switch {
+				case analysisutil.PkgPath(fn) == "errors", analysisutil.IsFunc(fn, "fmt", "Errorf"),
+					analysisutil.IsMethod(fn, "context", "Context", "Err"):
+					return true
+				}
+			}
+			ok = false
+			return false
+		})
+	}
+	return ok
+}
+
+// loopOnceFix keeps a single retrying layer by making a hand-written outer
+// retry loop a single attempt, when its attempt count is its header's
+// constant bound: `for i := c; i < n; i++` becomes `i < c+1` (`i <= n`:
+// `i <= c`), `for range n` becomes `range 1`. A bound that is an
+// unexported constant used nowhere else, declared in the same file, is
+// set to the new value where it is declared, so that its name still
+// says what it bounds.
+func loopOnceFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
+	if r.Kind != model.LoopRetry || r.Attempts < 2 {
+		return nil
+	}
+	info := pass.TypesInfo
+	constInt := func(e ast.Expr) (int64, bool) {
+		tv, ok := info.Types[e]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+			return 0, false
+		}
+		return constant.Int64Val(tv.Value)
+	}
+	var bound ast.Expr
+	var once int64
+	switch st := r.Node.(type) {
+	case *ast.ForStmt:
+		init, ok := st.Init.(*ast.AssignStmt)
+		if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+			return nil
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		counter, ok := info.Defs[id].(*types.Var)
+		if !ok {
+			return nil
+		}
+		start, ok := constInt(init.Rhs[0])
+		if !ok {
+			return nil
+		}
+		post, ok := st.Post.(*ast.IncDecStmt)
+		if !ok || post.Tok != token.INC || !isVar(info, post.X, counter) {
+			return nil
+		}
+		cond, ok := analysisutil.Unparen(st.Cond).(*ast.BinaryExpr)
+		if !ok {
+			return nil
+		}
+		op := cond.Op
+		switch {
+		case isVar(info, cond.X, counter):
+			bound = cond.Y
+		case isVar(info, cond.Y, counter):
+			bound = cond.X
+			op = map[token.Token]token.Token{token.GTR: token.LSS, token.GEQ: token.LEQ}[op]
+		default:
+			return nil
+		}
+		n, ok := constInt(bound)
+		if !ok || writes(info, st.Body, counter) {
+			return nil
+		}
+		switch op {
+		case token.LSS:
+			if n-start != r.Attempts {
+				return nil
+			}
+			once = start + 1
+		case token.LEQ:
+			if n-start+1 != r.Attempts {
+				return nil
+			}
+			once = start
+		default:
+			return nil
+		}
+	case *ast.RangeStmt:
+		if st.X == nil {
+			return nil
+		}
+		if b, ok := info.TypeOf(st.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			return nil
+		}
+		if n, ok := constInt(st.X); !ok || n != r.Attempts {
+			return nil
+		}
+		bound, once = st.X, 1
+	default:
+		return nil
+	}
+	text := []byte(strconv.FormatInt(once, 10))
+	if v := soleConst(pass, bound); v != nil {
+		return &analysis.SuggestedFix{Message: onceMsg, TextEdits: []analysis.TextEdit{{Pos: v.Pos(), End: v.End(), NewText: text}}}
+	}
+	return &analysis.SuggestedFix{Message: onceMsg, TextEdits: []analysis.TextEdit{{Pos: bound.Pos(), End: bound.End(), NewText: text}}}
+}
+
+// isVar reports whether e is the variable v.
+func isVar(info *types.Info, e ast.Expr, v *types.Var) bool {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	return ok && info.Uses[id] == v
+}
+
+// writes reports whether n assigns v, increments it or takes its address.
+func writes(info *types.Info, n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				found = found || isVar(info, l, v)
+			}
+		case *ast.IncDecStmt:
+			found = found || isVar(info, x.X, v)
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.AND && isVar(info, x.X, v)
+		}
+		return !found
+	})
+	return found
+}
+
+// soleConst returns the value expression of the constant bound names,
+// when it is unexported, declared with an explicit value in the same file
+// and used only there; otherwise nil.
+func soleConst(pass *analysis.Pass, bound ast.Expr) ast.Expr {
+	id, ok := analysisutil.Unparen(bound).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	c, ok := pass.TypesInfo.Uses[id].(*types.Const)
+	if !ok || c.Pkg() != pass.Pkg || c.Exported() {
+		return nil
+	}
+	for use, obj := range pass.TypesInfo.Uses {
+		if obj == c && use != id {
+			return nil
+		}
+	}
+	file := analysisutil.FileOf(pass, id.Pos())
+	if file == nil || !(file.Pos() <= c.Pos() && c.Pos() < file.End()) {
+		return nil
+	}
+	var value ast.Expr
+	ast.Inspect(file, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok {
+			return value == nil
+		}
+		for i, name := range vs.Names {
+			if pass.TypesInfo.Defs[name] == c && len(vs.Values) == len(vs.Names) {
+				value = vs.Values[i]
+			}
+		}
+		return false
+	})
+	return value
 }
 
 // oneAttemptFix keeps a single retrying layer by making the outer retry,
@@ -149,7 +373,7 @@ func oneAttemptFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
 		}
 		return nil
 	}
-	const msg = "Make the outer retry a single attempt: the calls it makes retry by themselves"
+	const msg = onceMsg
 	if r.Row.Variadic {
 		if r.Row.BoundArg > len(call.Args) || opt.ValueArg != 0 {
 			return nil
