@@ -6,11 +6,13 @@
 // timeoutchain: report timeouts longer than their deadline, dropped contexts, and waits that ignore cancellation
 //
 // A deadline is only useful if every hop below it respects it. When the
-// caller gives up after 4 s but the service it called sets its own 5 s
-// timeout, or starts the downstream call with context.Background(), the
-// work goes on after nobody is waiting for it any more: zombie work that
-// holds connections, threads and database locks, and, under load, keeps a
-// struggling service busy with requests whose callers are gone.
+// caller gives up after 4 s but the service it called starts the
+// downstream call with context.Background(), the work goes on after nobody
+// is waiting for it any more: zombie work that holds connections, threads
+// and database locks, and, under load, keeps a struggling service busy
+// with requests whose callers are gone. A timeout of 5 s set under that
+// 4 s deadline never applies: what was sized to it fails with the
+// caller's deadline instead.
 //
 // The check reports:
 //

@@ -64,8 +64,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		d := analysis.Diagnostic{
 			Pos: f.Pos, End: f.End, Category: "inner-timeout",
-			Message: fmt.Sprintf("%s sets a %s timeout on a context that has at most %s left (set at %s): the caller gives up first and the work goes on without anyone waiting for it (zombie work); use a shorter timeout, or none and inherit the deadline",
-				f.What, f.Inner, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos)),
+			Message: fmt.Sprintf("%s sets a %s timeout on a context that has at most %s left (set at %s): the %s never applies, the caller's deadline cuts the work first, so what is sized to it here (a slow but healthy call, the attempts and waits planned within it) fails with the caller's deadline instead; use a shorter timeout, or none and inherit the deadline",
+				f.What, f.Inner, f.Outer.D, analysisutil.ShortPos(pass.Fset, f.Outer.Pos), f.Inner),
 			Related: related,
 		}
 		if fix := inheritFix(pass, f); fix != nil {
