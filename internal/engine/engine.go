@@ -199,8 +199,12 @@ type Result struct {
 	Analyzed, Cached int
 	// Timings are the analyzed packages' durations, longest first.
 	Timings []Timing
-	// Load is the time spent loading the package graph (the go command).
+	// Load is the time spent loading the package graph (the go command),
+	// or checking that the last run's still stands.
 	Load time.Duration
+	// Graph says how the package graph was had: GraphLoaded,
+	// GraphReused or GraphUpdated.
+	Graph string
 	// Phases add up, over the packages analyzed, the time spent parsing,
 	// type-checking, reading export data and facts, and in each analyzer.
 	Phases map[string]time.Duration
@@ -263,8 +267,9 @@ func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
 func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse bool) (*Result, error) {
 	pcfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests, Overlay: cfg.Overlay}
 	t0 := time.Now()
-	pkgs, reused := e.graph.reuse(cfg, patterns)
-	if !reused || !reuse {
+	memo, how := e.graph.reuse(cfg, patterns)
+	var pkgs []*packages.Package
+	if how == "" || !reuse {
 		var err error
 		pkgs, err = packages.Load(pcfg, patterns...)
 		if err == nil && len(pkgs) == 0 {
@@ -274,8 +279,12 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			return nil, err
 		}
 		e.graph = newGraphMemo(cfg, patterns, pkgs)
-		reused = false
+		how = GraphLoaded
+	} else {
+		e.graph = memo
+		pkgs = memo.pkgs
 	}
+	reused := how != GraphLoaded
 	loaded := time.Since(t0)
 	salt := e.salt()
 
@@ -292,7 +301,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		units[p.ID] = u
 		order = append(order, u)
 	})
-	res := &Result{Load: loaded, Phases: make(map[string]time.Duration)}
+	res := &Result{Load: loaded, Graph: how, Phases: make(map[string]time.Duration)}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {

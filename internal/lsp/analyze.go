@@ -59,7 +59,7 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	if err != nil {
 		return nil, cleanLoadError(err)
 	}
-	s.logf("%s: %d packages analyzed, %d from the cache or memory; loading took %v", dir, run.Analyzed, run.Cached, run.Load.Round(time.Millisecond))
+	s.logf("%s: %d packages analyzed, %d from the cache or memory; package graph %s in %v", dir, run.Analyzed, run.Cached, run.Graph, run.Load.Round(time.Millisecond))
 
 	res = &analysisResult{files: make(map[string]*fileState)}
 	content := newContents(docs)
