@@ -80,6 +80,13 @@ type Engine struct {
 	hashes   map[string]fileHash  // file hashes, by path, from earlier runs
 	graph    *graphMemo           // the last package graph loaded
 	full     map[cache.Key]*entry // roots' results made by this engine
+
+	needExports bool // the last run's dependencies lack export data
+	exporting   bool // Prepare is reading it
+
+	bg        sync.WaitGroup           // Prepare's work
+	pmu       sync.Mutex               // guards preparing
+	preparing map[string]chan struct{} // import paths being prepared; closed when done
 }
 
 // fileHash is a file's hash, valid while its size and time are these.
@@ -91,7 +98,7 @@ type fileHash struct {
 
 // New returns an engine that runs analyzers (and what they require).
 func New(analyzers []*analysis.Analyzer, opts Options) *Engine {
-	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash), full: make(map[cache.Key]*entry)}
+	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash), full: make(map[cache.Key]*entry), preparing: make(map[string]chan struct{})}
 	var all []*analysis.Analyzer
 	seen := make(map[*analysis.Analyzer]bool)
 	var visit func(a *analysis.Analyzer)
@@ -255,12 +262,13 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // is for a failure to load anything at all; a package's own errors are in
 // the result.
 func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	ctx := cfg.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	e.waitPrepared(ctx, cfg.Overlay)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	return e.run(ctx, cfg, patterns, true)
 }
 
@@ -284,8 +292,33 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		e.graph = memo
 		pkgs = memo.pkgs
 	}
-	reused := how != GraphLoaded
-	loaded := time.Since(t0)
+	res, changed, err := e.plan(ctx, cfg, pcfg, patterns, pkgs, planOptions{how: how, load: time.Since(t0)})
+	if changed && how != GraphLoaded {
+		// A file changed on disk since the graph was loaded: its
+		// imports may have too.
+		e.graph = nil
+		return e.run(ctx, cfg, patterns, false)
+	}
+	return res, err
+}
+
+// planOptions are plan's.
+type planOptions struct {
+	how  string        // how the graph was had
+	load time.Duration // and how long that took
+	// factsOnly: the roots are analyzed as dependencies are, for their
+	// facts (Prepare's).
+	factsOnly bool
+	// exports are export data files by package ID, known to stand for
+	// the packages' files as they are now (Prepare's).
+	exports map[string]string
+}
+
+// plan keys the packages of the graph, reads what it can from the cache
+// and memory, and analyzes the rest. changed reports a file of the graph
+// that changed on disk since an earlier run read it: then, unless the
+// graph was just loaded, the result is nil and the caller loads it again.
+func (e *Engine) plan(ctx context.Context, cfg Config, pcfg *packages.Config, patterns []string, pkgs []*packages.Package, opts planOptions) (_ *Result, changed bool, _ error) {
 	salt := e.salt()
 
 	// The units, dependencies first.
@@ -301,7 +334,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		units[p.ID] = u
 		order = append(order, u)
 	})
-	res := &Result{Load: loaded, Graph: how, Phases: make(map[string]time.Duration)}
+	res := &Result{Load: opts.load, Graph: opts.how, Phases: make(map[string]time.Duration)}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {
@@ -314,17 +347,18 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			continue
 		}
 		u := units[p.ID]
+		if opts.factsOnly {
+			u.needed = true
+			continue
+		}
 		u.root, u.full = true, true
 		u.pkgOut = &Package{ID: p.ID, PkgPath: p.PkgPath, GoFiles: p.GoFiles}
 		res.Packages = append(res.Packages, u.pkgOut)
 	}
 
 	// Keys, dependencies first; broken packages and their dependents.
-	if changed := e.hashFiles(order, cfg.Overlay); changed && reused {
-		// A file changed on disk since the graph was loaded: its
-		// imports may have too.
-		e.graph = nil
-		return e.run(ctx, cfg, patterns, false)
+	if changed := e.hashFiles(order, cfg.Overlay); changed && opts.how != GraphLoaded {
+		return nil, true, nil
 	}
 	for _, u := range order {
 		for _, pe := range u.pkg.Errors {
@@ -347,6 +381,9 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			h.Write(d.key[:])
 		}
 		h.Sum(u.key[:0])
+		if f := opts.exports[u.pkg.ID]; f != "" && !u.test && !u.broken {
+			e.exports[u.key] = f
+		}
 	}
 
 	// What runs: roots without a cached result, dependencies whose facts
@@ -381,7 +418,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 	}
 	if len(work) > 0 {
 		if err := e.analyzeUnits(ctx, cfg, pcfg, patterns, order, units, work, res); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	// Results of the roots, and the errors.
@@ -408,11 +445,22 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			res.Cached++
 		}
 	}
+	if !opts.factsOnly {
+		// Whether the next run that analyzes a root would need the go
+		// command for export data (Prepare fetches it ahead).
+		e.needExports = false
+		for _, u := range order {
+			if !u.root && !u.test && !u.broken && u.pkg.PkgPath != "unsafe" && !isTestMain(u.pkg) && e.exports[u.key] == "" {
+				e.needExports = true
+				break
+			}
+		}
+	}
 	if e.opts.Cache != nil {
 		e.opts.Cache.Trim()
 	}
 	sort.Slice(res.Timings, func(i, j int) bool { return res.Timings[i].Duration > res.Timings[j].Duration })
-	return res, nil
+	return res, false, nil
 }
 
 // markNeeded marks every dependency of u, transitively, as one whose

@@ -35,9 +35,11 @@ type graphMemo struct {
 	stamps   map[string]time.Time
 	listings map[string]string // per directory: its file names
 	loadedAt time.Time
-	// known holds, by ID, every package of the load and of the updates
-	// since: one no longer imported may be again.
+	// known holds, by ID, every package of the load, of the updates
+	// since and of Prepare: one no longer imported may be again.
 	known map[string]*packages.Package
+	// tried are the import paths Prepare was asked for since the load.
+	tried map[string]bool
 }
 
 // How the graph of a run was had (Result.Graph).
@@ -52,28 +54,36 @@ func graphKey(cfg Config, patterns []string) string {
 }
 
 func newGraphMemo(cfg Config, patterns []string, pkgs []*packages.Package) *graphMemo {
-	g := &graphMemo{what: graphKey(cfg, patterns), pkgs: pkgs, overlay: make(map[string]fileHeader), stamps: make(map[string]time.Time), listings: make(map[string]string), loadedAt: time.Now(), known: make(map[string]*packages.Package)}
+	g := &graphMemo{what: graphKey(cfg, patterns), pkgs: pkgs, overlay: make(map[string]fileHeader), stamps: make(map[string]time.Time), listings: make(map[string]string), loadedAt: time.Now(), known: make(map[string]*packages.Package), tried: make(map[string]bool)}
 	packages.Visit(pkgs, nil, func(p *packages.Package) { g.known[p.ID] = p })
 	for name, src := range cfg.Overlay {
 		g.overlay[name] = header(name, src)
 	}
 	for _, p := range g.known {
-		if isTestMain(p) {
-			continue // generated, in the go command's cache
+		g.watch(p)
+	}
+	return g
+}
+
+// watch records the times of p's directories and go.mod, and the
+// directories' listings, for reuse to compare.
+func (g *graphMemo) watch(p *packages.Package) {
+	if isTestMain(p) {
+		return // generated, in the go command's cache
+	}
+	for _, f := range slices.Concat(p.GoFiles, p.OtherFiles, p.IgnoredFiles) {
+		if d := filepath.Dir(f); g.listings[d] == "" {
+			g.stamps[d] = modTime(d)
+			g.listings[d] = listing(d)
 		}
-		for _, f := range slices.Concat(p.GoFiles, p.OtherFiles, p.IgnoredFiles) {
-			if d := filepath.Dir(f); g.listings[d] == "" {
-				g.stamps[d] = modTime(d)
-				g.listings[d] = listing(d)
-			}
-		}
-		if p.Module != nil && p.Module.GoMod != "" {
+	}
+	if p.Module != nil && p.Module.GoMod != "" {
+		if _, ok := g.stamps[p.Module.GoMod]; !ok {
 			g.stamps[p.Module.GoMod] = modTime(p.Module.GoMod)
 			sum := strings.TrimSuffix(p.Module.GoMod, ".mod") + ".sum"
 			g.stamps[sum] = modTime(sum)
 		}
 	}
-	return g
 }
 
 // reuse returns the graph that stands for cfg, the memo's own or the
@@ -249,7 +259,7 @@ func (g *graphMemo) update(cfg Config, changed map[string]fileHeader) *graphMemo
 	if collide {
 		return nil
 	}
-	u := &graphMemo{what: g.what, pkgs: roots, overlay: maps.Clone(g.overlay), stamps: g.stamps, listings: g.listings, loadedAt: g.loadedAt, known: maps.Clone(g.known)}
+	u := &graphMemo{what: g.what, pkgs: roots, overlay: maps.Clone(g.overlay), stamps: g.stamps, listings: g.listings, loadedAt: g.loadedAt, known: maps.Clone(g.known), tried: g.tried}
 	maps.Copy(u.overlay, changed)
 	for p, r := range done {
 		u.known[p.ID] = r
