@@ -213,9 +213,14 @@ type Result struct {
 	// GraphReused or GraphUpdated.
 	Graph string
 	// Phases add up, over the packages analyzed, the time spent parsing,
-	// type-checking, reading export data and facts, and in each analyzer.
+	// type-checking, reading export data and facts, and in each analyzer;
+	// PhaseExportFiles is the time the go command took to list the
+	// dependencies' export data, when the engine did not know it.
 	Phases map[string]time.Duration
 }
+
+// PhaseExportFiles is the phase of asking the go command for export data.
+const PhaseExportFiles = "export files (go list -export)"
 
 // Timing is how long a package took to type-check and analyze.
 type Timing struct {
@@ -668,10 +673,12 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 	if !known {
 		ecfg := *pcfg
 		ecfg.Mode |= packages.NeedExportFile
+		t0 := time.Now()
 		epkgs, err := packages.Load(&ecfg, patterns...)
 		if err != nil {
 			return err
 		}
+		res.Phases[PhaseExportFiles] += time.Since(t0)
 		packages.Visit(epkgs, nil, func(p *packages.Package) { exports[p.ID] = p.ExportFile })
 		for _, u := range order {
 			if f := exports[u.pkg.ID]; f != "" && !u.test {

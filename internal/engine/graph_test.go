@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/resilint/resilint/internal/cache"
 )
 
 // writeGraphModule writes module m, which requires module n (beside it,
@@ -108,87 +111,148 @@ func describe(roots []*packages.Package) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestGraphUpdate: one engine analyzes a series of unsaved edits of b.go
-// that change its imports. When every package imported is in the graph
-// already and importable (by the go command's rules), the graph is
+// step is an unsaved edit, how the engine is to have the package graph
+// after it, and whether b is then broken.
+type step struct {
+	what    string
+	file    string
+	src     string
+	want    string
+	wantErr bool
+}
+
+// TestGraphUpdate: one engine analyzes a series of unsaved edits of b's
+// files that change their imports. When every package imported is in the
+// graph already and importable (by the go command's rules), the graph is
 // updated in memory, without the go command; otherwise it is loaded
 // again. Either way the graph is the one the go command gives for the
 // same files, and the findings and errors are those of a new engine.
 func TestGraphUpdate(t *testing.T) {
-	for _, tests := range []bool{false, true} {
-		t.Run(fmt.Sprintf("tests=%v", tests), func(t *testing.T) {
-			dir := writeGraphModule(t)
-			b := filepath.Join(dir, "b", "b.go")
-			xtest := filepath.Join(dir, "b", "x_test.go")
-			e := New([]*analysis.Analyzer{reporter}, Options{Version: "v1"})
-			steps := []struct {
-				what    string
-				file    string
-				src     string
-				want    string // how the graph is had
-				wantErr bool   // b does not compile
-			}{
-				{"open", b, bSource(`"m/a"`, `"m/d"`), GraphLoaded, false},
-				{"a package of the module in the graph", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`), GraphUpdated, false},
-				{"a package of a required module in the graph", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`, `"n/p"`), GraphUpdated, false},
-				{"a standard package in the graph", b, bSource(`"errors"`, `"m/a"`, `"m/c"`, `"m/d"`, `"n/p"`), GraphUpdated, false},
-				{"imports removed", b, bSource(`"m/a"`), GraphUpdated, false},
-				{"imports back", b, bSource(`"m/a"`, `"m/d"`), GraphUpdated, false},
-				{"the same imports, another body", b, bSource(`"m/a"`, `"m/d"`) + "\nfunc More() { a.Slow() }\n", GraphReused, false},
-				{"an internal package: left to the go command", b, bSource(`"m/a"`, `"m/d"`, `"m/internal/x"`), GraphLoaded, false},
-				{"a standard package not in the graph", b, bSource(`"m/a"`, `"m/d"`, `"image/png"`), GraphLoaded, false},
-				{"an import cycle", b, bSource(`"m/a"`, `"m/d"`, `"m/e"`), GraphLoaded, true},
-				{"out of the cycle", b, bSource(`"m/a"`, `"m/d"`), GraphLoaded, false},
-			}
-			if tests {
-				// The external test imports a package that imports b: the
-				// go command makes a test variant of it.
-				steps = append(steps,
-					struct {
-						what, file, src, want string
-						wantErr               bool
-					}{"an external test imports a dependent of b", xtest, "package b_test\n\nimport (\n\t\"testing\"\n\n\t\"m/b\"\n\t\"m/e\"\n)\n\nfunc TestB(t *testing.T) { b.Use(); e.E() }\n", GraphLoaded, false},
-					struct {
-						what, file, src, want string
-						wantErr               bool
-					}{"an external test imports a package in the graph", xtest, "package b_test\n\nimport (\n\t\"testing\"\n\n\t\"m/b\"\n\t\"m/c\"\n)\n\nfunc TestB(t *testing.T) { b.Use(); c.C() }\n", GraphUpdated, false},
-					struct {
-						what, file, src, want string
-						wantErr               bool
-					}{"and b imports it too", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`), GraphUpdated, false},
-				)
-			}
-			overlay := make(map[string][]byte)
-			for _, s := range steps {
-				overlay[s.file] = []byte(s.src)
-				cfg := Config{Dir: dir, Tests: tests, Overlay: overlay}
-				res, err := e.Run(cfg, "./b")
-				if err != nil {
-					t.Fatalf("%s: %v", s.what, err)
-				}
-				if res.Graph != s.want {
-					t.Errorf("%s: graph %s, want %s", s.what, res.Graph, s.want)
-				}
-				want, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: tests, Overlay: overlay}, "./b")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := describe(e.graph.pkgs), describe(want); got != want {
-					t.Errorf("%s: the graph differs from the go command's:\n--- engine\n%s\n--- go list\n%s", s.what, got, want)
-				}
-				fresh, err := New([]*analysis.Analyzer{reporter}, Options{Version: "v1"}).Run(cfg, "./b")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := outcome(res), outcome(fresh); got != want {
-					t.Errorf("%s: outcome\n%s\nwant (a new engine's)\n%s", s.what, got, want)
-				}
-				if broken := len(res.Errors) > 0; broken != s.wantErr {
-					t.Errorf("%s: errors %q, want errors: %v", s.what, res.Errors, s.wantErr)
-				}
-			}
+	t.Run("tests=false", func(t *testing.T) {
+		dir := writeGraphModule(t)
+		b := filepath.Join(dir, "b", "b.go")
+		runSteps(t, New([]*analysis.Analyzer{reporter}, Options{Version: "v1"}), dir, false, []step{
+			{"open", b, bSource(`"m/a"`, `"m/d"`), GraphLoaded, false},
+			{"a package of the module in the graph", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`), GraphUpdated, false},
+			{"a package of a required module in the graph", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`, `"n/p"`), GraphUpdated, false},
+			{"a standard package in the graph", b, bSource(`"errors"`, `"m/a"`, `"m/c"`, `"m/d"`, `"n/p"`), GraphUpdated, false},
+			{"imports removed", b, bSource(`"m/a"`), GraphUpdated, false},
+			{"imports back", b, bSource(`"m/a"`, `"m/d"`), GraphUpdated, false},
+			{"the same imports, another body", b, bSource(`"m/a"`, `"m/d"`) + "\nfunc More() { a.Slow() }\n", GraphReused, false},
+			{"an internal package: left to the go command", b, bSource(`"m/a"`, `"m/d"`, `"m/internal/x"`), GraphLoaded, false},
+			{"a standard package not in the graph", b, bSource(`"m/a"`, `"m/d"`, `"image/png"`), GraphLoaded, false},
+			{"an import cycle", b, bSource(`"m/a"`, `"m/d"`, `"m/e"`), GraphLoaded, true},
 		})
+	})
+	t.Run("tests=true", func(t *testing.T) {
+		dir := writeGraphModule(t)
+		b := filepath.Join(dir, "b", "b.go")
+		xtest := filepath.Join(dir, "b", "x_test.go")
+		runSteps(t, New([]*analysis.Analyzer{reporter}, Options{Version: "v1"}), dir, true, []step{
+			{"open", b, bSource(`"m/a"`, `"m/d"`), GraphLoaded, false},
+			{"b (and its test variant) import a package in the graph", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`), GraphUpdated, false},
+			// The go command makes a test variant of a package that
+			// imports b, for b's external test.
+			{"the external test imports a dependent of b", xtest, "package b_test\n\nimport (\n\t\"testing\"\n\n\t\"m/b\"\n\t\"m/e\"\n)\n\nfunc TestB(t *testing.T) { b.Use(); e.E() }\n", GraphLoaded, false},
+			{"the external test imports a package in the graph", xtest, "package b_test\n\nimport (\n\t\"testing\"\n\n\t\"m/b\"\n\t\"m/c\"\n)\n\nfunc TestB(t *testing.T) { b.Use(); c.C() }\n", GraphUpdated, false},
+		})
+	})
+}
+
+// TestPrepare: packages that an edit may import, prepared in the
+// background, join the graph when the edit imports them (if the go
+// command would let it), with no go command in the run; after a run
+// that took everything from the cache, the dependencies' export data is
+// read ahead.
+func TestPrepare(t *testing.T) {
+	dir := writeGraphModule(t)
+	write(t, filepath.Join(dir, ".."), "n/q/q.go", "package q\n\nimport \"time\"\n\nfunc Q() { time.Sleep(1) }\n")
+	write(t, dir, "f/f.go", "package f\n\nimport \"n/q\"\n\nfunc F() { q.Q() }\n")
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"../n/q/q.go", "../n/q", "f/f.go", "f"} {
+		os.Chtimes(filepath.Join(dir, f), old, old)
 	}
+	b := filepath.Join(dir, "b", "b.go")
+	src := func(imports ...string) string {
+		s := bSource(`"m/a"`, `"m/d"`)
+		for _, imp := range imports {
+			s = strings.Replace(s, "import (\n", "import (\n\t\""+imp+"\"\n", 1)
+			s += fmt.Sprintf("\nvar _ = %s\n", map[string]string{"m/f": "f.F", "image/png": "png.Decode", "m/internal/y": "y.Y"}[imp])
+		}
+		return s
+	}
+	write(t, dir, "internal/y/y.go", "package y\n\nfunc Y() {}\n")
+	c, err := cache.Open(t.TempDir(), 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A first engine fills the cache; the second (a new process) finds
+	// everything there.
+	cfg := Config{Dir: dir, Overlay: map[string][]byte{b: []byte(src())}}
+	if _, err := New([]*analysis.Analyzer{reporter}, Options{Cache: c, Version: "v1"}).Run(cfg, "./b"); err != nil {
+		t.Fatal(err)
+	}
+	e := New([]*analysis.Analyzer{reporter}, Options{Cache: c, Version: "v1"})
+	res, err := e.Run(cfg, "./b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Analyzed != 0 {
+		t.Fatalf("%d packages analyzed, want all from the cache", res.Analyzed)
+	}
+	e.Prepare(cfg, []string{"./b"}, []string{"m/f", "image/png", "m/internal/y", "no/such/package"})
+	e.Wait()
+	steps := []step{
+		{"a package of the module, which imports one of a required module", b, src("m/f"), GraphUpdated, false},
+		{"and a standard one", b, src("m/f", "image/png"), GraphUpdated, false},
+		{"back", b, src(), GraphUpdated, false},
+		{"an internal package: left to the go command", b, src("m/internal/y"), GraphLoaded, false},
+	}
+	for i, s := range runSteps(t, e, dir, false, steps) {
+		if d := s.Phases[PhaseExportFiles]; d != 0 && steps[i].want != GraphLoaded {
+			t.Errorf("%s: the go command listed export data (%v)", steps[i].what, d)
+		}
+	}
+}
+
+// runSteps runs the steps on one engine, in order, and checks each.
+func runSteps(t *testing.T, e *Engine, dir string, tests bool, steps []step) []*Result {
+	t.Helper()
+	overlay := make(map[string][]byte)
+	var results []*Result
+	for _, s := range steps {
+		overlay[s.file] = []byte(s.src)
+		cfg := Config{Dir: dir, Tests: tests, Overlay: maps.Clone(overlay)}
+		res, err := e.Run(cfg, "./b")
+		if err != nil {
+			t.Fatalf("%s: %v", s.what, err)
+		}
+		results = append(results, res)
+		if res.Graph != s.want {
+			t.Errorf("%s: graph %s, want %s", s.what, res.Graph, s.want)
+		}
+		if broken := len(res.Errors) > 0; broken != s.wantErr {
+			t.Errorf("%s: errors %q, want errors: %v", s.what, res.Errors, s.wantErr)
+		}
+		if res.Graph != GraphUpdated {
+			continue // the go command's graph, or the last one
+		}
+		want, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: tests, Overlay: overlay}, "./b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := describe(e.graph.pkgs), describe(want); got != want {
+			t.Errorf("%s: the graph differs from the go command's:\n--- engine\n%s\n--- go list\n%s", s.what, got, want)
+		}
+		fresh, err := New([]*analysis.Analyzer{reporter}, Options{Version: "v1"}).Run(cfg, "./b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := outcome(res), outcome(fresh); got != want {
+			t.Errorf("%s: outcome\n%s\nwant (a new engine's)\n%s", s.what, got, want)
+		}
+	}
+	return results
 }
 
 // outcome prints the roots' findings and errors, and the run's errors.

@@ -55,6 +55,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 		s.stop()
 		cancel()
 		<-workerDone
+		if s.engine != nil {
+			s.engine.Wait() // what it prepares in the background
+		}
 	}()
 
 	// Read on a goroutine of its own so that a blocked read does not
