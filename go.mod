@@ -10,6 +10,7 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/resilint/resilint/runtime v0.0.0
+	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -25,7 +26,6 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
