@@ -3,19 +3,31 @@ package main_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
 // TestNeovim runs `resilint lsp` under a real editor: headless Neovim's
-// built-in LSP client opens the demo's checkout.go, waits for the backoff
-// check's diagnostics, applies the "Wrap the delay in retry.FullJitter"
-// quick fix, writes the file and waits for the analysis of the save. The
-// test then checks the file, and that the fixed demo builds.
+// built-in LSP client opens a file of the demo, waits for a check's
+// diagnostics, applies the first one's quick fix (which adds an import),
+// writes the file and waits for the analysis of the save. The test then
+// checks the file, that the fixed demo builds, and that the diagnostics
+// published after the save are those a new run of resilint gives for
+// the saved file.
+//
+//   - checkout: the backoff check's fix imports runtime/retry, which the
+//     package's dependencies import already (the server updates its
+//     package graph in memory);
+//   - payments: the idempotency check's fix imports runtime/idempotency,
+//     which no dependency imports (the server loaded it in the
+//     background after the first analysis).
 //
 // Skipped without nvim, unless RESILINT_NVIM=required, as .ci/run sets
 // after installing it. The Lua works with Neovim 0.7
@@ -28,6 +40,26 @@ func TestNeovim(t *testing.T) {
 		}
 		t.Skip("nvim is not installed (apt-get install neovim)")
 	}
+	for _, tc := range []struct {
+		name, pkg, code, title string
+		contains               []string
+	}{
+		{"checkout", "checkout", "backoff/no-jitter", "Wrap the delay in retry.FullJitter", []string{
+			"retry.FullJitter(time.Duration(attempt) * 200 * time.Millisecond)",
+			`"github.com/resilint/resilint/runtime/retry"`,
+		}},
+		{"payments", "payments", "idempotency/no-key", "Set an idempotency key on the request, which the client sends again on every attempt", []string{
+			`req.Header.Set("Idempotency-Key", idempotency.NewKey())`,
+			`"github.com/resilint/resilint/runtime/idempotency"`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			neovimFix(t, nvim, tc.pkg, tc.code, tc.title, tc.contains)
+		})
+	}
+}
+
+func neovimFix(t *testing.T, nvim, pkg, diagCode, title string, contains []string) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	// A copy of the module's demo and the runtime its fixes import, so
@@ -40,7 +72,20 @@ func TestNeovim(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	file := filepath.Join(dir, "examples", "checkout", "checkout.go")
+	// As old as a checkout's files: a go.mod written within the clock's
+	// tick of a load could have changed unseen, and the server would
+	// load the package graph again after every edit.
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "examples", pkg, pkg+".go")
 	script := filepath.Join(t.TempDir(), "lsp_e2e.lua")
 	if err := os.WriteFile(script, []byte(neovimScript), 0o644); err != nil {
 		t.Fatal(err)
@@ -54,6 +99,7 @@ func TestNeovim(t *testing.T) {
 	cmd.Env = append(os.Environ(),
 		"RESILINT_BIN="+bin,
 		"RESILINT_FILE="+file,
+		"RESILINT_CODE="+diagCode,
 		"RESILINT_ROOT="+dir,
 		"RESILINT_RESULT="+result,
 		"RESILINT_LOG="+filepath.Join(dir, "lsp.log"),
@@ -76,6 +122,10 @@ func TestNeovim(t *testing.T) {
 		Title       string  `json:"title"`
 		VimSeverity int     `json:"vim_severity"`
 		SaveMillis  float64 `json:"save_ms"`
+		Diags       []struct {
+			Line, Character int
+			Code, Message   string
+		} `json:"diags"`
 	}
 	b, err := os.ReadFile(result)
 	if err != nil {
@@ -87,17 +137,18 @@ func TestNeovim(t *testing.T) {
 	if res.Error != "" {
 		t.Fatalf("the Lua script failed: %s\n%s\nserver log:\n%s", res.Error, out, serverLog)
 	}
-	if res.Code != "backoff/no-jitter" || res.Source != "resilint" || !strings.HasSuffix(res.Href, "docs/checks/backoff.md#no-jitter") {
+	check, category, _ := strings.Cut(diagCode, "/")
+	if res.Code != diagCode || res.Source != "resilint" || !strings.HasSuffix(res.Href, "docs/checks/"+check+".md#"+category) {
 		t.Errorf("diagnostic code %q, source %q, href %q", res.Code, res.Source, res.Href)
 	}
-	if res.Title != "Wrap the delay in retry.FullJitter" {
-		t.Errorf("applied %q", res.Title)
+	if res.Title != title {
+		t.Errorf("applied %q, want %q", res.Title, title)
 	}
 	if res.VimSeverity != 2 { // vim.diagnostic.severity.WARN
 		t.Errorf("Neovim shows severity %d, want 2 (a warning)", res.VimSeverity)
 	}
 	if res.After != res.Before-1 {
-		t.Errorf("no-jitter diagnostics: %d before the fix, %d after the save; want one fewer", res.Before, res.After)
+		t.Errorf("%s diagnostics: %d before the fix, %d after the save; want one fewer", diagCode, res.Before, res.After)
 	}
 	// Logged, not asserted (a timed test fails on a loaded machine):
 	// the time from the write to the diagnostics of the save, as Neovim
@@ -110,16 +161,50 @@ func TestNeovim(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(b)
-	for _, want := range []string{
-		"retry.FullJitter(time.Duration(attempt) * 200 * time.Millisecond)",
-		`"github.com/resilint/resilint/runtime/retry"`,
-	} {
+	for _, want := range contains {
 		if !strings.Contains(got, want) {
-			t.Errorf("checkout.go after the quick fix lacks %s:\n%s", want, got)
+			t.Errorf("%s after the quick fix lacks %s:\n%s", filepath.Base(file), want, got)
 		}
 	}
-	if _, stderr, code := run(t, dir, "go", "build", "./examples/..."); code != 0 {
+	_, stderr, code := run(t, dir, "go", "build", "./examples/...")
+	if code != 0 {
 		t.Errorf("the fixed demo does not build:\n%s", stderr)
+	}
+
+	// The diagnostics published after the save are those a new run of
+	// resilint gives for the saved file: the server's incremental
+	// analysis (the graph updated for the new import, the dependencies
+	// from memory) changes nothing.
+	var published []string
+	for _, d := range res.Diags {
+		published = append(published, fmt.Sprintf("%d:%d: %s: %s", d.Line+1, d.Character+1, d.Code, d.Message))
+	}
+	stdout, stderr, code := run(t, dir, bin, "-json", "./examples/"+pkg)
+	if code != 0 {
+		t.Fatalf("resilint -json ./examples/%s: exit status %d, want 0\n%s", pkg, code, stderr)
+	}
+	var findings []struct {
+		Check, Category, Posn, Message string
+	}
+	if err := json.Unmarshal([]byte(stdout), &findings); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range findings {
+		rest, ok := strings.CutPrefix(f.Posn, file+":")
+		if !ok {
+			continue
+		}
+		code := f.Check
+		if f.Category != "" {
+			code += "/" + f.Category
+		}
+		want = append(want, fmt.Sprintf("%s: %s: %s", rest, code, f.Message))
+	}
+	slices.Sort(published)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(published, want) {
+		t.Errorf("published after the save:\n%s\nresilint on the saved file:\n%s", strings.Join(published, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -139,6 +224,7 @@ func copyFile(t *testing.T, from, to string) {
 const neovimScript = `
 local env = function(k) return (assert(os.getenv(k), k)) end
 local result_file = env('RESILINT_RESULT')
+local code = env('RESILINT_CODE')
 local result = {}
 
 local function finish()
@@ -183,19 +269,19 @@ local ok, err = pcall(function()
   end
   if not client_id then return fail('the client did not start') end
 
-  local function nojitter()
+  local function matching()
     local list = {}
     for _, d in ipairs(published and published.diagnostics or {}) do
-      if d.code == 'backoff/no-jitter' then table.insert(list, d) end
+      if d.code == code then table.insert(list, d) end
     end
     return list
   end
 
-  if not vim.wait(180000, function() return #nojitter() > 0 end, 50) then
-    return fail('no backoff/no-jitter diagnostic within 180s')
+  if not vim.wait(180000, function() return #matching() > 0 end, 50) then
+    return fail('no ' .. code .. ' diagnostic within 180s')
   end
-  local d = nojitter()[1]
-  result.before = #nojitter()
+  local d = matching()[1]
+  result.before = #matching()
   result.code, result.source = d.code, d.source
   result.href = d.codeDescription and d.codeDescription.href or ''
 
@@ -226,11 +312,15 @@ local ok, err = pcall(function()
   published = nil
   local t0 = vim.loop.hrtime()
   vim.cmd('write')
-  if not vim.wait(180000, function() return published ~= nil and #nojitter() < result.before end, 10) then
+  if not vim.wait(180000, function() return published ~= nil and #matching() < result.before end, 10) then
     return fail('the fix was not analyzed after the save within 180s')
   end
   result.save_ms = (vim.loop.hrtime() - t0) / 1e6
-  result.after = #nojitter()
+  result.after = #matching()
+  result.diags = {}
+  for _, d in ipairs(published.diagnostics) do
+    table.insert(result.diags, { line = d.range.start.line, character = d.range.start.character, code = d.code, message = d.message })
+  end
   finish()
 end)
 if not ok then fail(tostring(err)) end

@@ -80,6 +80,13 @@ type Engine struct {
 	hashes   map[string]fileHash  // file hashes, by path, from earlier runs
 	graph    *graphMemo           // the last package graph loaded
 	full     map[cache.Key]*entry // roots' results made by this engine
+
+	needExports bool // the last run's dependencies lack export data
+	exporting   bool // Prepare is reading it
+
+	bg        sync.WaitGroup           // Prepare's work
+	pmu       sync.Mutex               // guards preparing
+	preparing map[string]chan struct{} // import paths being prepared; closed when done
 }
 
 // fileHash is a file's hash, valid while its size and time are these.
@@ -91,7 +98,7 @@ type fileHash struct {
 
 // New returns an engine that runs analyzers (and what they require).
 func New(analyzers []*analysis.Analyzer, opts Options) *Engine {
-	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash), full: make(map[cache.Key]*entry)}
+	e := &Engine{analyzers: analyzers, opts: opts, mem: make(map[entryName][]byte), exports: make(map[cache.Key]string), hashes: make(map[string]fileHash), full: make(map[cache.Key]*entry), preparing: make(map[string]chan struct{})}
 	var all []*analysis.Analyzer
 	seen := make(map[*analysis.Analyzer]bool)
 	var visit func(a *analysis.Analyzer)
@@ -199,12 +206,21 @@ type Result struct {
 	Analyzed, Cached int
 	// Timings are the analyzed packages' durations, longest first.
 	Timings []Timing
-	// Load is the time spent loading the package graph (the go command).
+	// Load is the time spent loading the package graph (the go command),
+	// or checking that the last run's still stands.
 	Load time.Duration
+	// Graph says how the package graph was had: GraphLoaded,
+	// GraphReused or GraphUpdated.
+	Graph string
 	// Phases add up, over the packages analyzed, the time spent parsing,
-	// type-checking, reading export data and facts, and in each analyzer.
+	// type-checking, reading export data and facts, and in each analyzer;
+	// PhaseExportFiles is the time the go command took to list the
+	// dependencies' export data, when the engine did not know it.
 	Phases map[string]time.Duration
 }
+
+// PhaseExportFiles is the phase of asking the go command for export data.
+const PhaseExportFiles = "export files (go list -export)"
 
 // Timing is how long a package took to type-check and analyze.
 type Timing struct {
@@ -251,20 +267,22 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // is for a failure to load anything at all; a package's own errors are in
 // the result.
 func (e *Engine) Run(cfg Config, patterns ...string) (*Result, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	ctx := cfg.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	e.waitPrepared(ctx, cfg.Overlay)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	return e.run(ctx, cfg, patterns, true)
 }
 
 func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse bool) (*Result, error) {
 	pcfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: cfg.Dir, Env: cfg.Env, Tests: cfg.Tests, Overlay: cfg.Overlay}
 	t0 := time.Now()
-	pkgs, reused := e.graph.reuse(cfg, patterns)
-	if !reused || !reuse {
+	memo, how := e.graph.reuse(cfg, patterns)
+	var pkgs []*packages.Package
+	if how == "" || !reuse {
 		var err error
 		pkgs, err = packages.Load(pcfg, patterns...)
 		if err == nil && len(pkgs) == 0 {
@@ -274,9 +292,38 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			return nil, err
 		}
 		e.graph = newGraphMemo(cfg, patterns, pkgs)
-		reused = false
+		how = GraphLoaded
+	} else {
+		e.graph = memo
+		pkgs = memo.pkgs
 	}
-	loaded := time.Since(t0)
+	res, changed, err := e.plan(ctx, cfg, pcfg, patterns, pkgs, planOptions{how: how, load: time.Since(t0)})
+	if changed && how != GraphLoaded {
+		// A file changed on disk since the graph was loaded: its
+		// imports may have too.
+		e.graph = nil
+		return e.run(ctx, cfg, patterns, false)
+	}
+	return res, err
+}
+
+// planOptions are plan's.
+type planOptions struct {
+	how  string        // how the graph was had
+	load time.Duration // and how long that took
+	// factsOnly: the roots are analyzed as dependencies are, for their
+	// facts (Prepare's).
+	factsOnly bool
+	// exports are export data files by package ID, known to stand for
+	// the packages' files as they are now (Prepare's).
+	exports map[string]string
+}
+
+// plan keys the packages of the graph, reads what it can from the cache
+// and memory, and analyzes the rest. changed reports a file of the graph
+// that changed on disk since an earlier run read it: then, unless the
+// graph was just loaded, the result is nil and the caller loads it again.
+func (e *Engine) plan(ctx context.Context, cfg Config, pcfg *packages.Config, patterns []string, pkgs []*packages.Package, opts planOptions) (_ *Result, changed bool, _ error) {
 	salt := e.salt()
 
 	// The units, dependencies first.
@@ -292,7 +339,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		units[p.ID] = u
 		order = append(order, u)
 	})
-	res := &Result{Load: loaded, Phases: make(map[string]time.Duration)}
+	res := &Result{Load: opts.load, Graph: opts.how, Phases: make(map[string]time.Duration)}
 	seenErr := make(map[string]bool)
 	addErr := func(s string) {
 		if !seenErr[s] {
@@ -305,17 +352,18 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			continue
 		}
 		u := units[p.ID]
+		if opts.factsOnly {
+			u.needed = true
+			continue
+		}
 		u.root, u.full = true, true
 		u.pkgOut = &Package{ID: p.ID, PkgPath: p.PkgPath, GoFiles: p.GoFiles}
 		res.Packages = append(res.Packages, u.pkgOut)
 	}
 
 	// Keys, dependencies first; broken packages and their dependents.
-	if changed := e.hashFiles(order, cfg.Overlay); changed && reused {
-		// A file changed on disk since the graph was loaded: its
-		// imports may have too.
-		e.graph = nil
-		return e.run(ctx, cfg, patterns, false)
+	if changed := e.hashFiles(order, cfg.Overlay); changed && opts.how != GraphLoaded {
+		return nil, true, nil
 	}
 	for _, u := range order {
 		for _, pe := range u.pkg.Errors {
@@ -338,6 +386,9 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			h.Write(d.key[:])
 		}
 		h.Sum(u.key[:0])
+		if f := opts.exports[u.pkg.ID]; f != "" && !u.test && !u.broken {
+			e.exports[u.key] = f
+		}
 	}
 
 	// What runs: roots without a cached result, dependencies whose facts
@@ -372,7 +423,7 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 	}
 	if len(work) > 0 {
 		if err := e.analyzeUnits(ctx, cfg, pcfg, patterns, order, units, work, res); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	// Results of the roots, and the errors.
@@ -399,11 +450,22 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 			res.Cached++
 		}
 	}
+	if !opts.factsOnly {
+		// Whether the next run that analyzes a root would need the go
+		// command for export data (Prepare fetches it ahead).
+		e.needExports = false
+		for _, u := range order {
+			if !u.root && !u.test && !u.broken && u.pkg.PkgPath != "unsafe" && !isTestMain(u.pkg) && e.exports[u.key] == "" {
+				e.needExports = true
+				break
+			}
+		}
+	}
 	if e.opts.Cache != nil {
 		e.opts.Cache.Trim()
 	}
 	sort.Slice(res.Timings, func(i, j int) bool { return res.Timings[i].Duration > res.Timings[j].Duration })
-	return res, nil
+	return res, false, nil
 }
 
 // markNeeded marks every dependency of u, transitively, as one whose
@@ -611,10 +673,12 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 	if !known {
 		ecfg := *pcfg
 		ecfg.Mode |= packages.NeedExportFile
+		t0 := time.Now()
 		epkgs, err := packages.Load(&ecfg, patterns...)
 		if err != nil {
 			return err
 		}
+		res.Phases[PhaseExportFiles] += time.Since(t0)
 		packages.Visit(epkgs, nil, func(p *packages.Package) { exports[p.ID] = p.ExportFile })
 		for _, u := range order {
 			if f := exports[u.pkg.ID]; f != "" && !u.test {

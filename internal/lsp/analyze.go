@@ -3,10 +3,13 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"go/parser"
 	"go/token"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,11 +58,12 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 		}
 		s.engine = engine.New(s.analyzers, engine.Options{Cache: c, Salt: "include-tests=" + analyzers.IncludeTestsFlag().String()})
 	}
-	run, err := s.engine.Run(engine.Config{Context: s.ctx, Dir: dir, Tests: tests, Overlay: overlay}, ".")
+	cfg := engine.Config{Context: s.ctx, Dir: dir, Tests: tests, Overlay: overlay}
+	run, err := s.engine.Run(cfg, ".")
 	if err != nil {
 		return nil, cleanLoadError(err)
 	}
-	s.logf("%s: %d packages analyzed, %d from the cache or memory; loading took %v", dir, run.Analyzed, run.Cached, run.Load.Round(time.Millisecond))
+	s.logf("%s: %d packages analyzed, %d from the cache or memory; package graph %s in %v", dir, run.Analyzed, run.Cached, run.Graph, run.Load.Round(time.Millisecond))
 
 	res = &analysisResult{files: make(map[string]*fileState)}
 	content := newContents(docs)
@@ -109,7 +113,68 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 			return before(f.findings[i].diag.Range.Start, f.findings[j].diag.Range.Start)
 		})
 	}
+	// What the next edit would ask the go command for, read now in the
+	// background: the packages the quick fixes import that the graph
+	// lacks, and export data a run from the cache did not read.
+	s.engine.Prepare(cfg, []string{"."}, fixImports(res, content))
 	return res, nil
+}
+
+// fixImports returns the import paths that the quick fixes offered add
+// to their files.
+func fixImports(res *analysisResult, c *contents) []string {
+	var paths []string
+	for path, f := range res.files {
+		var text string
+		have := map[string]bool{}
+		for _, fd := range f.findings {
+			for _, a := range fd.fixes {
+				edits := a.Edit.Changes[f.uri]
+				if len(edits) == 0 {
+					continue
+				}
+				if text == "" {
+					if d, ok := c.docs[path]; ok {
+						text = d.text
+					} else if b, err := os.ReadFile(path); err == nil {
+						text = string(b)
+					} else {
+						break
+					}
+					for _, imp := range imports(path, text) {
+						have[imp] = true
+					}
+				}
+				fixed, err := applyEdits(text, edits)
+				if err != nil {
+					continue
+				}
+				for _, imp := range imports(path, fixed) {
+					if !have[imp] && !slices.Contains(paths, imp) {
+						paths = append(paths, imp)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// imports returns the import paths of a Go file, none if it does not
+// parse.
+func imports(name, src string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range f.Imports {
+		if p, err := strconv.Unquote(s.Path.Value); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // loadProblem says why a package was not analyzed, or returns "".

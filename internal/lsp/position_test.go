@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,30 @@ func TestReader(t *testing.T) {
 	}
 	if _, err := newReader(strings.NewReader("")).read(); err != io.EOF {
 		t.Errorf("empty stream: %v, want EOF", err)
+	}
+}
+
+// TestFixImports: the imports a quick fix adds to its file are the ones
+// the server has the engine prepare; those the file has already, and
+// fixes that import nothing, add none.
+func TestFixImports(t *testing.T) {
+	const path = "/src/m/a.go"
+	text := "package a\n\nimport \"time\"\n\nvar d = time.Second\n"
+	uri := pathToURI(path)
+	at := func(line, char int) Range {
+		return Range{Start: Position{Line: line, Character: char}, End: Position{Line: line, Character: char}}
+	}
+	fix := func(edits ...TextEdit) CodeAction {
+		return CodeAction{Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{uri: edits}}}
+	}
+	res := &analysisResult{files: map[string]*fileState{path: {uri: uri, findings: []*finding{
+		{fixes: []CodeAction{fix(TextEdit{Range: at(2, 7), NewText: "(\n\t\"time\"\n\n\t\"example.com/retry\"\n)\n//"})}},
+		{fixes: []CodeAction{fix(TextEdit{Range: at(4, 8), NewText: "2*"})}},
+		{fixes: []CodeAction{fix(TextEdit{Range: at(2, 0), NewText: "import \"time\"\n"})}},
+	}}}}
+	docs := map[string]*document{path: {uri: uri, version: 1, text: text}}
+	got := fixImports(res, newContents(docs))
+	if want := []string{"example.com/retry"}; !slices.Equal(got, want) {
+		t.Errorf("fixImports: %q, want %q", got, want)
 	}
 }

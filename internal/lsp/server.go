@@ -32,6 +32,10 @@ type Options struct {
 	Debounce time.Duration
 	// Log receives the server's own log; nil means none.
 	Log io.Writer
+
+	// started, if set, is called with the server before it serves
+	// (tests reach its engine through it).
+	started func(*server)
 }
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit
@@ -44,6 +48,9 @@ var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := newServer(ctx, w, opts)
+	if opts.started != nil {
+		opts.started(s)
+	}
 	workerDone := make(chan struct{})
 	go func() {
 		defer close(workerDone)
@@ -55,6 +62,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 		s.stop()
 		cancel()
 		<-workerDone
+		if s.engine != nil {
+			s.engine.Wait() // what it prepares in the background
+		}
 	}()
 
 	// Read on a goroutine of its own so that a blocked read does not
