@@ -128,7 +128,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true
 		})
 	}
-	if walks {
+	if walks || m.neverSameInput(nodes, ops) {
 		return true
 	}
 	// port++ where port started from the input (port := cfg.Port), not
@@ -399,4 +399,78 @@ func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 		}
 	}
 	return outside > 0
+}
+
+// neverSameInput reports whether the loop remembers the input of a failed
+// attempt (`lastIdx = idx`) and leaves when the next pass would try that
+// same input again (`if idx == lastIdx { return }`): every pass it goes
+// round with tries a new input, read afresh, so it never repeats a
+// request: it follows a changing state rather than retrying.
+func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	inOp := func(obj types.Object) bool {
+		for _, call := range ops {
+			for _, a := range call.Args {
+				if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && info.Uses[id] == obj {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	remembers := map[[2]types.Object]bool{} // {input, its copy}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i := range as.Lhs {
+				l, lok := analysisutil.Unparen(as.Lhs[i]).(*ast.Ident)
+				r, rok := analysisutil.Unparen(as.Rhs[i]).(*ast.Ident)
+				if lok && rok && info.Uses[l] != nil && inOp(info.Uses[r]) {
+					remembers[[2]types.Object{info.Uses[r], info.Uses[l]}] = true
+				}
+			}
+			return true
+		})
+	}
+	if len(remembers) == 0 {
+		return false
+	}
+	found := false
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || found {
+				return !found
+			}
+			be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			if !ok || be.Op != token.EQL || !endsInExit(ifs.Body) {
+				return true
+			}
+			x, xok := analysisutil.Unparen(be.X).(*ast.Ident)
+			y, yok := analysisutil.Unparen(be.Y).(*ast.Ident)
+			if xok && yok {
+				a, b := info.Uses[x], info.Uses[y]
+				found = remembers[[2]types.Object{a, b}] || remembers[[2]types.Object{b, a}]
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// endsInExit reports whether b ends in a return or a break.
+func endsInExit(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch x := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return x.Tok == token.BREAK
+	}
+	return false
 }

@@ -85,3 +85,48 @@ func withZeroCounter(ctx context.Context) error {
 		}
 	}
 }
+
+type store struct{}
+
+var errGone = errors.New("gone")
+
+func (store) first() (uint64, error) { return 1, nil }
+func (store) get(idx uint64) error   { return errGone }
+
+// The oldest entry, while another goroutine truncates: each pass reads
+// the first index again and gives up when it has not moved since the
+// failure, so no pass repeats a failed read.
+func oldest(s store) (uint64, error) {
+	var lastFailed uint64
+	var lastErr error
+	for {
+		idx, err := s.first()
+		if err != nil {
+			return 0, err
+		}
+		if idx == lastFailed {
+			return 0, lastErr
+		}
+		if err = s.get(idx); err == nil {
+			return idx, nil
+		}
+		lastFailed, lastErr = idx, err
+	}
+}
+
+// The near miss: the failed input is remembered but never compared, so
+// the same read is tried again at once.
+func oldestAgain(s store) (uint64, error) {
+	var lastFailed uint64
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		idx, err := s.first()
+		if err != nil {
+			return 0, err
+		}
+		if err = s.get(idx); err == nil {
+			return idx + lastFailed - lastFailed, nil
+		}
+		lastFailed = idx
+	}
+	return 0, errGone
+}
