@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -258,6 +259,20 @@ func (in *interp) errSource(e ast.Expr, s *state) *slot {
 		if obj := in.objOf(e); obj != nil {
 			if sl, ok := s.slot(obj); ok {
 				return &sl
+			}
+		}
+	case *ast.SelectorExpr:
+		// err = res.Error: the error carried in an operation's other
+		// result is that operation's outcome too, not yet examined.
+		if tv, ok := in.info.Types[e]; ok && analysisutil.IsErrorType(tv.Type) {
+			if obj := in.objOf(e.X); obj != nil {
+				for _, sl := range s.slots {
+					if !sl.isResp && slices.Contains(sl.partials, obj) {
+						c := sl
+						c.st = stUnknown
+						return &c
+					}
+				}
 			}
 		}
 	case *ast.CallExpr:

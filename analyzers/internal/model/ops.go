@@ -2,7 +2,9 @@ package model
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -163,11 +165,36 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	case *ast.DeclStmt:
 		nodes = []ast.Node{st}
 	}
+	isPending := func(e ast.Expr) bool {
+		if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+			return slices.Contains(pending, in.info.Uses[id])
+		}
+		return false
+	}
 	used := false
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
 			if used {
 				return false
+			}
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				// res != nil: asks whether there is a result, uses none.
+				if (x.Op == token.EQL || x.Op == token.NEQ) && (isPending(x.X) && in.isNil(x.Y) || isPending(x.Y) && in.isNil(x.X)) {
+					return false
+				}
+			case *ast.SelectorExpr:
+				// res.Error: the outcome carried in the result, not a
+				// partial result; res.Throttle, res.Count: a number about
+				// it (for metrics, logs), not data kept.
+				if tv, ok := in.info.Types[x]; ok && isPending(x.X) {
+					if analysisutil.IsErrorType(tv.Type) {
+						return false
+					}
+					if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0 {
+						return false
+					}
+				}
 			}
 			if id, ok := n.(*ast.Ident); ok {
 				obj := in.info.Uses[id]
