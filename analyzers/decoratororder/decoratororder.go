@@ -46,7 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case r.StopsOnOpen && !strict:
 			// The acceptable form of retry-outside.
 		case r.Order != nil:
-			report(pass, r, "failsafe-order", "retry policy listed before the circuit breaker: failsafe-go composes policies outermost first, so the retry runs outside the breaker; an open breaker fails every attempt at once and each request's failed attempts count several times towards opening it", r.Order.Fix)
+			report(pass, r, "failsafe-order", "retry policy listed before the circuit breaker: failsafe-go composes policies outermost first, so the retry runs outside the breaker; an open breaker fails every attempt at once and each request's failed attempts count several times towards opening it", orderFix(pass, r.Order))
 		default:
 			msg := fmt.Sprintf("retry outside a circuit breaker: %s (%s) retries calls that go through %s: an open breaker fails every attempt at once, and each request's failed attempts count several times towards opening it; put the breaker outside the retry", r.Describe(), model.AttemptsText(r.Attempts), r.Breakers[0].Describe(pass.Fset, pass.Pkg))
 			if r.StopsOnOpen {
@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 			} else {
 				msg += ", or stop retrying on the breaker's open error"
 			}
-			fix := r.BreakerFix
+			fix := swapFix(pass, r)
 			if fix == nil && !r.StopsOnOpen {
 				fix = stopFix(pass, r)
 			}
@@ -64,7 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *model.Fix) {
+func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *analysis.SuggestedFix) {
 	var related []analysis.RelatedInformation
 	for i, b := range r.Breakers {
 		if i == maxRelated {
@@ -74,7 +74,7 @@ func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *mode
 	}
 	d := analysis.Diagnostic{Pos: r.Pos, End: r.End, Category: category, Message: msg, Related: related}
 	if fix != nil {
-		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fix.Message, TextEdits: fix.Edits}}
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
 	pass.Report(d)
 }
@@ -84,7 +84,7 @@ func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *mode
 // that reaches the breaker, `if retry.IsCircuitOpen(err) { return ..., err }`
 // (runtime/retry's IsCircuitOpen knows the open errors of every breaker
 // the catalog lists, and any error with a CircuitOpen() bool method).
-func stopFix(pass *analysis.Pass, r *model.Retry) *model.Fix {
+func stopFix(pass *analysis.Pass, r *model.Retry) *analysis.SuggestedFix {
 	if r.Kind != model.LoopRetry && r.Kind != model.GotoRetry || len(r.Ops) == 0 {
 		return nil
 	}
@@ -130,7 +130,7 @@ func stopFix(pass *analysis.Pass, r *model.Retry) *model.Fix {
 	name, edits := analysisutil.AddImport(pass, file, catalog.ResilintRetry, "retry")
 	edits = append(edits, analysis.TextEdit{Pos: as.End(), End: as.End(), NewText: []byte(fmt.Sprintf(
 		"\n%sif %s.IsCircuitOpen(%s) {\n%s\t%s // the breaker is open: retrying cannot succeed\n%s}", indent, name, errID.Name, indent, ret, indent))})
-	return &model.Fix{Message: "Stop retrying at once when the circuit breaker is open", Edits: edits}
+	return &analysis.SuggestedFix{Message: "Stop retrying at once when the circuit breaker is open", TextEdits: edits}
 }
 
 // openErrorKnown reports whether runtime/retry's IsCircuitOpen recognizes

@@ -7,8 +7,6 @@ import (
 	"go/types"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
@@ -58,9 +56,9 @@ func (b *BreakerReach) Describe(fset *token.FileSet, from *types.Package) string
 
 // Order is the failsafe-go policy order of an executor that composes a
 // retry policy outside a circuit breaker: policies are outermost first.
+// Retry and Breaker are both arguments of the one With call.
 type Order struct {
 	Retry, Breaker ast.Expr // the policy arguments
-	Fix            *Fix     // swap them, when both are arguments of one With call
 }
 
 func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
@@ -137,15 +135,7 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 		if ri < 0 || bi < 0 || ri > bi {
 			continue
 		}
-		ord := &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
-		rt, bt := analysisutil.Text(m.pass, c.Args[ri]), analysisutil.Text(m.pass, c.Args[bi])
-		if rt != "" && bt != "" {
-			ord.Fix = &Fix{Message: "List the circuit breaker before the retry policy (outermost first)", Edits: []analysis.TextEdit{
-				{Pos: c.Args[ri].Pos(), End: c.Args[ri].End(), NewText: []byte(bt)},
-				{Pos: c.Args[bi].Pos(), End: c.Args[bi].End(), NewText: []byte(rt)},
-			}}
-		}
-		r.Order = ord
+		r.Order = &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
 		return
 	}
 }
@@ -402,107 +392,6 @@ func continues(b *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
-}
-
-// swapFix builds the fix for the canonical shape: a library retry whose
-// operation is a closure that only returns a breaker call,
-//
-//	R(..., func(ctx) error { return B(..., X) }, ...)
-//
-// becomes
-//
-//	B(..., func(ctx) error { return R(..., X, ...) })
-//
-// when the closure, X and both calls have matching types.
-func (m *builder) swapFix(r *Retry) *Fix {
-	info := m.pass.TypesInfo
-	call, ok := r.Node.(*ast.CallExpr)
-	if !ok || r.Row == nil || r.Row.OpArg >= len(call.Args) || r.Row.Recv == "Executor" {
-		return nil
-	}
-	lit, ok := analysisutil.Unparen(call.Args[r.Row.OpArg]).(*ast.FuncLit)
-	if !ok || len(lit.Body.List) != 1 {
-		return nil
-	}
-	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return nil
-	}
-	bcall, ok := analysisutil.Unparen(ret.Results[0]).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	brow := m.breakerRow(bcall)
-	if brow == nil || brow.OpArg < 0 || brow.OpArg >= len(bcall.Args) {
-		return nil
-	}
-	x := bcall.Args[brow.OpArg]
-	if !types.Identical(info.TypeOf(lit), info.TypeOf(x)) || !types.Identical(info.TypeOf(call), info.TypeOf(bcall)) {
-		return nil
-	}
-	sig := info.TypeOf(lit).(*types.Signature)
-	if sig.Results().Len() == 1 && !types.Identical(sig.Results().At(0).Type(), info.TypeOf(call)) {
-		return nil
-	}
-	// The breaker call's other arguments may use the closure's parameters
-	// only under a name the retry call also uses (ctx).
-	outerNames := map[string]bool{}
-	for _, a := range call.Args {
-		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
-			outerNames[id.Name] = true
-		}
-	}
-	params := map[types.Object]bool{}
-	for _, f := range lit.Type.Params.List {
-		for _, n := range f.Names {
-			params[info.Defs[n]] = true
-		}
-	}
-	for i, a := range bcall.Args {
-		if i == brow.OpArg {
-			continue
-		}
-		bad := false
-		ast.Inspect(a, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] && !outerNames[id.Name] {
-				bad = true
-			}
-			return !bad
-		})
-		if bad {
-			return nil
-		}
-	}
-	// X must not use the closure's parameters either.
-	usesParam := false
-	ast.Inspect(x, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] {
-			usesParam = true
-		}
-		return !usesParam
-	})
-	if usesParam {
-		return nil
-	}
-	args := func(c *ast.CallExpr, i int, repl string) string {
-		var parts []string
-		for j, a := range c.Args {
-			if j == i {
-				parts = append(parts, repl)
-			} else {
-				parts = append(parts, analysisutil.Text(m.pass, a))
-			}
-		}
-		s := strings.Join(parts, ", ")
-		if c.Ellipsis.IsValid() {
-			s += "..."
-		}
-		return s
-	}
-	inner := analysisutil.Text(m.pass, call.Fun) + "(" + args(call, r.Row.OpArg, analysisutil.Text(m.pass, x)) + ")"
-	newLit := "func" + strings.TrimPrefix(analysisutil.Text(m.pass, lit.Type), "func") + " {\n\treturn " + inner + "\n}"
-	outer := analysisutil.Text(m.pass, bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
-	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
 }
 
 // isOpenState recognizes cb.State() == gobreaker.StateOpen: a call

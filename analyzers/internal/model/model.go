@@ -110,7 +110,6 @@ func build(pass *analysis.Pass) *Result {
 		m.findSends(r)
 		if len(r.Breakers) > 0 || r.Order != nil {
 			m.openHandling(r)
-			r.BreakerFix = m.swapFix(r)
 		}
 	}
 	fns := make([]*types.Func, 0, len(m.vals.decls))

@@ -65,13 +65,11 @@ type Retry struct {
 	// retry runs outside those breakers. StopsOnOpen says the retry stops
 	// at once on a breaker's open error; RetriesOpen that it explicitly
 	// retries it. Order is set for a failsafe-go executor that lists its
-	// retry policy before its circuit breaker; BreakerFix is the fix for a
-	// library retry whose operation is only a breaker call.
+	// retry policy before its circuit breaker.
 	Breakers    []*BreakerReach
 	StopsOnOpen bool
 	RetriesOpen bool
 	Order       *Order
-	BreakerFix  *Fix
 
 	// Sends lists the HTTP requests one attempt sends (directly or in a
 	// called function); a retrying client's send is its own.
