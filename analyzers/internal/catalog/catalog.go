@@ -136,7 +136,8 @@ type Row struct {
 	// can wrap it in or replace it with: "WithFullJitter" (a wrapper of
 	// the same package), "CombineDelay+RandomDelay", "LinearJitterBackoff".
 	JitterFix string
-	// FixValue, for JitterField rows, is the value a fix sets.
+	// FixValue, for JitterField rows and the options that set such a
+	// field (WithRandomizationFactor), is the value a fix sets.
 	FixValue string
 
 	// Method, for Send and RetrySend rows, is the HTTP method the call
@@ -191,7 +192,7 @@ var Rows = []Row{
 	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
 	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "MaxElapsedTime", Role: ElapsedField},
 	{Path: CenkaltiV4, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
-	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0},
+	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0, FixValue: "0.5"},
 	{Path: CenkaltiV4, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
 
@@ -201,6 +202,7 @@ var Rows = []Row{
 	{Path: CenkaltiV5, Name: "WithBackOff", Role: Wrapper, Inner: 0},
 	{Path: CenkaltiV5, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
 	{Path: CenkaltiV5, Name: "NewExponentialBackOff", Role: Constructor},
+	{Path: CenkaltiV5, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
 	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
 	{Path: CenkaltiV5, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 

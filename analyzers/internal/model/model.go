@@ -78,6 +78,7 @@ func build(pass *analysis.Pass) *Result {
 		helpers:     map[*types.Func]*RetryHelperFact{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
 	}
+	m.result.Values = &Values{m.vals}
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
 	m.findRandomFuncs()

@@ -127,9 +127,9 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
-	// Configs lists what the package's library retries are configured to
-	// do wrong: no jitter, no bound, no delay.
-	Configs []*Config
+	// Values answers where a value was made, for the layers built on the
+	// model (libconfig reads library configurations through it).
+	Values *Values
 	// Timeouts holds the package's deadline findings.
 	// SitePos gives, for a function of this package that retries, the
 	// position of the retry its fact describes when that retry is in this
