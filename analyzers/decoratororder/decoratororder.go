@@ -48,7 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case r.Order != nil:
 			report(pass, r, "failsafe-order", "retry policy listed before the circuit breaker: failsafe-go composes policies outermost first, so the retry runs outside the breaker; an open breaker fails every attempt at once and each request's failed attempts count several times towards opening it", orderFix(pass, r.Order))
 		default:
-			msg := fmt.Sprintf("retry outside a circuit breaker: %s (%s) retries calls that go through %s: an open breaker fails every attempt at once, and each request's failed attempts count several times towards opening it; put the breaker outside the retry", r.Describe(), model.AttemptsText(r.Attempts), r.Breakers[0].Describe(pass.Fset, pass.Pkg))
+			msg := fmt.Sprintf("retry outside a circuit breaker: %s (%s) retries calls that go through %s: an open breaker fails every attempt at once, and each request's failed attempts count several times towards opening it; put the breaker outside the retry", r.Describe(), model.AttemptsText(r.Attempts), describeBreaker(pass, r.Breakers[0]))
 			if r.StopsOnOpen {
 				msg += " (this retry stops on the open error; reported because of -decoratororder.strict)"
 			} else {
@@ -70,7 +70,7 @@ func report(pass *analysis.Pass, r *model.Retry, category, msg string, fix *anal
 		if i == maxRelated {
 			break
 		}
-		related = append(related, analysis.RelatedInformation{Pos: b.Pos, Message: "circuit breaker: " + b.Describe(pass.Fset, pass.Pkg)})
+		related = append(related, analysis.RelatedInformation{Pos: b.Pos, Message: "circuit breaker: " + describeBreaker(pass, b)})
 	}
 	d := analysis.Diagnostic{Pos: r.Pos, End: r.End, Category: category, Message: msg, Related: related}
 	if fix != nil {
@@ -152,4 +152,15 @@ func openErrorKnown(b *model.BreakerReach) bool {
 		}
 	}
 	return false
+}
+
+// describeBreaker words a breaker call one attempt reaches: "gobreaker
+// CircuitBreaker.Execute at x.go:3", "pay.Charge → (*Client).do, which
+// calls gobreaker CircuitBreaker.Execute at y.go:9".
+func describeBreaker(pass *analysis.Pass, b *model.BreakerReach) string {
+	if b.Site != nil {
+		return fmt.Sprintf("%s at %s", b.Site.Desc, analysisutil.ShortPos(pass.Fset, b.Site.Pos))
+	}
+	chain := append([]string{analysisutil.FuncName(b.Callee, pass.Pkg)}, b.Fact.Via...)
+	return strings.Join(chain, " → ") + ", which calls " + b.Fact.Site
 }

@@ -171,7 +171,7 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result, settings []
 				}
 				seen[c.Pos] = true // the check reports one finding per place: the first retry's
 				lib := c.Retry.Describe()
-				if (lib == r.Row.Lib || strings.HasPrefix(r.Row.Lib, lib) || strings.HasPrefix(lib, r.Row.Lib)) {
+				if lib == r.Row.Lib || strings.HasPrefix(r.Row.Lib, lib) || strings.HasPrefix(lib, r.Row.Lib) {
 					s.NoJitterConfig = fmt.Sprintf("%s at %s", what, shortPos(fset, c.Pos))
 				}
 			}

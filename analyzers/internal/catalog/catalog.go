@@ -94,6 +94,30 @@ const (
 	// value of that type (what the breaker's state method returns)
 	// compared with it is a check for an open breaker.
 	OpenState
+	// OpenMethod: a method of a protocol satisfied implicitly — any call
+	// of a function or method of this name asks an error whether it is a
+	// breaker's open rejection (runtime/retry stops on errors with
+	// CircuitOpen() bool; other breakers' errors may have it too).
+	OpenMethod
+	// NotOperation: a method of a protocol satisfied implicitly whose
+	// error is not the outcome of a downstream call — releasing a
+	// resource (io.Closer's Close), reading a deferred or context error
+	// (Err), unwrapping an error (Unwrap), waiting for work already
+	// started (Wait). Any call of a function or method of this name is no
+	// fallible operation.
+	NotOperation
+	// ErrorOption: an option of a retry policy that names errors (or
+	// results) the retry treats specially; Errors says how (failsafe-go's
+	// AbortOnErrors). Wrapper rows may carry Errors too (HandleErrors).
+	ErrorOption
+)
+
+// Errors says what a retry does with the errors an option names.
+type Errors int
+
+const (
+	ErrorsRetried Errors = iota + 1 // they are retried (HandleErrors)
+	ErrorsStop                      // the retry stops at once on them (AbortOnErrors)
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -145,6 +169,10 @@ type Row struct {
 	// argument ReqArg.
 	Method string
 	ReqArg int
+
+	// Errors, for ErrorOption rows and options that also pass a bound
+	// through, says what the retry does with the errors given.
+	Errors Errors
 }
 
 // Library import paths.
@@ -301,8 +329,12 @@ var Rows = []Row{
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithBackoff", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithDelay", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithJitter", Role: Wrapper, Inner: -1, InnerRecv: true},
-	{Path: FailsafeRP, Recv: "Builder", Name: "HandleErrors", Role: Wrapper, Inner: -1, InnerRecv: true},
-	{Path: FailsafeRP, Recv: "Builder", Name: "HandleIf", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleErrors", Role: Wrapper, Inner: -1, InnerRecv: true, Errors: ErrorsRetried},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleIf", Role: Wrapper, Inner: -1, InnerRecv: true, Errors: ErrorsRetried},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnErrors", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnErrorTypes", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnResult", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortIf", Role: ErrorOption, Errors: ErrorsStop},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxDuration", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "OnRetry", Role: Wrapper, Inner: -1, InnerRecv: true},
 
@@ -350,6 +382,7 @@ var breakerRows = []Row{
 	{Path: ResilintBreaker, Name: "ErrOpen", Role: OpenError},
 	{Path: ResilintBreaker, Name: "ErrTooManyTrials", Role: OpenError},
 	{Path: ResilintRetry, Name: "IsCircuitOpen", Role: OpenCheck},
+	{Path: ResilintBreaker, Recv: "rejection", Name: "CircuitOpen", Role: OpenMethod},
 	{Path: GoBreaker, Name: "StateOpen", Role: OpenState},
 	{Path: GoBreakerV2, Name: "StateOpen", Role: OpenState},
 	{Path: ResilintBreaker, Name: "StateOpen", Role: OpenState},
@@ -365,7 +398,16 @@ var sentinelRows = []Row{
 	{Path: APIIterator, Name: "Done", Role: EndSentinel},
 }
 
-func init() { Rows = append(append(Rows, breakerRows...), sentinelRows...) }
+// protocolRows are methods of protocols Go types satisfy implicitly, by
+// name: each row is resolved against one standard type that has it.
+var protocolRows = []Row{
+	{Path: IO, Recv: "Closer", Name: "Close", Role: NotOperation},
+	{Path: "context", Recv: "Context", Name: "Err", Role: NotOperation},
+	{Path: "io/fs", Recv: "PathError", Name: "Unwrap", Role: NotOperation},
+	{Path: "os/exec", Recv: "Cmd", Name: "Wait", Role: NotOperation},
+}
+
+func init() { Rows = append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...) }
 
 // Paths returns the distinct import paths of the catalog, for cheap
 // "does this package import any of them" checks.
@@ -396,4 +438,25 @@ func init() {
 // Lookup returns the row for path.recv.name, or nil.
 func Lookup(path, recv, name string) *Row {
 	return index[key{path, recv, name}]
+}
+
+var names map[Role]map[string]bool
+
+func init() {
+	names = map[Role]map[string]bool{}
+	for _, r := range Rows {
+		if r.Role == OpenMethod || r.Role == NotOperation {
+			if names[r.Role] == nil {
+				names[r.Role] = map[string]bool{}
+			}
+			names[r.Role][r.Name] = true
+		}
+	}
+}
+
+// ProtocolMethod reports whether name is the name of a method of an
+// OpenMethod or NotOperation row (role): those rows are matched by name,
+// since any type may satisfy their protocol.
+func ProtocolMethod(role Role, name string) bool {
+	return names[role][name]
 }

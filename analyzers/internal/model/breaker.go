@@ -44,16 +44,6 @@ type BreakerReach struct {
 	Fact   *BreakerFact
 }
 
-// Describe words the reach: "gobreaker CircuitBreaker.Execute at x.go:3",
-// "pay.Charge → (*Client).do, which calls gobreaker ... at y.go:9".
-func (b *BreakerReach) Describe(fset *token.FileSet, from *types.Package) string {
-	if b.Site != nil {
-		return fmt.Sprintf("%s at %s", b.Site.Desc, analysisutil.ShortPos(fset, b.Site.Pos))
-	}
-	chain := append([]string{analysisutil.FuncName(b.Callee, from)}, b.Fact.Via...)
-	return strings.Join(chain, " → ") + ", which calls " + b.Fact.Site
-}
-
 // Order is the failsafe-go policy order of an executor that composes a
 // retry policy outside a circuit breaker: policies are outermost first.
 // Retry and Breaker are both arguments of the one With call.
@@ -273,15 +263,20 @@ func (m *builder) openHandling(r *Retry) {
 					}
 				}
 			case *ast.CallExpr:
-				// failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries it,
-				// AbortOnErrors(...) stops.
-				if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil && analysisutil.PkgPath(fn) == catalog.FailsafeRP {
+				// An option naming the errors to retry or to stop on
+				// (failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries
+				// it, AbortOnErrors(...) stops): its row's Errors.
+				fn := analysisutil.Callee(m.pass.TypesInfo, x)
+				if fn == nil {
+					break
+				}
+				if row := catalogRow(fn); row != nil && row.Errors != 0 {
 					for _, a := range x.Args {
 						if _, ok := m.mentionsOpen(a); ok {
-							switch {
-							case strings.HasPrefix(fn.Name(), "Abort"):
+							switch row.Errors {
+							case catalog.ErrorsStop:
 								r.StopsOnOpen = true
-							case strings.HasPrefix(fn.Name(), "Handle"):
+							case catalog.ErrorsRetried:
 								r.RetriesOpen = true
 							}
 						}
@@ -326,8 +321,8 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 				if row := catalogRow(fn); row != nil && row.Role == catalog.OpenCheck {
 					return neg, true
 				}
-				if fn.Name() == "CircuitOpen" {
-					return neg, true
+				if catalog.ProtocolMethod(catalog.OpenMethod, fn.Name()) {
+					return neg, true // err.CircuitOpen(), whatever the error's type
 				}
 				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
 					return neg, true
