@@ -204,6 +204,14 @@ func (m *builder) openHandling(r *Retry) {
 	if call, ok := r.Node.(*ast.CallExpr); ok {
 		var args []ast.Expr
 		args = append(args, call.Args...)
+		if r.Row != nil && r.Row.Role == catalog.Retry && r.Row.BoundArg == -1 {
+			// A failsafe-go executor: its policies are on the receiver
+			// (failsafe.With(rp).Run(op)), and so are their options.
+			if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				policies, _ := m.executorPolicies(sel.X, 0)
+				args = append(args, policies...)
+			}
+		}
 		// Options are calls too: retry.RetryIf(isRetryable).
 		for i := 0; i < len(args); i++ {
 			if c, ok := analysisutil.Unparen(args[i]).(*ast.CallExpr); ok {
@@ -272,7 +280,7 @@ func (m *builder) openHandling(r *Retry) {
 				}
 				if row := catalogRow(fn); row != nil && row.Errors != 0 {
 					for _, a := range x.Args {
-						if _, ok := m.mentionsOpen(a); ok {
+						if _, ok := m.mentionsOpen(a); ok || m.isOpenValue(a) {
 							switch row.Errors {
 							case catalog.ErrorsStop:
 								r.StopsOnOpen = true
