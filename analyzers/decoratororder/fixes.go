@@ -10,12 +10,13 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/breakers"
 )
 
 // orderFix swaps a failsafe-go executor's retry policy and circuit
 // breaker, both arguments of one With call, so that the breaker is listed
 // first (outermost).
-func orderFix(pass *analysis.Pass, o *model.Order) *analysis.SuggestedFix {
+func orderFix(pass *analysis.Pass, o *breakers.Order) *analysis.SuggestedFix {
 	rt, bt := analysisutil.Text(pass, o.Retry), analysisutil.Text(pass, o.Breaker)
 	if rt == "" || bt == "" {
 		return nil

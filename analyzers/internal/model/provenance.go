@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-
-	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
 // Values is the package's value provenance, for the layers built on the
@@ -89,10 +87,47 @@ func litField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
 	return nil, false
 }
 
-func (m *builder) callOf(e ast.Expr) (*ast.CallExpr, *types.Func) {
-	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return nil, nil
-	}
-	return c, analysisutil.Callee(m.pass.TypesInfo, c)
+// Uncounted reports whether lit is a closure kept to run later (returned,
+// stored in a field, a literal or a package variable): what it does is
+// not done where it is written.
+func (r *Result) Uncounted(lit *ast.FuncLit) bool {
+	return r.b != nil && r.b.uncounted[lit]
 }
+
+// ExecutorPolicies returns the policies a failsafe-go executor
+// expression was built with (failsafe.With(rp, cb).WithContext(ctx)),
+// and whether every step of it was known.
+func (r *Result) ExecutorPolicies(e ast.Expr) ([]ast.Expr, bool) {
+	if r.b == nil {
+		return nil, false
+	}
+	return r.b.executorPolicies(e, 0)
+}
+
+// IsRetryPolicy reports whether e is a retry policy of an executor (a
+// value of a RetryPolicyType row's type).
+func (r *Result) IsRetryPolicy(e ast.Expr) bool {
+	return r.b != nil && r.b.isRetryPolicy(e)
+}
+
+// Decl returns the declaration of fn, a function of this package with a
+// body, or nil.
+func (r *Result) Decl(fn *types.Func) *ast.FuncDecl {
+	if r.b == nil || fn == nil {
+		return nil
+	}
+	return r.b.vals.decls[fn.Origin()]
+}
+
+// Decls returns the package's functions with a body.
+func (r *Result) Decls() map[*types.Func]*ast.FuncDecl {
+	if r.b == nil {
+		return nil
+	}
+	return r.b.vals.decls
+}
+
+// Opaque reports whether the model treats the package as opaque (the
+// standard library): it has no retries, and the layers built on the
+// model state nothing about it either.
+func (r *Result) Opaque() bool { return r.b == nil }

@@ -61,16 +61,6 @@ type Retry struct {
 	CountSign   int
 	CountOffset int64
 
-	// Breakers lists the circuit breaker calls one attempt reaches: the
-	// retry runs outside those breakers. StopsOnOpen says the retry stops
-	// at once on a breaker's open error; RetriesOpen that it explicitly
-	// retries it. Order is set for a failsafe-go executor that lists its
-	// retry policy before its circuit breaker.
-	Breakers    []*BreakerReach
-	StopsOnOpen bool
-	RetriesOpen bool
-	Order       *Order
-
 	// Sends lists the HTTP requests one attempt sends (directly or in a
 	// called function); a retrying client's send is its own.
 	Sends []*Send
@@ -136,4 +126,6 @@ type Result struct {
 	// package too (for related locations).
 	SitePos  map[*types.Func]token.Pos
 	Timeouts *Timeouts
+
+	b *builder // for the layers built on the model (provenance.go)
 }

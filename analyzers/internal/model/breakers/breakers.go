@@ -1,15 +1,135 @@
-package model
+package breakers
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
+	"sort"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
 )
+
+// Analyzer is the breaker layer. It reports nothing.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resilbreakers",
+	Doc:        "find circuit breaker calls, the retries that run outside them and how those treat the open error (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Requires:   []*analysis.Analyzer{model.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*BreakerFact)(nil)},
+}
+
+// Result lists the package's retries that reach a circuit breaker or
+// compose a failsafe-go retry policy outside one, in the model's order.
+type Result struct {
+	Retries []*RetryBreakers
+}
+
+// RetryBreakers is what the layer knows of one retry and the breakers
+// it reaches.
+type RetryBreakers struct {
+	Retry *model.Retry
+	// Breakers lists the circuit breaker calls one attempt reaches: the
+	// retry runs outside those breakers. StopsOnOpen says the retry stops
+	// at once on a breaker's open error; RetriesOpen that it explicitly
+	// retries it. Order is set for a failsafe-go executor that lists its
+	// retry policy before its circuit breaker.
+	Breakers    []*BreakerReach
+	StopsOnOpen bool
+	RetriesOpen bool
+	Order       *Order
+}
+
+type layer struct {
+	pass *analysis.Pass
+	res  *model.Result
+	at   map[*ast.CallExpr]*BreakerSite
+	done map[*types.Func]*BreakerFact
+	busy map[*types.Func]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	out := &Result{}
+	if res.Opaque() {
+		return out, nil
+	}
+	m := &layer{pass: pass, res: res, at: map[*ast.CallExpr]*BreakerSite{}, done: map[*types.Func]*BreakerFact{}, busy: map[*types.Func]bool{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				m.findBreaker(call)
+			}
+			return true
+		})
+	}
+	for _, r := range res.Retries {
+		rb := &RetryBreakers{Retry: r}
+		for _, op := range r.Ops {
+			rb.Breakers = append(rb.Breakers, m.breakersIn(op, r.Node)...)
+		}
+		for _, fn := range r.OpFuncs {
+			if f := m.breakerSummary(fn); f != nil {
+				rb.Breakers = append(rb.Breakers, &BreakerReach{Pos: r.Pos, Callee: fn, Fact: f})
+			}
+		}
+		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Recv == "Executor" {
+			m.failsafeOrder(rb, call)
+		}
+		rb.Breakers = dedupeBreakers(rb.Breakers)
+		if len(rb.Breakers) > 0 || rb.Order != nil {
+			m.openHandling(rb)
+			out.Retries = append(out.Retries, rb)
+		}
+	}
+	decls := res.Decls()
+	fns := make([]*types.Func, 0, len(decls))
+	for fn := range decls {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		if f := m.breakerSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return out, nil
+}
+
+func catalogRow(fn *types.Func) *catalog.Row {
+	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+}
+
+func (m *layer) callOf(e ast.Expr) (*ast.CallExpr, *types.Func) {
+	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	return c, analysisutil.Callee(m.pass.TypesInfo, c)
+}
+
+// funcOfExpr returns the function a function value names.
+func funcOfExpr(info *types.Info, e ast.Expr) (*types.Func, bool) {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		if fn, ok := info.Uses[x].(*types.Func); ok {
+			return fn.Origin(), true
+		}
+	case *ast.SelectorExpr:
+		if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+			return fn.Origin(), true
+		}
+	}
+	return nil, false
+}
 
 // BreakerSite is a call through a circuit breaker.
 type BreakerSite struct {
@@ -51,7 +171,7 @@ type Order struct {
 	Retry, Breaker ast.Expr // the policy arguments
 }
 
-func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
+func (m *layer) breakerRow(call *ast.CallExpr) *catalog.Row {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil {
 		return nil
@@ -62,7 +182,7 @@ func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
 	return nil
 }
 
-func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
+func (m *layer) isPolicy(e ast.Expr, role catalog.Role) bool {
 	t := m.pass.TypesInfo.TypeOf(e)
 	for i := range catalog.Rows {
 		r := &catalog.Rows[i]
@@ -75,9 +195,9 @@ func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
 
 // findBreaker records a breaker call (or a failsafe-go executor call with
 // a circuit breaker policy).
-func (m *builder) findBreaker(call *ast.CallExpr) {
+func (m *layer) findBreaker(call *ast.CallExpr) {
 	if row := m.breakerRow(call); row != nil {
-		m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib, Path: row.Path}
+		m.at[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib, Path: row.Path}
 		return
 	}
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
@@ -92,10 +212,10 @@ func (m *builder) findBreaker(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
-	policies, _ := m.executorPolicies(sel.X, 0)
+	policies, _ := m.res.ExecutorPolicies(sel.X)
 	for _, p := range policies {
 		if m.isPolicy(p, catalog.BreakerPolicyType) {
-			m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy", Path: catalog.FailsafeCB}
+			m.at[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy", Path: catalog.FailsafeCB}
 			return
 		}
 	}
@@ -103,20 +223,20 @@ func (m *builder) findBreaker(call *ast.CallExpr) {
 
 // failsafeOrder finds a retry policy listed before a circuit breaker in a
 // failsafe-go executor: the retry runs outside the breaker.
-func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
+func (m *layer) failsafeOrder(r *RetryBreakers, call *ast.CallExpr) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
 	}
-	for _, o := range m.vals.trace(sel.X) {
-		c, fn := m.callOf(o.expr)
+	for _, o := range m.res.Values.Trace(sel.X) {
+		c, fn := m.callOf(o.Expr)
 		if fn == nil || !analysisutil.IsFunc(fn, catalog.Failsafe, "With") {
 			continue
 		}
 		ri, bi := -1, -1
 		for i, a := range c.Args {
 			switch {
-			case m.isRetryPolicy(a) && ri < 0:
+			case m.res.IsRetryPolicy(a) && ri < 0:
 				ri = i
 			case m.isPolicy(a, catalog.BreakerPolicyType) && bi < 0:
 				bi = i
@@ -132,7 +252,7 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 
 // breakersIn lists the breaker calls reached from root: breaker calls,
 // and calls of functions that call through a breaker.
-func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
+func (m *layer) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
 	info := m.pass.TypesInfo
 	var out []*BreakerReach
 	addFunc := func(pos token.Pos, fn *types.Func) {
@@ -143,11 +263,11 @@ func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
-			if m.uncounted[x] {
+			if m.res.Uncounted(x) {
 				return false
 			}
 		case *ast.CallExpr:
-			if s := m.breakerAt[x]; s != nil && ast.Node(x) != self {
+			if s := m.at[x]; s != nil && ast.Node(x) != self {
 				out = append(out, &BreakerReach{Pos: s.Pos, Site: s})
 				return true
 			}
@@ -173,42 +293,59 @@ func dedupeBreakers(rs []*BreakerReach) []*BreakerReach {
 }
 
 // breakerSummary returns the BreakerFact of fn, computed for this
-// package's functions and imported for others.
-func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
-	return summarize(m, m.bsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *BreakerFact {
-		reach := m.breakersIn(d.Body, nil)
-		var f *BreakerFact
-		if len(reach) > 0 {
-			w := reach[0]
-			if w.Site != nil {
-				f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos)), Path: w.Site.Path}
-			} else {
-				f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site, Path: w.Fact.Path}
-			}
+// package's functions (a function met again while its own is computed
+// answers nil: recursion adds nothing) and imported for others.
+func (m *layer) breakerSummary(fn *types.Func) *BreakerFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f BreakerFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
 		}
+		return nil
+	}
+	if f, ok := m.done[fn]; ok {
 		return f
-	})
+	}
+	d := m.res.Decl(fn)
+	if d == nil || m.busy[fn] {
+		return nil
+	}
+	m.busy[fn] = true
+	reach := m.breakersIn(d.Body, nil)
+	var f *BreakerFact
+	if len(reach) > 0 {
+		w := reach[0]
+		if w.Site != nil {
+			f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos)), Path: w.Site.Path}
+		} else {
+			f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site, Path: w.Fact.Path}
+		}
+	}
+	delete(m.busy, fn)
+	m.done[fn] = f
+	return f
 }
 
 // openHandling judges how a retry treats a breaker's open error: whether
 // it stops at once on it, or explicitly retries it.
-func (m *builder) openHandling(r *Retry) {
-	if r.Row != nil && r.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
+func (m *layer) openHandling(r *RetryBreakers) {
+	if r.Retry.Row != nil && r.Retry.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
 		// runtime/retry stops on an error with CircuitOpen() bool, which
 		// runtime/breaker's rejections have; other breakers' errors it
 		// does not know.
 		r.StopsOnOpen = true
 	}
 	var nodes []ast.Node
-	nodes = append(nodes, r.Ops...)
-	if call, ok := r.Node.(*ast.CallExpr); ok {
+	nodes = append(nodes, r.Retry.Ops...)
+	if call, ok := r.Retry.Node.(*ast.CallExpr); ok {
 		var args []ast.Expr
 		args = append(args, call.Args...)
-		if r.Row != nil && r.Row.Role == catalog.Retry && r.Row.BoundArg == -1 {
+		if r.Retry.Row != nil && r.Retry.Row.Role == catalog.Retry && r.Retry.Row.BoundArg == -1 {
 			// A failsafe-go executor: its policies are on the receiver
 			// (failsafe.With(rp).Run(op)), and so are their options.
 			if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				policies, _ := m.executorPolicies(sel.X, 0)
+				policies, _ := m.res.ExecutorPolicies(sel.X)
 				args = append(args, policies...)
 			}
 		}
@@ -220,14 +357,14 @@ func (m *builder) openHandling(r *Retry) {
 		}
 		for _, a := range args {
 			nodes = append(nodes, a)
-			for _, o := range m.vals.trace(a) {
-				if o.expr != a {
-					nodes = append(nodes, o.expr)
+			for _, o := range m.res.Values.Trace(a) {
+				if o.Expr != a {
+					nodes = append(nodes, o.Expr)
 				}
 			}
 			// A classifier given as a function of this package.
 			if fn, ok := funcOfExpr(m.pass.TypesInfo, a); ok {
-				if d := m.vals.decls[fn]; d != nil {
+				if d := m.res.Decl(fn); d != nil {
 					nodes = append(nodes, d.Body)
 				}
 			}
@@ -298,7 +435,7 @@ func (m *builder) openHandling(r *Retry) {
 
 // mentionsOpen reports whether e tests for a breaker's open error, and
 // whether that test is negated (!errors.Is(err, ErrOpenState)).
-func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
+func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
 	info := m.pass.TypesInfo
 	var walk func(e ast.Expr, neg bool) (bool, bool)
 	walk = func(e ast.Expr, neg bool) (bool, bool) {
@@ -342,7 +479,7 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 	return walk(e, false)
 }
 
-func (m *builder) isOpenValue(e ast.Expr) bool {
+func (m *layer) isOpenValue(e ast.Expr) bool {
 	var obj types.Object
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
@@ -359,7 +496,7 @@ func (m *builder) isOpenValue(e ast.Expr) bool {
 
 // stops reports whether a block leaves the retry: return, break, or a
 // Permanent marker.
-func stops(b *ast.BlockStmt, m *builder) bool {
+func stops(b *ast.BlockStmt, m *layer) bool {
 	found := false
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch x := n.(type) {
