@@ -96,9 +96,10 @@ type Setting struct {
 	// written so.
 	Qual string
 	// AttemptBound: an attempt bound is configured too (cenkalti/backoff
-	// v4's WithMaxRetries around the value, v5's WithMaxTries among the
-	// options). ContextBound: the value is wrapped in v4's WithContext.
-	// Jittered: a sethvargo/go-retry jitter wrapper is around the value.
+	// v4's WithMaxRetries around the value; for v5's WithMaxElapsedTime
+	// option, WithMaxTries among the same options). ContextBound: the
+	// value is wrapped in v4's WithContext. Jittered: a sethvargo/go-retry
+	// jitter wrapper is around the value.
 	AttemptBound, ContextBound, Jittered bool
 }
 
@@ -150,7 +151,7 @@ func (rd *reader) retry(call *ast.CallExpr) {
 				switch {
 				case orow == nil:
 				case orow.Name == "WithBackOff" && len(c.Args) == 1:
-					rd.cenkalti(c.Args[0], true, false, false, 0)
+					rd.cenkalti(c.Args[0], false, false, false, 0) // v5: bounds are options of Retry
 				case orow.Name == "WithMaxTries":
 					maxTries = true
 				case orow.Name == "WithMaxElapsedTime" && len(c.Args) == 1 && rd.isZero(c.Args[0]):

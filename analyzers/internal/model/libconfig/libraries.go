@@ -18,6 +18,11 @@ func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
 	if v4 {
 		path = catalog.CenkaltiV4
 	}
+	// Every setting of the value carries the wrappers around it.
+	add := func(s *Setting) {
+		s.AttemptBound, s.ContextBound = bounded, ctx
+		rd.add(s)
+	}
 	for _, o := range rd.vals.Trace(e) {
 		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.CallExpr:
@@ -35,10 +40,10 @@ func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
 					rd.cenkalti(x.Args[0], bounded, true, v4, depth+1)
 				}
 			case "NewConstantBackOff":
-				rd.add(&Setting{Knob: Delay, Form: Call, Val: row, Node: x, Qual: qualifier(x)})
+				add(&Setting{Knob: Delay, Form: Call, Val: row, Node: x, Qual: qualifier(x)})
 				if v4 {
 					// v4 bounds time in the BackOff: a constant one has no bound.
-					rd.add(&Setting{Knob: Elapsed, Form: Absent, Val: row, Node: x, AttemptBound: bounded, ContextBound: ctx})
+					add(&Setting{Knob: Elapsed, Form: Absent, Val: row, Node: x})
 				}
 			case "NewExponentialBackOff":
 				jitterSet, elapsedSet := false, false
@@ -51,11 +56,11 @@ func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
 					switch orow.Name {
 					case "WithRandomizationFactor":
 						jitterSet = true
-						rd.add(&Setting{Knob: Jitter, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0]})
+						add(&Setting{Knob: Jitter, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0]})
 					case "WithMaxElapsedTime":
 						elapsedSet = true
 						if v4 {
-							rd.add(&Setting{Knob: Elapsed, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0], AttemptBound: bounded, ContextBound: ctx})
+							add(&Setting{Knob: Elapsed, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0]})
 						}
 					}
 				}
@@ -74,25 +79,25 @@ func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
 				if w := rd.vals.LastWrite(o.Via, "RandomizationFactor"); w != nil {
 					rd.fieldWrite(Jitter, o.Via, path, "ExponentialBackOff", "RandomizationFactor", bounded, ctx)
 				} else if v, ok := litField(x, "RandomizationFactor"); !ok {
-					rd.add(&Setting{Knob: Jitter, Form: Absent, Row: jrow, Field: "RandomizationFactor", Node: x, Lit: x, Qual: qualifier(x.Type)})
+					add(&Setting{Knob: Jitter, Form: Absent, Row: jrow, Field: "RandomizationFactor", Node: x, Lit: x, Qual: qualifier(x.Type)})
 				} else {
-					rd.add(&Setting{Knob: Jitter, Form: Field, Row: jrow, Field: "RandomizationFactor", Zero: rd.isZero(v), Node: v, Value: v, Lit: x})
+					add(&Setting{Knob: Jitter, Form: Field, Row: jrow, Field: "RandomizationFactor", Zero: rd.isZero(v), Node: v, Value: v, Lit: x})
 				}
 				if v4 {
 					erow := catalog.Lookup(path, "ExponentialBackOff", "MaxElapsedTime")
 					if w := rd.vals.LastWrite(o.Via, "MaxElapsedTime"); w != nil {
 						rd.fieldWrite(Elapsed, o.Via, path, "ExponentialBackOff", "MaxElapsedTime", bounded, ctx)
 					} else if v, ok := litField(x, "MaxElapsedTime"); !ok {
-						rd.add(&Setting{Knob: Elapsed, Form: Absent, Row: erow, Field: "MaxElapsedTime", Node: x, Lit: x, AttemptBound: bounded, ContextBound: ctx})
+						add(&Setting{Knob: Elapsed, Form: Absent, Row: erow, Field: "MaxElapsedTime", Node: x, Lit: x})
 					} else {
-						rd.add(&Setting{Knob: Elapsed, Form: Field, Row: erow, Field: "MaxElapsedTime", Zero: rd.isZero(v), Node: v, Value: v, Lit: x, AttemptBound: bounded, ContextBound: ctx})
+						add(&Setting{Knob: Elapsed, Form: Field, Row: erow, Field: "MaxElapsedTime", Zero: rd.isZero(v), Node: v, Value: v, Lit: x})
 					}
 				}
 			case analysisutil.IsNamedType(t, path, "ZeroBackOff"):
 				zrow := catalog.Lookup(path, "", "ZeroBackOff")
-				rd.add(&Setting{Knob: Delay, Form: Literal, Val: zrow, Node: x, Lit: x})
+				add(&Setting{Knob: Delay, Form: Literal, Val: zrow, Node: x, Lit: x})
 				if v4 {
-					rd.add(&Setting{Knob: Elapsed, Form: Absent, Val: zrow, Node: x, AttemptBound: bounded, ContextBound: ctx})
+					add(&Setting{Knob: Elapsed, Form: Absent, Val: zrow, Node: x})
 				}
 			}
 		}
