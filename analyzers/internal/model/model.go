@@ -1,11 +1,3 @@
-// Package model is resilint's shared resilience model: one analysis pass
-// that recognizes, once, the retries of a package (hand-written loops and
-// library calls from the catalog), how many attempts each makes, and what
-// each attempt reaches, and that exports a RetryFact for every function
-// that retries so callers in other packages know it too.
-//
-// By itself it reports nothing; the reporting analyzers (retrynesting, ...)
-// list it in Requires and word diagnostics from its Result.
 package model
 
 import (
