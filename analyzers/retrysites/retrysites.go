@@ -59,7 +59,8 @@ type Site struct {
 	// some attempt follows the failed one with no wait.
 	Exponential, Capped, Immediate bool
 	// NoJitterConfig says the package configures this library retry with
-	// a delay without jitter (a "no-jitter" configuration the model found).
+	// a delay without jitter: a setting of the libconfig layer that the
+	// backoff check judges "no-jitter" (backoff.ConfigVerdict).
 	NoJitterConfig string
 	// Inner are the retries one attempt reaches, worst (most calls) first:
 	// a site of the same package, or a call of a function of another
