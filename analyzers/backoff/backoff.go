@@ -13,6 +13,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
 )
 
 //go:embed doc.go
@@ -24,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "backoff",
 	Doc:      analysisutil.MustExtractDoc(doc, "backoff"),
 	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/backoff.md",
-	Requires: []*analysis.Analyzer{model.Analyzer},
+	Requires: []*analysis.Analyzer{model.Analyzer, libconfig.Analyzer},
 	Run:      run,
 }
 
@@ -40,9 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 			checkLoop(pass, r)
 		}
 	}
-	for _, c := range res.Configs {
-		reportConfig(pass, c)
-	}
+	reportConfigs(pass, pass.ResultOf[libconfig.Analyzer].(*libconfig.Result).Settings)
 	return nil, nil
 }
 
@@ -280,25 +279,6 @@ func equalToFull(pass *analysis.Pass, e ast.Expr) []analysis.SuggestedFix {
 		Message:   "Use retry.FullJitter",
 		TextEdits: []analysis.TextEdit{{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("FullJitter")}},
 	}}
-}
-
-func reportConfig(pass *analysis.Pass, c *model.Config) {
-	var msg string
-	switch c.Category {
-	case "no-jitter":
-		msg = fmt.Sprintf("%s waits without jitter (%s): clients that failed together retry together, in synchronized waves after every recovery", c.Lib, c.What)
-	case "no-bound":
-		msg = fmt.Sprintf("%s has no bound (%s): it retries for as long as the dependency is down", c.Lib, c.What)
-	case "no-delay":
-		msg = fmt.Sprintf("%s does not wait between attempts (%s): a failing dependency gets every retry at once, a retry storm", c.Lib, c.What)
-	default:
-		return
-	}
-	d := analysis.Diagnostic{Pos: c.Pos, End: c.End, Category: c.Category, Message: msg}
-	if c.Fix != nil {
-		d.SuggestedFixes = []analysis.SuggestedFix{{Message: c.Fix.Message, TextEdits: c.Fix.Edits}}
-	}
-	pass.Report(d)
 }
 
 // mergeByCategory folds diagnostics of the same category into the first of

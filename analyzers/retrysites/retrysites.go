@@ -25,7 +25,9 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
 )
 
 // Site is one retry site.
@@ -58,7 +60,8 @@ type Site struct {
 	// some attempt follows the failed one with no wait.
 	Exponential, Capped, Immediate bool
 	// NoJitterConfig says the package configures this library retry with
-	// a delay without jitter (a "no-jitter" configuration the model found).
+	// a delay without jitter: a setting of the libconfig layer that the
+	// backoff check judges "no-jitter" (backoff.ConfigVerdict).
 	NoJitterConfig string
 	// Hosts are the hosts of the HTTP requests one attempt sends, where
 	// the model reads them from a constant URL (for resilint map -mesh).
@@ -102,21 +105,37 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), strings.Join(errs, "; "))
 	}
-	g, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer}, pkgs, nil)
+	g, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer, libconfig.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Site
+	// The model's and the configuration layer's results of each package
+	// (both are roots: the checker keeps only roots' results).
+	models := map[*packages.Package]*model.Result{}
+	configs := map[*packages.Package]*libconfig.Result{}
+	var order []*packages.Package
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			return nil, act.Err
 		}
-		res, ok := act.Result.(*model.Result)
-		if !ok || res == nil {
-			continue
+		switch res := act.Result.(type) {
+		case *model.Result:
+			if res != nil {
+				models[act.Package] = res
+				order = append(order, act.Package)
+			}
+		case *libconfig.Result:
+			configs[act.Package] = res
 		}
-		for _, s := range sites(act.Package.Fset, act.Package.TypesInfo, res) {
-			setPackage(s, act.Package.PkgPath, 0)
+	}
+	var out []*Site
+	for _, p := range order {
+		var settings []*libconfig.Setting
+		if c := configs[p]; c != nil {
+			settings = c.Settings
+		}
+		for _, s := range sites(p.Fset, p.TypesInfo, models[p], settings) {
+			setPackage(s, p.PkgPath, 0)
 			out = append(out, s)
 		}
 	}
@@ -130,7 +149,7 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 }
 
 // sites converts one package's result.
-func sites(fset *token.FileSet, info *types.Info, res *model.Result) []*Site {
+func sites(fset *token.FileSet, info *types.Info, res *model.Result, settings []*libconfig.Setting) []*Site {
 	made := map[*model.Retry]*Site{}
 	nested := map[*model.Retry]bool{}
 	var conv func(r *model.Retry) *Site
@@ -159,9 +178,16 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result) []*Site {
 			}
 		}
 		if r.Row != nil {
-			for _, c := range res.Configs {
-				if c.Category == "no-jitter" && (c.Lib == r.Row.Lib || strings.HasPrefix(r.Row.Lib, c.Lib) || strings.HasPrefix(c.Lib, r.Row.Lib)) {
-					s.NoJitterConfig = fmt.Sprintf("%s at %s", c.What, shortPos(fset, c.Pos))
+			seen := map[token.Pos]bool{}
+			for _, c := range settings {
+				cat, what := backoff.ConfigVerdict(c)
+				if cat != "no-jitter" || seen[c.Pos] {
+					continue
+				}
+				seen[c.Pos] = true // the check reports one finding per place: the first retry's
+				lib := c.Retry.Describe()
+				if lib == r.Row.Lib || strings.HasPrefix(r.Row.Lib, lib) || strings.HasPrefix(lib, r.Row.Lib) {
+					s.NoJitterConfig = fmt.Sprintf("%s at %s", what, shortPos(fset, c.Pos))
 				}
 			}
 		}

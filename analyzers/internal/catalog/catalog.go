@@ -94,12 +94,36 @@ const (
 	// value of that type (what the breaker's state method returns)
 	// compared with it is a check for an open breaker.
 	OpenState
+	// OpenMethod: a method of a protocol satisfied implicitly — any call
+	// of a function or method of this name asks an error whether it is a
+	// breaker's open rejection (runtime/retry stops on errors with
+	// CircuitOpen() bool; other breakers' errors may have it too).
+	OpenMethod
+	// NotOperation: a method of a protocol satisfied implicitly whose
+	// error is not the outcome of a downstream call — releasing a
+	// resource (io.Closer's Close), reading a deferred or context error
+	// (Err), unwrapping an error (Unwrap), waiting for work already
+	// started (Wait). Any call of a function or method of this name is no
+	// fallible operation.
+	NotOperation
+	// ErrorOption: an option of a retry policy that names errors (or
+	// results) the retry treats specially; Errors says how (failsafe-go's
+	// AbortOnErrors). Wrapper rows may carry Errors too (HandleErrors).
+	ErrorOption
 	// Conflict: a function reporting whether an error is an
 	// optimistic-concurrency conflict (the state changed since it was
 	// read), or a variable or constant holding that error. A loop that
 	// goes round on it re-reads the state and tries a new write: it does
 	// not retry a failed call.
 	Conflict
+)
+
+// Errors says what a retry does with the errors an option names.
+type Errors int
+
+const (
+	ErrorsRetried Errors = iota + 1 // they are retried (HandleErrors)
+	ErrorsStop                      // the retry stops at once on them (AbortOnErrors)
 )
 
 // Jitter says what a DelayOption does to the randomness of delays.
@@ -142,7 +166,8 @@ type Row struct {
 	// can wrap it in or replace it with: "WithFullJitter" (a wrapper of
 	// the same package), "CombineDelay+RandomDelay", "LinearJitterBackoff".
 	JitterFix string
-	// FixValue, for JitterField rows, is the value a fix sets.
+	// FixValue, for JitterField rows and the options that set such a
+	// field (WithRandomizationFactor), is the value a fix sets.
 	FixValue string
 
 	// Method, for Send and RetrySend rows, is the HTTP method the call
@@ -150,6 +175,10 @@ type Row struct {
 	// argument ReqArg.
 	Method string
 	ReqArg int
+
+	// Errors, for ErrorOption rows and options that also pass a bound
+	// through, says what the retry does with the errors given.
+	Errors Errors
 }
 
 // Library import paths.
@@ -198,7 +227,7 @@ var Rows = []Row{
 	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
 	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "MaxElapsedTime", Role: ElapsedField},
 	{Path: CenkaltiV4, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
-	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0},
+	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0, FixValue: "0.5"},
 	{Path: CenkaltiV4, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
 
@@ -208,6 +237,7 @@ var Rows = []Row{
 	{Path: CenkaltiV5, Name: "WithBackOff", Role: Wrapper, Inner: 0},
 	{Path: CenkaltiV5, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
 	{Path: CenkaltiV5, Name: "NewExponentialBackOff", Role: Constructor},
+	{Path: CenkaltiV5, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
 	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
 	{Path: CenkaltiV5, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 
@@ -306,8 +336,12 @@ var Rows = []Row{
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithBackoff", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithDelay", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithJitter", Role: Wrapper, Inner: -1, InnerRecv: true},
-	{Path: FailsafeRP, Recv: "Builder", Name: "HandleErrors", Role: Wrapper, Inner: -1, InnerRecv: true},
-	{Path: FailsafeRP, Recv: "Builder", Name: "HandleIf", Role: Wrapper, Inner: -1, InnerRecv: true},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleErrors", Role: Wrapper, Inner: -1, InnerRecv: true, Errors: ErrorsRetried},
+	{Path: FailsafeRP, Recv: "Builder", Name: "HandleIf", Role: Wrapper, Inner: -1, InnerRecv: true, Errors: ErrorsRetried},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnErrors", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnErrorTypes", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortOnResult", Role: ErrorOption, Errors: ErrorsStop},
+	{Path: FailsafeRP, Recv: "Builder", Name: "AbortIf", Role: ErrorOption, Errors: ErrorsStop},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxDuration", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "OnRetry", Role: Wrapper, Inner: -1, InnerRecv: true},
 
@@ -355,6 +389,7 @@ var breakerRows = []Row{
 	{Path: ResilintBreaker, Name: "ErrOpen", Role: OpenError},
 	{Path: ResilintBreaker, Name: "ErrTooManyTrials", Role: OpenError},
 	{Path: ResilintRetry, Name: "IsCircuitOpen", Role: OpenCheck},
+	{Path: ResilintBreaker, Recv: "rejection", Name: "CircuitOpen", Role: OpenMethod},
 	{Path: GoBreaker, Name: "StateOpen", Role: OpenState},
 	{Path: GoBreakerV2, Name: "StateOpen", Role: OpenState},
 	{Path: ResilintBreaker, Name: "StateOpen", Role: OpenState},
@@ -373,7 +408,16 @@ var sentinelRows = []Row{
 	{Path: GoRedisV9, Name: "TxFailedErr", Role: Conflict},
 }
 
-func init() { Rows = append(append(Rows, breakerRows...), sentinelRows...) }
+// protocolRows are methods of protocols Go types satisfy implicitly, by
+// name: each row is resolved against one standard type that has it.
+var protocolRows = []Row{
+	{Path: IO, Recv: "Closer", Name: "Close", Role: NotOperation},
+	{Path: "context", Recv: "Context", Name: "Err", Role: NotOperation},
+	{Path: "io/fs", Recv: "PathError", Name: "Unwrap", Role: NotOperation},
+	{Path: "os/exec", Recv: "Cmd", Name: "Wait", Role: NotOperation},
+}
+
+func init() { Rows = append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...) }
 
 // Paths returns the distinct import paths of the catalog, for cheap
 // "does this package import any of them" checks.
@@ -404,4 +448,25 @@ func init() {
 // Lookup returns the row for path.recv.name, or nil.
 func Lookup(path, recv, name string) *Row {
 	return index[key{path, recv, name}]
+}
+
+var names map[Role]map[string]bool
+
+func init() {
+	names = map[Role]map[string]bool{}
+	for _, r := range Rows {
+		if r.Role == OpenMethod || r.Role == NotOperation {
+			if names[r.Role] == nil {
+				names[r.Role] = map[string]bool{}
+			}
+			names[r.Role][r.Name] = true
+		}
+	}
+}
+
+// ProtocolMethod reports whether name is the name of a method of an
+// OpenMethod or NotOperation row (role): those rows are matched by name,
+// since any type may satisfy their protocol.
+func ProtocolMethod(role Role, name string) bool {
+	return names[role][name]
 }

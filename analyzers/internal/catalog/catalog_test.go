@@ -20,7 +20,7 @@ import (
 func TestRowsResolve(t *testing.T) {
 	dir := testutil.TestData()
 	cfg := &packages.Config{
-		Mode: packages.NeedTypes | packages.NeedName,
+		Mode: packages.NeedTypes | packages.NeedName | packages.NeedSyntax, // from source: unexported types too (OpenMethod rows)
 		Dir:  filepath.Join(dir, "src"),
 		Env:  append(os.Environ(), "GOPATH="+dir, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
 	}
@@ -58,7 +58,7 @@ func TestRowsResolve(t *testing.T) {
 // packages against the real packages, so the stubs cannot drift from them.
 func TestRuntimeRowsResolve(t *testing.T) {
 	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency, catalog.ResilintCallpath} {
-		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName}
+		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName | packages.NeedSyntax}
 		pkgs, err := packages.Load(cfg, path)
 		if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
 			t.Fatalf("loading %s: %v", path, err)

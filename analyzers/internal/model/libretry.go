@@ -105,7 +105,6 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 		return
 	}
 	m.add(r)
-	m.libConfigs(r, call)
 }
 
 // setOp records the operation argument of a library retry.

@@ -54,13 +54,12 @@ func (m *builder) findRetries(f *ast.File) {
 	})
 }
 
-// findCalls recognizes the retry and breaker calls of one file (after the
+// findCalls recognizes the retry calls of one file (after the
 // loops, so that the package's own retry helpers are known).
 func (m *builder) findCalls(f *ast.File) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			m.findCallRetry(call)
-			m.findBreaker(call)
 		}
 		return true
 	})

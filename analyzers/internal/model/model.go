@@ -1,11 +1,3 @@
-// Package model is resilint's shared resilience model: one analysis pass
-// that recognizes, once, the retries of a package (hand-written loops and
-// library calls from the catalog), how many attempts each makes, and what
-// each attempt reaches, and that exports a RetryFact for every function
-// that retries so callers in other packages know it too.
-//
-// By itself it reports nothing; the reporting analyzers (retrynesting, ...)
-// list it in Requires and word diagnostics from its Result.
 package model
 
 import (
@@ -26,7 +18,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*BreakerFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
 }
 
 type builder struct {
@@ -41,8 +33,6 @@ type builder struct {
 	pureWaits   map[*types.Func]bool
 	randomFuncs map[*types.Func]bool
 	ctxChecks   map[*types.Func]int // this package's functions that check their context parameter, by its index
-	breakerAt   map[*ast.CallExpr]*BreakerSite
-	bsummaries  *summaries[BreakerFact]
 	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
 	helpers     map[*types.Func]*RetryHelperFact
@@ -74,14 +64,14 @@ func build(pass *analysis.Pass) *Result {
 		covered:     map[ast.Node]*Retry{},
 		uncounted:   map[*ast.FuncLit]bool{},
 		summaries:   newSummaries[RetryFact](),
-		breakerAt:   map[*ast.CallExpr]*BreakerSite{},
-		bsummaries:  newSummaries[BreakerFact](),
 		ssummaries:  newSummaries[SendFact](),
 		tsummaries:  newSummaries[TimeoutFact](),
 		walkingLits: map[*types.Var]bool{},
 		helpers:     map[*types.Func]*RetryHelperFact{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
 	}
+	m.result.Values = &Values{m.vals}
+	m.result.b = m
 	m.findConsts()
 	m.delayFuncs = m.findDelayFuncs()
 	m.findRandomFuncs()
@@ -100,23 +90,7 @@ func build(pass *analysis.Pass) *Result {
 		m.amp(r)
 	}
 	for _, r := range m.result.Retries {
-		for _, op := range r.Ops {
-			r.Breakers = append(r.Breakers, m.breakersIn(op, r.Node)...)
-		}
-		for _, fn := range r.OpFuncs {
-			if f := m.breakerSummary(fn); f != nil {
-				r.Breakers = append(r.Breakers, &BreakerReach{Pos: r.Pos, Callee: fn, Fact: f})
-			}
-		}
-		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Recv == "Executor" {
-			m.failsafeOrder(r, call)
-		}
-		r.Breakers = dedupeBreakers(r.Breakers)
 		m.findSends(r)
-		if len(r.Breakers) > 0 || r.Order != nil {
-			m.openHandling(r)
-			r.BreakerFix = m.swapFix(r)
-		}
 	}
 	fns := make([]*types.Func, 0, len(m.vals.decls))
 	for fn := range m.vals.decls {
@@ -126,9 +100,6 @@ func build(pass *analysis.Pass) *Result {
 	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {
 			m.result.Funcs[fn] = f
-			pass.ExportObjectFact(fn, f)
-		}
-		if f := m.breakerSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.sendSummary(fn); f != nil {

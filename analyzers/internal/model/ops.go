@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 func (in *interp) results(call *ast.CallExpr) []types.Type {
@@ -64,9 +65,8 @@ func (in *interp) isOp(call *ast.CallExpr) bool {
 		}
 	}
 	if fn := analysisutil.Callee(in.info, call); fn != nil {
-		switch fn.Name() {
-		case "Close", "Err", "Error", "Unwrap", "Wait":
-			return false
+		if catalog.ProtocolMethod(catalog.NotOperation, fn.Name()) {
+			return false // Close, Err, Unwrap, Wait: no downstream call's outcome
 		}
 		switch analysisutil.PkgPath(fn) {
 		case "errors", "fmt", "log", "log/slog":

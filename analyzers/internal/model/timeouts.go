@@ -83,11 +83,8 @@ type Timeouts struct {
 
 func (m *builder) isContextFunc(call *ast.CallExpr, names ...string) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil || analysisutil.PkgPath(fn) != "context" {
-		return false
-	}
 	for _, n := range names {
-		if fn.Name() == n {
+		if analysisutil.IsFunc(fn, "context", n) {
 			return true
 		}
 	}
@@ -117,7 +114,7 @@ func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
 	case m.isContextFunc(call, "WithDeadline", "WithDeadlineCause") && len(call.Args) >= 2:
 		// time.Now().Add(d)
 		if c, ok := analysisutil.Unparen(call.Args[1]).(*ast.CallExpr); ok && len(c.Args) == 1 {
-			if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" {
+			if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, c), "time", "Time", "Add") {
 				if now, ok := analysisutil.Unparen(sel.X).(*ast.CallExpr); ok {
 					if fn := analysisutil.Callee(m.pass.TypesInfo, now); analysisutil.IsFunc(fn, "time", "Now") {
 						return m.durationOf(c.Args[0])

@@ -62,18 +62,6 @@ type Retry struct {
 	CountSign   int
 	CountOffset int64
 
-	// Breakers lists the circuit breaker calls one attempt reaches: the
-	// retry runs outside those breakers. StopsOnOpen says the retry stops
-	// at once on a breaker's open error; RetriesOpen that it explicitly
-	// retries it. Order is set for a failsafe-go executor that lists its
-	// retry policy before its circuit breaker; BreakerFix is the fix for a
-	// library retry whose operation is only a breaker call.
-	Breakers    []*BreakerReach
-	StopsOnOpen bool
-	RetriesOpen bool
-	Order       *Order
-	BreakerFix  *Fix
-
 	// Sends lists the HTTP requests one attempt sends (directly or in a
 	// called function); a retrying client's send is its own.
 	Sends []*Send
@@ -130,13 +118,15 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
-	// Configs lists what the package's library retries are configured to
-	// do wrong: no jitter, no bound, no delay.
-	Configs []*Config
+	// Values answers where a value was made, for the layers built on the
+	// model (libconfig reads library configurations through it).
+	Values *Values
 	// Timeouts holds the package's deadline findings.
 	// SitePos gives, for a function of this package that retries, the
 	// position of the retry its fact describes when that retry is in this
 	// package too (for related locations).
 	SitePos  map[*types.Func]token.Pos
 	Timeouts *Timeouts
+
+	b *builder // for the layers built on the model (provenance.go)
 }

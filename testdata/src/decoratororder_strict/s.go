@@ -6,6 +6,9 @@ import (
 	"errors"
 	"time"
 
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/sony/gobreaker"
 )
 
@@ -41,4 +44,12 @@ func breakerOutside() error {
 		return nil, err
 	})
 	return err
+}
+
+// failsafe-go's AbortOnErrors(ErrOpen) is a stop on the open error too.
+func abortsOnOpen() error {
+	return failsafe.With[any](retrypolicy.NewBuilder[any]().AbortOnErrors(circuitbreaker.ErrOpen).Build()).Run(func() error { // want `retry outside a circuit breaker: .* \(this retry stops on the open error; reported because of -decoratororder.strict\)`
+		_, err := cb.Execute(func() (interface{}, error) { return nil, call() })
+		return err
+	})
 }

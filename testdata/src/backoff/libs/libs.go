@@ -143,3 +143,8 @@ func k8sNoJitter() error {
 func k8sDefault() error {
 	return k8sretry.RetryOnConflict(k8sretry.DefaultRetry, op)
 }
+
+// v5's ZeroBackOff does not wait either; WithMaxTries bounds it.
+func v5Zero(ctx context.Context) (int, error) {
+	return backoff5.Retry(ctx, func() (int, error) { return 0, nil }, backoff5.WithBackOff(&backoff5.ZeroBackOff{}), backoff5.WithMaxTries(3)) // want `backoff.Retry does not wait between attempts \(ZeroBackOff\)`
+}

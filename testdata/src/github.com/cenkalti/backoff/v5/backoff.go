@@ -34,6 +34,11 @@ func (b *ConstantBackOff) Reset()                     {}
 
 func NewConstantBackOff(d time.Duration) *ConstantBackOff { return &ConstantBackOff{Interval: d} }
 
+type ZeroBackOff struct{}
+
+func (b *ZeroBackOff) NextBackOff() time.Duration { return 0 }
+func (b *ZeroBackOff) Reset()                     {}
+
 type retryOptions struct{}
 
 type RetryOption func(*retryOptions)

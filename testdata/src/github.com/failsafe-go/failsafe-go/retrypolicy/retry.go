@@ -14,6 +14,10 @@ type RetryPolicy[R any] interface {
 type Builder[R any] interface {
 	HandleErrors(errors ...error) Builder[R]
 	HandleIf(predicate func(R, error) bool) Builder[R]
+	AbortOnResult(result R) Builder[R]
+	AbortOnErrors(errs ...error) Builder[R]
+	AbortOnErrorTypes(errs ...any) Builder[R]
+	AbortIf(predicate func(R, error) bool) Builder[R]
 	WithMaxAttempts(maxAttempts int) Builder[R]
 	WithMaxRetries(maxRetries int) Builder[R]
 	WithMaxDuration(maxDuration time.Duration) Builder[R]

@@ -34,3 +34,10 @@ const (
 )
 
 func (b *Breaker) State() State { return StateClosed }
+
+// rejection is the type of the errors of calls the breaker did not let
+// through.
+type rejection struct{ msg string }
+
+func (e *rejection) Error() string     { return e.msg }
+func (e *rejection) CircuitOpen() bool { return true }

@@ -1,17 +1,135 @@
-package model
+package breakers
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
 )
+
+// Analyzer is the breaker layer. It reports nothing.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resilbreakers",
+	Doc:        "find circuit breaker calls, the retries that run outside them and how those treat the open error (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Requires:   []*analysis.Analyzer{model.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*BreakerFact)(nil)},
+}
+
+// Result lists the package's retries that reach a circuit breaker or
+// compose a failsafe-go retry policy outside one, in the model's order.
+type Result struct {
+	Retries []*RetryBreakers
+}
+
+// RetryBreakers is what the layer knows of one retry and the breakers
+// it reaches.
+type RetryBreakers struct {
+	Retry *model.Retry
+	// Breakers lists the circuit breaker calls one attempt reaches: the
+	// retry runs outside those breakers. StopsOnOpen says the retry stops
+	// at once on a breaker's open error; RetriesOpen that it explicitly
+	// retries it. Order is set for a failsafe-go executor that lists its
+	// retry policy before its circuit breaker.
+	Breakers    []*BreakerReach
+	StopsOnOpen bool
+	RetriesOpen bool
+	Order       *Order
+}
+
+type layer struct {
+	pass *analysis.Pass
+	res  *model.Result
+	at   map[*ast.CallExpr]*BreakerSite
+	done map[*types.Func]*BreakerFact
+	busy map[*types.Func]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	out := &Result{}
+	if res.Opaque() {
+		return out, nil
+	}
+	m := &layer{pass: pass, res: res, at: map[*ast.CallExpr]*BreakerSite{}, done: map[*types.Func]*BreakerFact{}, busy: map[*types.Func]bool{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				m.findBreaker(call)
+			}
+			return true
+		})
+	}
+	for _, r := range res.Retries {
+		rb := &RetryBreakers{Retry: r}
+		for _, op := range r.Ops {
+			rb.Breakers = append(rb.Breakers, m.breakersIn(op, r.Node)...)
+		}
+		for _, fn := range r.OpFuncs {
+			if f := m.breakerSummary(fn); f != nil {
+				rb.Breakers = append(rb.Breakers, &BreakerReach{Pos: r.Pos, Callee: fn, Fact: f})
+			}
+		}
+		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Recv == "Executor" {
+			m.failsafeOrder(rb, call)
+		}
+		rb.Breakers = dedupeBreakers(rb.Breakers)
+		if len(rb.Breakers) > 0 || rb.Order != nil {
+			m.openHandling(rb)
+			out.Retries = append(out.Retries, rb)
+		}
+	}
+	decls := res.Decls()
+	fns := make([]*types.Func, 0, len(decls))
+	for fn := range decls {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		if f := m.breakerSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return out, nil
+}
+
+func catalogRow(fn *types.Func) *catalog.Row {
+	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+}
+
+func (m *layer) callOf(e ast.Expr) (*ast.CallExpr, *types.Func) {
+	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	return c, analysisutil.Callee(m.pass.TypesInfo, c)
+}
+
+// funcOfExpr returns the function a function value names.
+func funcOfExpr(info *types.Info, e ast.Expr) (*types.Func, bool) {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		if fn, ok := info.Uses[x].(*types.Func); ok {
+			return fn.Origin(), true
+		}
+	case *ast.SelectorExpr:
+		if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+			return fn.Origin(), true
+		}
+	}
+	return nil, false
+}
 
 // BreakerSite is a call through a circuit breaker.
 type BreakerSite struct {
@@ -46,24 +164,14 @@ type BreakerReach struct {
 	Fact   *BreakerFact
 }
 
-// Describe words the reach: "gobreaker CircuitBreaker.Execute at x.go:3",
-// "pay.Charge → (*Client).do, which calls gobreaker ... at y.go:9".
-func (b *BreakerReach) Describe(fset *token.FileSet, from *types.Package) string {
-	if b.Site != nil {
-		return fmt.Sprintf("%s at %s", b.Site.Desc, analysisutil.ShortPos(fset, b.Site.Pos))
-	}
-	chain := append([]string{analysisutil.FuncName(b.Callee, from)}, b.Fact.Via...)
-	return strings.Join(chain, " → ") + ", which calls " + b.Fact.Site
-}
-
 // Order is the failsafe-go policy order of an executor that composes a
 // retry policy outside a circuit breaker: policies are outermost first.
+// Retry and Breaker are both arguments of the one With call.
 type Order struct {
 	Retry, Breaker ast.Expr // the policy arguments
-	Fix            *Fix     // swap them, when both are arguments of one With call
 }
 
-func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
+func (m *layer) breakerRow(call *ast.CallExpr) *catalog.Row {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil {
 		return nil
@@ -74,7 +182,7 @@ func (m *builder) breakerRow(call *ast.CallExpr) *catalog.Row {
 	return nil
 }
 
-func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
+func (m *layer) isPolicy(e ast.Expr, role catalog.Role) bool {
 	t := m.pass.TypesInfo.TypeOf(e)
 	for i := range catalog.Rows {
 		r := &catalog.Rows[i]
@@ -87,9 +195,9 @@ func (m *builder) isPolicy(e ast.Expr, role catalog.Role) bool {
 
 // findBreaker records a breaker call (or a failsafe-go executor call with
 // a circuit breaker policy).
-func (m *builder) findBreaker(call *ast.CallExpr) {
+func (m *layer) findBreaker(call *ast.CallExpr) {
 	if row := m.breakerRow(call); row != nil {
-		m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib, Path: row.Path}
+		m.at[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: row.Lib, Path: row.Path}
 		return
 	}
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
@@ -104,10 +212,10 @@ func (m *builder) findBreaker(call *ast.CallExpr) {
 	if !ok {
 		return
 	}
-	policies, _ := m.executorPolicies(sel.X, 0)
+	policies, _ := m.res.ExecutorPolicies(sel.X)
 	for _, p := range policies {
 		if m.isPolicy(p, catalog.BreakerPolicyType) {
-			m.breakerAt[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy", Path: catalog.FailsafeCB}
+			m.at[call] = &BreakerSite{Call: call, Pos: call.Fun.Pos(), Desc: "failsafe-go circuit breaker policy", Path: catalog.FailsafeCB}
 			return
 		}
 	}
@@ -115,20 +223,20 @@ func (m *builder) findBreaker(call *ast.CallExpr) {
 
 // failsafeOrder finds a retry policy listed before a circuit breaker in a
 // failsafe-go executor: the retry runs outside the breaker.
-func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
+func (m *layer) failsafeOrder(r *RetryBreakers, call *ast.CallExpr) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
 	}
-	for _, o := range m.vals.trace(sel.X) {
-		c, fn := m.callOf(o.expr)
+	for _, o := range m.res.Values.Trace(sel.X) {
+		c, fn := m.callOf(o.Expr)
 		if fn == nil || !analysisutil.IsFunc(fn, catalog.Failsafe, "With") {
 			continue
 		}
 		ri, bi := -1, -1
 		for i, a := range c.Args {
 			switch {
-			case m.isRetryPolicy(a) && ri < 0:
+			case m.res.IsRetryPolicy(a) && ri < 0:
 				ri = i
 			case m.isPolicy(a, catalog.BreakerPolicyType) && bi < 0:
 				bi = i
@@ -137,22 +245,14 @@ func (m *builder) failsafeOrder(r *Retry, call *ast.CallExpr) {
 		if ri < 0 || bi < 0 || ri > bi {
 			continue
 		}
-		ord := &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
-		rt, bt := analysisutil.Text(m.pass, c.Args[ri]), analysisutil.Text(m.pass, c.Args[bi])
-		if rt != "" && bt != "" {
-			ord.Fix = &Fix{Message: "List the circuit breaker before the retry policy (outermost first)", Edits: []analysis.TextEdit{
-				{Pos: c.Args[ri].Pos(), End: c.Args[ri].End(), NewText: []byte(bt)},
-				{Pos: c.Args[bi].Pos(), End: c.Args[bi].End(), NewText: []byte(rt)},
-			}}
-		}
-		r.Order = ord
+		r.Order = &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
 		return
 	}
 }
 
 // breakersIn lists the breaker calls reached from root: breaker calls,
 // and calls of functions that call through a breaker.
-func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
+func (m *layer) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
 	info := m.pass.TypesInfo
 	var out []*BreakerReach
 	addFunc := func(pos token.Pos, fn *types.Func) {
@@ -163,11 +263,11 @@ func (m *builder) breakersIn(root ast.Node, self ast.Node) []*BreakerReach {
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
-			if m.uncounted[x] {
+			if m.res.Uncounted(x) {
 				return false
 			}
 		case *ast.CallExpr:
-			if s := m.breakerAt[x]; s != nil && ast.Node(x) != self {
+			if s := m.at[x]; s != nil && ast.Node(x) != self {
 				out = append(out, &BreakerReach{Pos: s.Pos, Site: s})
 				return true
 			}
@@ -193,37 +293,62 @@ func dedupeBreakers(rs []*BreakerReach) []*BreakerReach {
 }
 
 // breakerSummary returns the BreakerFact of fn, computed for this
-// package's functions and imported for others.
-func (m *builder) breakerSummary(fn *types.Func) *BreakerFact {
-	return summarize(m, m.bsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *BreakerFact {
-		reach := m.breakersIn(d.Body, nil)
-		var f *BreakerFact
-		if len(reach) > 0 {
-			w := reach[0]
-			if w.Site != nil {
-				f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos)), Path: w.Site.Path}
-			} else {
-				f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site, Path: w.Fact.Path}
-			}
+// package's functions (a function met again while its own is computed
+// answers nil: recursion adds nothing) and imported for others.
+func (m *layer) breakerSummary(fn *types.Func) *BreakerFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var f BreakerFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+			return &f
 		}
+		return nil
+	}
+	if f, ok := m.done[fn]; ok {
 		return f
-	})
+	}
+	d := m.res.Decl(fn)
+	if d == nil || m.busy[fn] {
+		return nil
+	}
+	m.busy[fn] = true
+	reach := m.breakersIn(d.Body, nil)
+	var f *BreakerFact
+	if len(reach) > 0 {
+		w := reach[0]
+		if w.Site != nil {
+			f = &BreakerFact{Site: fmt.Sprintf("%s at %s", w.Site.Desc, analysisutil.ShortPos(m.pass.Fset, w.Site.Pos)), Path: w.Site.Path}
+		} else {
+			f = &BreakerFact{Via: append([]string{analysisutil.FuncName(w.Callee, nil)}, w.Fact.Via...), Site: w.Fact.Site, Path: w.Fact.Path}
+		}
+	}
+	delete(m.busy, fn)
+	m.done[fn] = f
+	return f
 }
 
 // openHandling judges how a retry treats a breaker's open error: whether
 // it stops at once on it, or explicitly retries it.
-func (m *builder) openHandling(r *Retry) {
-	if r.Row != nil && r.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
+func (m *layer) openHandling(r *RetryBreakers) {
+	if r.Retry.Row != nil && r.Retry.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
 		// runtime/retry stops on an error with CircuitOpen() bool, which
 		// runtime/breaker's rejections have; other breakers' errors it
 		// does not know.
 		r.StopsOnOpen = true
 	}
 	var nodes []ast.Node
-	nodes = append(nodes, r.Ops...)
-	if call, ok := r.Node.(*ast.CallExpr); ok {
+	nodes = append(nodes, r.Retry.Ops...)
+	if call, ok := r.Retry.Node.(*ast.CallExpr); ok {
 		var args []ast.Expr
 		args = append(args, call.Args...)
+		if r.Retry.Row != nil && r.Retry.Row.Role == catalog.Retry && r.Retry.Row.BoundArg == -1 {
+			// A failsafe-go executor: its policies are on the receiver
+			// (failsafe.With(rp).Run(op)), and so are their options.
+			if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				policies, _ := m.res.ExecutorPolicies(sel.X)
+				args = append(args, policies...)
+			}
+		}
 		// Options are calls too: retry.RetryIf(isRetryable).
 		for i := 0; i < len(args); i++ {
 			if c, ok := analysisutil.Unparen(args[i]).(*ast.CallExpr); ok {
@@ -232,14 +357,14 @@ func (m *builder) openHandling(r *Retry) {
 		}
 		for _, a := range args {
 			nodes = append(nodes, a)
-			for _, o := range m.vals.trace(a) {
-				if o.expr != a {
-					nodes = append(nodes, o.expr)
+			for _, o := range m.res.Values.Trace(a) {
+				if o.Expr != a {
+					nodes = append(nodes, o.Expr)
 				}
 			}
 			// A classifier given as a function of this package.
 			if fn, ok := funcOfExpr(m.pass.TypesInfo, a); ok {
-				if d := m.vals.decls[fn]; d != nil {
+				if d := m.res.Decl(fn); d != nil {
 					nodes = append(nodes, d.Body)
 				}
 			}
@@ -283,15 +408,20 @@ func (m *builder) openHandling(r *Retry) {
 					}
 				}
 			case *ast.CallExpr:
-				// failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries it,
-				// AbortOnErrors(...) stops.
-				if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil && analysisutil.PkgPath(fn) == catalog.FailsafeRP {
+				// An option naming the errors to retry or to stop on
+				// (failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries
+				// it, AbortOnErrors(...) stops): its row's Errors.
+				fn := analysisutil.Callee(m.pass.TypesInfo, x)
+				if fn == nil {
+					break
+				}
+				if row := catalogRow(fn); row != nil && row.Errors != 0 {
 					for _, a := range x.Args {
-						if _, ok := m.mentionsOpen(a); ok {
-							switch {
-							case strings.HasPrefix(fn.Name(), "Abort"):
+						if _, ok := m.mentionsOpen(a); ok || m.isOpenValue(a) {
+							switch row.Errors {
+							case catalog.ErrorsStop:
 								r.StopsOnOpen = true
-							case strings.HasPrefix(fn.Name(), "Handle"):
+							case catalog.ErrorsRetried:
 								r.RetriesOpen = true
 							}
 						}
@@ -305,7 +435,7 @@ func (m *builder) openHandling(r *Retry) {
 
 // mentionsOpen reports whether e tests for a breaker's open error, and
 // whether that test is negated (!errors.Is(err, ErrOpenState)).
-func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
+func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
 	info := m.pass.TypesInfo
 	var walk func(e ast.Expr, neg bool) (bool, bool)
 	walk = func(e ast.Expr, neg bool) (bool, bool) {
@@ -336,8 +466,8 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 				if row := catalogRow(fn); row != nil && row.Role == catalog.OpenCheck {
 					return neg, true
 				}
-				if fn.Name() == "CircuitOpen" {
-					return neg, true
+				if catalog.ProtocolMethod(catalog.OpenMethod, fn.Name()) {
+					return neg, true // err.CircuitOpen(), whatever the error's type
 				}
 				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
 					return neg, true
@@ -349,7 +479,7 @@ func (m *builder) mentionsOpen(e ast.Expr) (negated, ok bool) {
 	return walk(e, false)
 }
 
-func (m *builder) isOpenValue(e ast.Expr) bool {
+func (m *layer) isOpenValue(e ast.Expr) bool {
 	var obj types.Object
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
@@ -366,7 +496,7 @@ func (m *builder) isOpenValue(e ast.Expr) bool {
 
 // stops reports whether a block leaves the retry: return, break, or a
 // Permanent marker.
-func stops(b *ast.BlockStmt, m *builder) bool {
+func stops(b *ast.BlockStmt, m *layer) bool {
 	found := false
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -402,107 +532,6 @@ func continues(b *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
-}
-
-// swapFix builds the fix for the canonical shape: a library retry whose
-// operation is a closure that only returns a breaker call,
-//
-//	R(..., func(ctx) error { return B(..., X) }, ...)
-//
-// becomes
-//
-//	B(..., func(ctx) error { return R(..., X, ...) })
-//
-// when the closure, X and both calls have matching types.
-func (m *builder) swapFix(r *Retry) *Fix {
-	info := m.pass.TypesInfo
-	call, ok := r.Node.(*ast.CallExpr)
-	if !ok || r.Row == nil || r.Row.OpArg >= len(call.Args) || r.Row.Recv == "Executor" {
-		return nil
-	}
-	lit, ok := analysisutil.Unparen(call.Args[r.Row.OpArg]).(*ast.FuncLit)
-	if !ok || len(lit.Body.List) != 1 {
-		return nil
-	}
-	ret, ok := lit.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return nil
-	}
-	bcall, ok := analysisutil.Unparen(ret.Results[0]).(*ast.CallExpr)
-	if !ok {
-		return nil
-	}
-	brow := m.breakerRow(bcall)
-	if brow == nil || brow.OpArg < 0 || brow.OpArg >= len(bcall.Args) {
-		return nil
-	}
-	x := bcall.Args[brow.OpArg]
-	if !types.Identical(info.TypeOf(lit), info.TypeOf(x)) || !types.Identical(info.TypeOf(call), info.TypeOf(bcall)) {
-		return nil
-	}
-	sig := info.TypeOf(lit).(*types.Signature)
-	if sig.Results().Len() == 1 && !types.Identical(sig.Results().At(0).Type(), info.TypeOf(call)) {
-		return nil
-	}
-	// The breaker call's other arguments may use the closure's parameters
-	// only under a name the retry call also uses (ctx).
-	outerNames := map[string]bool{}
-	for _, a := range call.Args {
-		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
-			outerNames[id.Name] = true
-		}
-	}
-	params := map[types.Object]bool{}
-	for _, f := range lit.Type.Params.List {
-		for _, n := range f.Names {
-			params[info.Defs[n]] = true
-		}
-	}
-	for i, a := range bcall.Args {
-		if i == brow.OpArg {
-			continue
-		}
-		bad := false
-		ast.Inspect(a, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] && !outerNames[id.Name] {
-				bad = true
-			}
-			return !bad
-		})
-		if bad {
-			return nil
-		}
-	}
-	// X must not use the closure's parameters either.
-	usesParam := false
-	ast.Inspect(x, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] {
-			usesParam = true
-		}
-		return !usesParam
-	})
-	if usesParam {
-		return nil
-	}
-	args := func(c *ast.CallExpr, i int, repl string) string {
-		var parts []string
-		for j, a := range c.Args {
-			if j == i {
-				parts = append(parts, repl)
-			} else {
-				parts = append(parts, analysisutil.Text(m.pass, a))
-			}
-		}
-		s := strings.Join(parts, ", ")
-		if c.Ellipsis.IsValid() {
-			s += "..."
-		}
-		return s
-	}
-	inner := analysisutil.Text(m.pass, call.Fun) + "(" + args(call, r.Row.OpArg, analysisutil.Text(m.pass, x)) + ")"
-	newLit := "func" + strings.TrimPrefix(analysisutil.Text(m.pass, lit.Type), "func") + " {\n\treturn " + inner + "\n}"
-	outer := analysisutil.Text(m.pass, bcall.Fun) + "(" + args(bcall, brow.OpArg, newLit) + ")"
-	return &Fix{Message: "Put the circuit breaker outside the retry", Edits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(outer)}}}
 }
 
 // isOpenState recognizes cb.State() == gobreaker.StateOpen: a call

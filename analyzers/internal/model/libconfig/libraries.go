@@ -1,0 +1,270 @@
+package libconfig
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// cenkalti reads a cenkalti/backoff BackOff value: bounded says an
+// attempt bound wraps it, ctx a context, v4 which major version it is.
+func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
+	if depth > 8 {
+		return
+	}
+	path := catalog.CenkaltiV5
+	if v4 {
+		path = catalog.CenkaltiV4
+	}
+	// Every setting of the value carries the wrappers around it.
+	add := func(s *Setting) {
+		s.AttemptBound, s.ContextBound = bounded, ctx
+		rd.add(s)
+	}
+	for _, o := range rd.vals.Trace(e) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
+		case *ast.CallExpr:
+			row := catalogRow(analysisutil.Callee(rd.pass.TypesInfo, x))
+			if row == nil {
+				continue
+			}
+			switch row.Name {
+			case "WithMaxRetries":
+				if len(x.Args) == 2 {
+					rd.cenkalti(x.Args[0], true, ctx, v4, depth+1)
+				}
+			case "WithContext":
+				if len(x.Args) == 2 {
+					rd.cenkalti(x.Args[0], bounded, true, v4, depth+1)
+				}
+			case "NewConstantBackOff":
+				add(&Setting{Knob: Delay, Form: Call, Val: row, Node: x, Qual: qualifier(x)})
+				if v4 {
+					// v4 bounds time in the BackOff: a constant one has no bound.
+					add(&Setting{Knob: Elapsed, Form: Absent, Val: row, Node: x})
+				}
+			case "NewExponentialBackOff":
+				jitterSet, elapsedSet := false, false
+				for _, opt := range x.Args {
+					c, ofn := rd.callOf(opt)
+					orow := catalogRow(ofn)
+					if orow == nil || len(c.Args) != 1 {
+						continue
+					}
+					switch orow.Name {
+					case "WithRandomizationFactor":
+						jitterSet = true
+						add(&Setting{Knob: Jitter, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0]})
+					case "WithMaxElapsedTime":
+						elapsedSet = true
+						if v4 {
+							add(&Setting{Knob: Elapsed, Form: Call, Row: orow, Zero: rd.isZero(c.Args[0]), Node: c, Value: c.Args[0]})
+						}
+					}
+				}
+				if !jitterSet {
+					rd.fieldWrite(Jitter, o.Via, path, "ExponentialBackOff", "RandomizationFactor", bounded, ctx)
+				}
+				if !elapsedSet && v4 {
+					rd.fieldWrite(Elapsed, o.Via, path, "ExponentialBackOff", "MaxElapsedTime", bounded, ctx)
+				}
+			}
+		case *ast.CompositeLit:
+			t := rd.pass.TypesInfo.TypeOf(x)
+			switch {
+			case analysisutil.IsNamedType(t, path, "ExponentialBackOff"):
+				jrow := catalog.Lookup(path, "ExponentialBackOff", "RandomizationFactor")
+				if w := rd.vals.LastWrite(o.Via, "RandomizationFactor"); w != nil {
+					rd.fieldWrite(Jitter, o.Via, path, "ExponentialBackOff", "RandomizationFactor", bounded, ctx)
+				} else if v, ok := litField(x, "RandomizationFactor"); !ok {
+					add(&Setting{Knob: Jitter, Form: Absent, Row: jrow, Field: "RandomizationFactor", Node: x, Lit: x, Qual: qualifier(x.Type)})
+				} else {
+					add(&Setting{Knob: Jitter, Form: Field, Row: jrow, Field: "RandomizationFactor", Zero: rd.isZero(v), Node: v, Value: v, Lit: x})
+				}
+				if v4 {
+					erow := catalog.Lookup(path, "ExponentialBackOff", "MaxElapsedTime")
+					if w := rd.vals.LastWrite(o.Via, "MaxElapsedTime"); w != nil {
+						rd.fieldWrite(Elapsed, o.Via, path, "ExponentialBackOff", "MaxElapsedTime", bounded, ctx)
+					} else if v, ok := litField(x, "MaxElapsedTime"); !ok {
+						add(&Setting{Knob: Elapsed, Form: Absent, Row: erow, Field: "MaxElapsedTime", Node: x, Lit: x})
+					} else {
+						add(&Setting{Knob: Elapsed, Form: Field, Row: erow, Field: "MaxElapsedTime", Zero: rd.isZero(v), Node: v, Value: v, Lit: x})
+					}
+				}
+			case analysisutil.IsNamedType(t, path, "ZeroBackOff"):
+				zrow := catalog.Lookup(path, "", "ZeroBackOff")
+				add(&Setting{Knob: Delay, Form: Literal, Val: zrow, Node: x, Lit: x})
+				if v4 {
+					add(&Setting{Knob: Elapsed, Form: Absent, Val: zrow, Node: x})
+				}
+			}
+		}
+	}
+}
+
+// fieldWrite adds the last write of a catalogued field among the
+// variables a value passed through.
+func (rd *reader) fieldWrite(k Knob, via []types.Object, path, recv, field string, bounded, ctx bool) {
+	w := rd.vals.LastWrite(via, field)
+	if w == nil {
+		return
+	}
+	rd.add(&Setting{Knob: k, Form: Write, Row: catalog.Lookup(path, recv, field), Field: field, Zero: rd.isZero(w.Value),
+		Node: w.Value, Pos: w.Pos, End: w.Value.End(), Value: w.Value, AttemptBound: bounded, ContextBound: ctx})
+}
+
+// litField returns the value of field name in a keyed composite literal.
+func litField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+				return kv.Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// delayValue reads a delay function given to the option opt
+// (retry-go's DelayType(retry.FixedDelay)).
+func (rd *reader) delayValue(opt *catalog.Row, e ast.Expr) {
+	switch analysisutil.Unparen(e).(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+	default:
+		return
+	}
+	row := rd.objRow(e)
+	if row == nil {
+		return
+	}
+	rd.add(&Setting{Knob: Delay, Form: Value, Row: opt, Val: row, Node: e, Value: e, Qual: qualifier(e)})
+}
+
+// sethBackoff reads a sethvargo/go-retry Backoff value; jittered says a
+// jitter wrapper is around it.
+func (rd *reader) sethBackoff(e ast.Expr, jittered bool, depth int) {
+	if depth > 8 {
+		return
+	}
+	for _, o := range rd.vals.Trace(e) {
+		c, fn := rd.callOf(o.Expr)
+		row := catalogRow(fn)
+		if row == nil {
+			continue
+		}
+		j := jittered || row.Jitter == catalog.JitterAdds
+		switch {
+		case row.Role == catalog.Wrapper || row.Role == catalog.AttemptOption:
+			if row.Inner >= 0 && row.Inner < len(c.Args) {
+				rd.sethBackoff(c.Args[row.Inner], j, depth+1)
+			}
+		case row.Role == catalog.Constructor:
+			rd.add(&Setting{Knob: Delay, Form: Call, Val: row, Node: c, Qual: qualifier(c), Jittered: j})
+		}
+	}
+}
+
+// retryableClient reads the Backoff of the go-retryablehttp client behind
+// a retrying send.
+func (rd *reader) retryableClient(call *ast.CallExpr) {
+	field := catalog.Lookup(catalog.RetryableHTTP, "Client", "Backoff")
+	def := catalog.Lookup(catalog.RetryableHTTP, "", "DefaultBackoff")
+	if rd.r.Row.BoundArg == -2 {
+		// Package-level Get/Post: the default client waits DefaultBackoff.
+		rd.add(&Setting{Knob: Delay, Form: Implicit, Row: field, Field: "Backoff", Val: def, Node: call.Fun})
+		return
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if rd.r.Through != "" {
+		// net/http send of a StandardClient: read the retryablehttp client.
+		for _, o := range rd.vals.Trace(sel.X) {
+			c, fn := rd.callOf(o.Expr)
+			if row := catalogRow(fn); row != nil && row.Role == catalog.RetryingClient {
+				if s, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+					rd.clientBackoff(s.X, field, def)
+				}
+			}
+		}
+		return
+	}
+	rd.clientBackoff(sel.X, field, def)
+}
+
+func (rd *reader) clientBackoff(recv ast.Expr, field, def *catalog.Row) {
+	for _, o := range rd.vals.Trace(recv) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(rd.pass.TypesInfo, x)
+			if fn == nil || !analysisutil.IsFunc(fn, catalog.RetryableHTTP, "NewClient") {
+				continue
+			}
+			if w := rd.vals.LastWrite(o.Via, "Backoff"); w != nil {
+				rd.fieldValue(Delay, Write, field, "Backoff", w.Value)
+			} else {
+				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Qual: qualifier(x)})
+			}
+		case *ast.CompositeLit:
+			if !analysisutil.IsNamedType(rd.pass.TypesInfo.TypeOf(x), catalog.RetryableHTTP, "Client") {
+				continue
+			}
+			if w := rd.vals.LastWrite(o.Via, "Backoff"); w != nil {
+				rd.fieldValue(Delay, Write, field, "Backoff", w.Value)
+			} else if v, ok := litField(x, "Backoff"); ok {
+				rd.fieldValue(Delay, Field, field, "Backoff", v)
+			} else {
+				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Lit: x, Qual: qualifier(x.Type)})
+			}
+		}
+	}
+}
+
+// fieldValue adds a field set (Field or Write) to a catalogued function
+// or constant value. The range is the value's.
+func (rd *reader) fieldValue(k Knob, f Form, row *catalog.Row, field string, v ast.Expr) {
+	val := rd.objRow(v)
+	if val == nil {
+		return
+	}
+	rd.add(&Setting{Knob: k, Form: f, Row: row, Field: field, Val: val, Node: v, Value: v, Qual: qualifier(v)})
+}
+
+// resilintPolicy reads the Jitter of a runtime/retry Policy.
+func (rd *reader) resilintPolicy(e ast.Expr) {
+	for _, o := range rd.vals.Trace(e) {
+		if w := rd.vals.LastWrite(o.Via, "Jitter"); w != nil {
+			rd.fieldValue(Jitter, Write, nil, "Jitter", w.Value)
+		} else if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
+			if v, ok := litField(lit, "Jitter"); ok {
+				rd.fieldValue(Jitter, Field, nil, "Jitter", v)
+			}
+		}
+	}
+}
+
+// jitterField reads the JitterField rows of a struct literal
+// (wait.Backoff's Jitter).
+func (rd *reader) jitterField(e ast.Expr) {
+	for _, o := range rd.vals.Trace(e) {
+		lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, row := range structRows(rd.pass.TypesInfo.TypeOf(lit), catalog.JitterField) {
+			if w := rd.vals.LastWrite(o.Via, row.Name); w != nil {
+				rd.add(&Setting{Knob: Jitter, Form: Write, Row: row, Field: row.Name, Zero: rd.isZero(w.Value), Node: w.Value, Pos: w.Pos, End: w.Value.End(), Value: w.Value})
+				continue
+			}
+			v, ok := litField(lit, row.Name)
+			if !ok {
+				rd.add(&Setting{Knob: Jitter, Form: Absent, Row: row, Field: row.Name, Node: lit, Lit: lit, Qual: qualifier(lit.Type)})
+				continue
+			}
+			rd.add(&Setting{Knob: Jitter, Form: Field, Row: row, Field: row.Name, Zero: rd.isZero(v), Node: v, Value: v, Lit: lit})
+		}
+	}
+}
