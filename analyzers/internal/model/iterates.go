@@ -128,7 +128,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true
 		})
 	}
-	if walks || m.neverSameInput(nodes, ops) {
+	if walks || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) {
 		return true
 	}
 	// port++ where port started from the input (port := cfg.Port), not
@@ -471,6 +471,133 @@ func endsInExit(b *ast.BlockStmt) bool {
 		return true
 	case *ast.BranchStmt:
 		return x.Tok == token.BREAK
+	}
+	return false
+}
+
+// stateChanged reports whether a method of this package called in the loop
+// writes a field of its receiver that another method called in the loop
+// reads: `if !t.recoversFrom(err) { return }` switches t.link, and the next
+// pass's `t.planRequest()` builds its request from it. Each pass sends a
+// request made from the state the failure changed, a fallback rather than
+// a retry of the same request.
+func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	// The methods of this package whose results feed an operation's
+	// arguments, directly or through a local variable set in the loop.
+	feeds := map[*ast.FuncDecl]bool{}
+	var feed func(e ast.Expr, depth int)
+	feed = func(e ast.Expr, depth int) {
+		if depth > 3 {
+			return
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(info, x); fn != nil {
+					if d := m.vals.decls[fn.Origin()]; d != nil {
+						feeds[d] = true
+					}
+				}
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+					for _, a := range m.vals.assigns[v] {
+						if a.value != nil && inNodes(nodes, a.pos) {
+							feed(a.value, depth+1)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, call := range ops {
+		for _, a := range call.Args {
+			feed(a, 0)
+		}
+	}
+	if len(feeds) == 0 {
+		return false
+	}
+	var methods []*ast.FuncDecl
+	seen := map[*ast.FuncDecl]bool{}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if c, ok := n.(*ast.CallExpr); ok {
+				if fn := analysisutil.Callee(info, c); fn != nil {
+					if d := m.vals.decls[fn.Origin()]; d != nil && d.Recv != nil && d.Body != nil && !seen[d] {
+						seen[d] = true
+						methods = append(methods, d)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(methods) < 2 {
+		return false
+	}
+	recvOf := func(d *ast.FuncDecl) types.Object {
+		if len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+			return nil
+		}
+		return info.Defs[d.Recv.List[0].Names[0]]
+	}
+	// fields returns the fields of its receiver that d writes or reads.
+	fields := func(d *ast.FuncDecl) (writes, reads map[types.Object]bool) {
+		writes, reads = map[types.Object]bool{}, map[types.Object]bool{}
+		recv := recvOf(d)
+		if recv == nil {
+			return
+		}
+		onRecv := func(e ast.Expr) types.Object {
+			sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+			if !ok {
+				return nil
+			}
+			if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[id] != recv {
+				return nil
+			}
+			if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+				return s.Obj()
+			}
+			return nil
+		}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					if f := onRecv(l); f != nil {
+						writes[f] = true
+					}
+				}
+			case *ast.SelectorExpr:
+				if f := onRecv(x); f != nil {
+					reads[f] = true
+				}
+			}
+			return true
+		})
+		return
+	}
+	type rw struct{ writes, reads map[types.Object]bool }
+	all := make([]rw, len(methods))
+	for i, d := range methods {
+		all[i].writes, all[i].reads = fields(d)
+	}
+	for i := range all {
+		for f := range all[i].writes {
+			for j := range all {
+				if j != i && feeds[methods[j]] && all[j].reads[f] && !all[j].writes[f] {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -5,6 +5,7 @@ package search
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 type Config struct{ Port int }
@@ -129,4 +130,64 @@ func oldestAgain(s store) (uint64, error) {
 		lastFailed = idx
 	}
 	return 0, errGone
+}
+
+type mode int
+
+type thread struct {
+	link  mode
+	tries int
+}
+
+type request struct{ link mode }
+
+func call(ctx context.Context, r request) error { return errGone }
+
+func (t *thread) plan() request { return request{link: t.link} }
+
+// recovers switches the thread to another mode on the errors that a new
+// mode answers.
+func (t *thread) recovers(err error) bool {
+	if t.link == 0 {
+		t.link = 1
+		return true
+	}
+	return false
+}
+
+// A fallback: the failure switches the state the next request is made
+// from, so each pass sends a different request.
+func (t *thread) send(ctx context.Context) error {
+	for {
+		err := call(ctx, t.plan())
+		if err == nil {
+			return nil
+		}
+		if !t.recovers(err) {
+			return err
+		}
+	}
+}
+
+func (t *thread) note() { t.tries = t.tries + 1 }
+
+func (t *thread) delay() time.Duration { return time.Duration(t.tries) * time.Second }
+
+// The near miss: a count kept in a field, read back for the delay,
+// changes no request: a retry, without jitter.
+func (t *thread) sendCounted(ctx context.Context) error {
+	var err error
+	r := request{}
+	for i := 0; i < 3; i++ {
+		if err = call(ctx, r); err == nil {
+			return nil
+		}
+		t.note()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(t.delay()): // want `retry delay has no jitter`
+		}
+	}
+	return err
 }
