@@ -103,8 +103,6 @@ func (m *builder) findDropped(t *Timeouts) {
 	}
 }
 
-// retryTimeouts finds, for one retry, waits that ignore cancellation,
-
 // passedDown reports whether a context.Background() call is used for a
 // call: an argument of a call (not a logger's), or the value of a
 // variable. Comparisons (ctx != context.Background()) and returns of a

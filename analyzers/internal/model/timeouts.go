@@ -282,6 +282,7 @@ func (m *builder) findTimeouts() *Timeouts {
 	return t
 }
 
+// retryTimeouts finds, for one retry, waits that ignore cancellation,
 // attempts that cannot fit in the deadline, and sends without any timeout.
 func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 	info := m.pass.TypesInfo
