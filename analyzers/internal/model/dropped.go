@@ -247,6 +247,9 @@ func (m *builder) escapes(v *types.Var, body *ast.BlockStmt) bool {
 				}
 			}
 		}
+		if _, ok := parent.(*ast.BinaryExpr); ok {
+			return true // compared: cancel != nil
+		}
 		if c, ok := parent.(*ast.CallExpr); !ok || c.Fun != ast.Expr(x) {
 			escaped = true // a value: stored, returned, passed on
 			return false

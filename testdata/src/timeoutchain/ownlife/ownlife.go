@@ -37,6 +37,20 @@ func deferredClosure(ctx context.Context) error {
 	return query(c, "select 1")
 }
 
+// Compared, then called in place: still in place.
+func comparedCancel(ctx context.Context) error {
+	var cancel context.CancelFunc
+	c := ctx
+	if ctx.Done() != nil {
+		c, cancel = context.WithCancel(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	}
+	err := query(c, "select 1")
+	if cancel != nil {
+		cancel()
+	}
+	return err
+}
+
 // Values only: no lifetime of its own.
 type key struct{}
 
