@@ -115,7 +115,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
 			if f := passThrough[s]; f != nil {
-				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed through by %s", s.Lib)})
+				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed on here to %s", s.Lib)})
 			}
 		}
 	}

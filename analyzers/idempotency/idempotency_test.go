@@ -66,7 +66,7 @@ func TestLibraryWrappersPassThrough(t *testing.T) {
 				continue
 			}
 			for _, rel := range d.Related {
-				if strings.HasPrefix(rel.Message, "the same request, passed through by") {
+				if strings.HasPrefix(rel.Message, "the same request, passed on here to") {
 					related = append(related, fmt.Sprintf("%d %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
 				}
 			}
@@ -74,9 +74,9 @@ func TestLibraryWrappersPassThrough(t *testing.T) {
 	}
 	sort.Strings(related)
 	want := []string{
-		"75 the same request, passed through by retryablehttp.Client.Post",
-		"80 the same request, passed through by retryablehttp.Client.Post",
-		"84 the same request, passed through by retryablehttp.Client.PostForm",
+		"75 the same request, passed on here to retryablehttp.Client.Post",
+		"80 the same request, passed on here to retryablehttp.Client.Post",
+		"84 the same request, passed on here to retryablehttp.Client.PostForm",
 	}
 	if fmt.Sprint(related) != fmt.Sprint(want) {
 		t.Errorf("related locations of the POST's finding:\n%s\nwant:\n%s", strings.Join(related, "\n"), strings.Join(want, "\n"))
