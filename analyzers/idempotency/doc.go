@@ -34,6 +34,11 @@
 // not reported. The header names are set with -idempotency.header
 // (default "Idempotency-Key,X-Idempotency-Key").
 //
+// One request, one finding: it is reported where the request is made and
+// first retried; callers that retry it again (retrynesting's finding) or
+// only pass it on (a library's own PostForm calling its Post) are related
+// locations of that finding.
+//
 // The suggested fix makes the key once before the retry with
 // runtime/idempotency's NewKey and sets it on the request inside.
 package idempotency

@@ -101,7 +101,7 @@ func run(pass *analysis.Pass) (any, error) {
 		isKey[n] = true
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
-	keyPlace := keyPlaces(pass, res)
+	keyPlace, passThrough := keyPlaces(pass, res)
 	// The retries of this package around a function that retries its own
 	// send: related locations of that send's finding, when it is made in
 	// this package too (callers in other packages are analyzed after it).
@@ -116,9 +116,24 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	// Calls that only pass the request through to a function of this
+	// package that holds its finding: related locations of that finding.
+	for _, r := range res.Retries {
+		for _, s := range r.Sends {
+			if f := passThrough[s]; f != nil {
+				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed on here to %s", s.Lib)})
+			}
+		}
+	}
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
+			if passThrough[s] != nil {
+				// A catalogued send of this package's own function (a
+				// library analyzed itself): the request is made, and
+				// its finding made, in that function's body.
+				continue
+			}
 			// A method the model cannot tell (a parameter, a variable) is
 			// no finding: a generic wrapper sends whatever its callers
 			// choose, GET and PUT included.
@@ -181,8 +196,12 @@ func run(pass *analysis.Pass) (any, error) {
 
 // keyPlaces exports a KeyPlaceFact for every function of the package that
 // retries a non-idempotent send of its own or calls one that does, and
-// returns the lookup of those facts (this package's and imported ones).
-func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPlaceFact {
+// returns the lookup of those facts (this package's and imported ones),
+// and the pass-through sends: catalogued sends whose function is declared
+// in this package (the library analyzed itself: `c.Post(url, ...)` inside
+// PostForm) and whose body holds the finding for the same request, each
+// with the fact of that function.
+func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPlaceFact, map[*model.Send]*KeyPlaceFact) {
 	local := map[*types.Func]*KeyPlaceFact{}
 	lookup := func(fn *types.Func) *KeyPlaceFact {
 		if f, ok := local[fn]; ok {
@@ -259,13 +278,39 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 	own := func(s *model.Send) *KeyPlaceFact {
 		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
 	}
+	// A catalogued send of a function declared here is judged by that
+	// function's body: pending until it is known whether the body holds
+	// the finding.
+	declared := map[*types.Func]bool{}
+	for _, fn := range decls {
+		declared[fn] = true
+	}
+	target := func(s *model.Send) *types.Func {
+		if s.Callee != nil || s.Call == nil {
+			return nil
+		}
+		if fn := analysisutil.Callee(pass.TypesInfo, s.Call); fn != nil && declared[fn.Origin()] {
+			return fn.Origin()
+		}
+		return nil
+	}
+	type pendingSend struct {
+		s      *model.Send
+		in, to *types.Func
+	}
+	var pending []pendingSend
 	// Sends made in this package's retries, and imported functions with
 	// the fact, mark the functions that hold or call them.
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
-			if retried(s) && s.Callee == nil {
-				mark(enclosing(s.Pos), own(s))
+			if !retried(s) || s.Callee != nil {
+				continue
 			}
+			if to := target(s); to != nil {
+				pending = append(pending, pendingSend{s, enclosing(s.Pos), to})
+				continue
+			}
+			mark(enclosing(s.Pos), own(s))
 		}
 	}
 	for _, e := range edges {
@@ -285,12 +330,73 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) func(*types.Func) *KeyPla
 		}
 	}
 	propagate()
+	// Pending sends, callees first: a send whose function holds the
+	// finding passes the request through (its caller is marked through
+	// the call); one whose function cannot come to hold it (no pending
+	// send is reachable from it) is the finding.
+	callees := map[*types.Func][]*types.Func{}
+	for _, e := range edges {
+		callees[e[0]] = append(callees[e[0]], e[1])
+	}
+	passThrough := map[*model.Send]*KeyPlaceFact{}
+	for len(pending) > 0 {
+		waiting := map[*types.Func]bool{}
+		for _, p := range pending {
+			waiting[p.in] = true
+		}
+		var next []pendingSend
+		progress := false
+		for _, p := range pending {
+			if f := local[p.to]; f != nil {
+				passThrough[p.s] = f
+				progress = true
+				continue
+			}
+			if reachesAny(p.to, waiting, callees) {
+				next = append(next, p)
+				continue
+			}
+			mark(p.in, own(p.s))
+			propagate()
+			progress = true
+		}
+		if !progress {
+			// A cycle of functions passing to each other: each is the
+			// finding.
+			for _, p := range next {
+				mark(p.in, own(p.s))
+			}
+			propagate()
+			next = nil
+		}
+		pending = next
+	}
 	for _, fn := range decls {
 		if f := local[fn]; f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}
-	return lookup
+	return lookup, passThrough
+}
+
+// reachesAny reports whether fn, or a function it calls through any chain
+// of calls of the package, is in set.
+func reachesAny(fn *types.Func, set map[*types.Func]bool, callees map[*types.Func][]*types.Func) bool {
+	seen := map[*types.Func]bool{}
+	stack := []*types.Func{fn}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if set[f] {
+			return true
+		}
+		stack = append(stack, callees[f]...)
+	}
+	return false
 }
 
 func allPerAttempt(hs []model.HeaderWrite) bool {

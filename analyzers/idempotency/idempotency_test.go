@@ -1,6 +1,8 @@
 package idempotency_test
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -65,4 +67,32 @@ func TestMesh(t *testing.T) {
 	}
 	defer idempotency.Analyzer.Flags.Set("mesh", "")
 	analysistest.Run(t, testutil.TestData(), idempotency.Analyzer, "idempotency_mesh/...")
+}
+
+// A library analyzed by itself: its catalogued convenience methods are
+// judged by their bodies, so a POST is reported once, where it is made,
+// and the wrappers that pass it on are related locations of that finding.
+func TestLibraryWrappersPassThrough(t *testing.T) {
+	var related []string
+	for _, r := range analysistest.Run(t, analysistest.TestData(), idempotency.Analyzer, "github.com/hashicorp/go-retryablehttp") {
+		for _, d := range r.Diagnostics {
+			if r.Pass.Fset.Position(d.Pos).Line != 70 {
+				continue
+			}
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "the same request, passed on here to") {
+					related = append(related, fmt.Sprintf("%d %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
+				}
+			}
+		}
+	}
+	sort.Strings(related)
+	want := []string{
+		"75 the same request, passed on here to retryablehttp.Client.Post",
+		"80 the same request, passed on here to retryablehttp.Client.Post",
+		"84 the same request, passed on here to retryablehttp.Client.PostForm",
+	}
+	if fmt.Sprint(related) != fmt.Sprint(want) {
+		t.Errorf("related locations of the POST's finding:\n%s\nwant:\n%s", strings.Join(related, "\n"), strings.Join(want, "\n"))
+	}
 }

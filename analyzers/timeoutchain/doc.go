@@ -26,10 +26,14 @@
 //     that has a context.Context (or an *http.Request, whose Context carries
 //     the caller's cancellation); not in main, init, tests, or goroutines
 //     started to outlive the request (use context.WithoutCancel for work
-//     that must finish after the response). The fix uses the context in
+//     that must finish after the response), nor when it is given a
+//     lifetime of its own: a deadline (WithTimeout, WithDeadline), or a
+//     WithCancel whose cancel function escapes (stored, returned, handed
+//     on, called from another goroutine). The fix uses the context in
 //     scope;
 //   - sleep-ignores-cancel: in a retry, time.Sleep or a bare <-time.After
-//     with no ctx.Done() alternative. The fix uses runtime/retry's Sleep;
+//     with no ctx.Done() alternative; the waits of one retry are one
+//     finding, the others related. The fix uses runtime/retry's Sleep;
 //   - attempts-exceed-deadline: per-attempt timeout × attempts (+ the waits,
 //     when known) longer than the deadline the retry runs under;
 //   - no-timeout: an outbound net/http client with no Timeout used in a

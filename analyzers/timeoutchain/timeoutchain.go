@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 	"time"
 
@@ -87,15 +88,36 @@ func run(pass *analysis.Pass) (any, error) {
 			}},
 		})
 	}
-	for _, s := range t.Sleeps {
-		d := analysis.Diagnostic{
+	// One behaviour, one finding: the waits of one retry that ignore its
+	// context are reported once, at the first, with the others as related
+	// locations and one fix for all.
+	sleeps := map[*model.Retry]*analysis.Diagnostic{}
+	var sleepOrder []*analysis.Diagnostic
+	ordered := append([]*model.CancelDelay(nil), t.Sleeps...)
+	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Delay.Call.Pos() < ordered[j].Delay.Call.Pos() })
+	for _, s := range ordered {
+		fix := sleepFix(pass, s)
+		if first := sleeps[s.Retry]; first != nil {
+			first.Related = append(first.Related, analysis.RelatedInformation{Pos: s.Delay.Call.Pos(), End: s.Delay.Call.End(), Message: "another wait of this retry that does not watch " + s.Ctx})
+			if len(first.SuggestedFixes) == 1 && fix != nil {
+				if edits, ok := joinEdits(first.SuggestedFixes[0].TextEdits, fix.TextEdits); ok {
+					first.SuggestedFixes[0].TextEdits = edits
+				}
+			}
+			continue
+		}
+		d := &analysis.Diagnostic{
 			Pos: s.Delay.Call.Pos(), End: s.Delay.Call.End(), Category: "sleep-ignores-cancel",
 			Message: fmt.Sprintf("the %s waits without watching %s: when the caller gives up, the retry sleeps on and tries again; wait with runtime/retry's Sleep(ctx, d) or a select on ctx.Done()", s.Retry.Describe(), s.Ctx),
 		}
-		if fix := sleepFix(pass, s); fix != nil {
+		if fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 		}
-		pass.Report(d)
+		sleeps[s.Retry] = d
+		sleepOrder = append(sleepOrder, d)
+	}
+	for _, d := range sleepOrder {
+		pass.Report(*d)
 	}
 	for _, f := range t.Fits {
 		total := f.PerAttempt*time.Duration(f.Retry.Attempts) + f.Delays
@@ -191,4 +213,24 @@ func sleepFix(pass *analysis.Pass, s *model.CancelDelay) *analysis.SuggestedFix 
 		analysis.TextEdit{Pos: es.Pos(), End: s.Delay.Dur.Pos(), NewText: []byte(fmt.Sprintf("if err := %s.Sleep(%s, ", name, s.Ctx))},
 		analysis.TextEdit{Pos: s.Delay.Dur.End(), End: es.End(), NewText: []byte(fmt.Sprintf("); err != nil {\n%s\treturn err\n%s}", indent, indent))})
 	return &analysis.SuggestedFix{Message: "Wait with retry.Sleep, which returns when the context is done", TextEdits: edits}
+}
+
+// joinEdits returns a's edits followed by those of b that a lacks, or false
+// if an edit of b overlaps one of a without being the same (identical
+// edits, such as one import added twice, are kept once).
+func joinEdits(a, b []analysis.TextEdit) ([]analysis.TextEdit, bool) {
+	out := append([]analysis.TextEdit(nil), a...)
+next:
+	for _, e := range b {
+		for _, x := range a {
+			if x.Pos == e.Pos && x.End == e.End && string(x.NewText) == string(e.NewText) {
+				continue next
+			}
+			if e.Pos < x.End && x.Pos < e.End || e.Pos == x.Pos && (e.Pos == e.End || x.Pos == x.End) {
+				return nil, false
+			}
+		}
+		out = append(out, e)
+	}
+	return out, true
 }

@@ -1,6 +1,8 @@
 package timeoutchain_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -11,4 +13,29 @@ import (
 
 func Test(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testutil.TestData(), timeoutchain.Analyzer, "timeoutchain/...")
+}
+
+// One behaviour, one finding: the second wait of a retry that ignores the
+// context is a related location of the first's finding; waits of other
+// retries are not.
+func TestWaitsOfOneRetryRelated(t *testing.T) {
+	related := map[int]int{} // line of the finding -> its related waits
+	for _, r := range analysistest.Run(t, testutil.TestData(), timeoutchain.Analyzer, "timeoutchain/twosleeps") {
+		for _, d := range r.Diagnostics {
+			if d.Category != "sleep-ignores-cancel" {
+				continue
+			}
+			n := 0
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "another wait of this retry") {
+					n++
+				}
+			}
+			related[r.Pass.Fset.Position(d.Pos).Line] = n
+		}
+	}
+	want := map[int]int{25: 1, 45: 1, 66: 0, 75: 0, 97: 0}
+	if fmt.Sprint(related) != fmt.Sprint(want) {
+		t.Errorf("findings (line: related waits) = %v, want %v", related, want)
+	}
 }

@@ -62,6 +62,10 @@ type Options struct {
 	// flags do not say (a driver's switches). The analyzers' flags are
 	// added by the engine.
 	Salt string
+	// PrepareOnLoad are import paths to prepare (see Prepare) as soon as
+	// a run loads a package graph, while it analyzes: the imports the
+	// driver's quick fixes may add, ready before a fix is applied.
+	PrepareOnLoad []string
 }
 
 // An Engine runs a fixed set of analyzers. It keeps, in memory, the facts
@@ -293,6 +297,9 @@ func (e *Engine) run(ctx context.Context, cfg Config, patterns []string, reuse b
 		}
 		e.graph = newGraphMemo(cfg, patterns, pkgs)
 		how = GraphLoaded
+		if len(e.opts.PrepareOnLoad) > 0 {
+			e.prepareLocked(cfg, patterns, e.opts.PrepareOnLoad, false)
+		}
 	} else {
 		e.graph = memo
 		pkgs = memo.pkgs

@@ -34,6 +34,12 @@ import (
 func (e *Engine) Prepare(cfg Config, patterns []string, paths []string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.prepareLocked(cfg, patterns, paths, true)
+}
+
+// prepareLocked is Prepare with e.mu held; withExports says whether to read
+// the dependencies' export data too, when the last run lacked it.
+func (e *Engine) prepareLocked(cfg Config, patterns []string, paths []string, withExports bool) {
 	g := e.graph
 	if g == nil || g.what != graphKey(cfg, patterns) {
 		return
@@ -46,7 +52,7 @@ func (e *Engine) Prepare(cfg Config, patterns []string, paths []string) {
 			missing = append(missing, p)
 		}
 	}
-	exports := e.needExports && !e.exporting
+	exports := withExports && e.needExports && !e.exporting
 	if len(missing) == 0 && !exports {
 		return
 	}

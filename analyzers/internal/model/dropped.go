@@ -1,0 +1,320 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// ctxInScope finds a context usable at pos in the function fn: a
+// context.Context parameter, or r.Context() of an *http.Request.
+func (m *builder) ctxInScope(fnType *ast.FuncType) string {
+	info := m.pass.TypesInfo
+	if fnType == nil || fnType.Params == nil {
+		return ""
+	}
+	req := ""
+	for _, f := range fnType.Params.List {
+		for _, n := range f.Names {
+			obj := info.Defs[n]
+			if obj == nil || n.Name == "_" {
+				continue
+			}
+			if isContextType(obj.Type()) {
+				return n.Name
+			}
+			if analysisutil.IsNamedType(obj.Type(), "net/http", "Request") && req == "" {
+				req = n.Name + ".Context()"
+			}
+		}
+	}
+	return req
+}
+
+// findDropped finds context.Background() and TODO() used where a context
+// is in scope (not in main, init, tests, or goroutines started to outlive
+// the request).
+func (m *builder) findDropped(t *Timeouts) {
+	for _, f := range m.pass.Files {
+		if analysisutil.IsTestFile(m.pass, f.Pos()) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+				continue
+			}
+			var walk func(n ast.Node, scope string)
+			walk = func(n ast.Node, scope string) {
+				var stack []ast.Node
+				ast.Inspect(n, func(x ast.Node) bool {
+					if x == nil {
+						stack = stack[:len(stack)-1]
+						return false
+					}
+					var parent ast.Node
+					if len(stack) > 0 {
+						parent = stack[len(stack)-1]
+					}
+					stack = append(stack, x)
+					switch y := x.(type) {
+					case *ast.GoStmt:
+						stack = stack[:len(stack)-1]
+						return false // work meant to outlive the caller
+					case *ast.DeferStmt:
+						stack = stack[:len(stack)-1]
+						return false // cleanup that must run after the caller gave up
+					case *ast.IfStmt:
+						// if ctx == nil { ctx = context.Background() }: a
+						// default for a missing context, not a dropped one.
+						if be, ok := analysisutil.Unparen(y.Cond).(*ast.BinaryExpr); ok && be.Op == token.EQL {
+							if isContextType(m.pass.TypesInfo.TypeOf(be.X)) && m.pass.TypesInfo.Types[be.Y].IsNil() ||
+								isContextType(m.pass.TypesInfo.TypeOf(be.Y)) && m.pass.TypesInfo.Types[be.X].IsNil() {
+								if y.Else != nil {
+									walk(y.Else, scope)
+								}
+								stack = stack[:len(stack)-1]
+								return false
+							}
+						}
+					case *ast.FuncLit:
+						s := m.ctxInScope(y.Type)
+						// A closure kept to run later (stored in a field, a
+						// composite literal, returned: m.uncounted) runs
+						// after the caller's context may be gone.
+						if s == "" && !m.uncounted[y] {
+							s = scope
+						}
+						walk(y.Body, s)
+						stack = stack[:len(stack)-1]
+						return false
+					case *ast.CallExpr:
+						var grand ast.Node
+						if len(stack) >= 3 {
+							grand = stack[len(stack)-3]
+						}
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent, grand, fd.Body) {
+							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
+						}
+					}
+					return true
+				})
+			}
+			walk(fd.Body, m.ctxInScope(fd.Type))
+		}
+	}
+}
+
+// passedDown reports whether a context.Background() call is used for a
+// call: an argument of a call (not a logger's), or the value of a
+// variable. Comparisons (ctx != context.Background()) and returns of a
+// context-choosing helper are not, nor is a context given a lifetime of
+// its own (ownLifetime). grand is parent's parent.
+func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast.BlockStmt) bool {
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		if m.ownLifetime(bg, p, grand, body) {
+			return false
+		}
+		for _, a := range p.Args {
+			if a == ast.Expr(bg) {
+				return !m.isLogCall(p)
+			}
+		}
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == ast.Expr(bg) && i < len(p.Lhs) {
+				return !m.neverRunUnder(p.Lhs[i], body)
+			}
+		}
+		return true
+	case *ast.ValueSpec:
+		for i, v := range p.Values {
+			if v == ast.Expr(bg) && i < len(p.Names) {
+				return !m.neverRunUnder(p.Names[i], body)
+			}
+		}
+		return true
+	}
+	// A field of a composite literal (detached{Context:
+	// context.Background(), values: ctx}) builds a value whose use the
+	// model cannot follow: a type made to detach is no dropped context.
+	return false
+}
+
+func (m *builder) isLogCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	switch analysisutil.PkgPath(fn) {
+	case "log", "log/slog", "runtime/pprof", "runtime/trace":
+		return true
+	}
+	name := fn.Name()
+	for _, p := range []string{"Print", "Log", "Debug", "Info", "Warn", "Error", "Trace", "Fatal"} {
+		if len(name) >= len(p) && name[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// ownLifetime reports whether the context derived from bg (a
+// context.Background() call or a variable holding one) by the call
+// deriv (bg its parent) has a lifetime of its own, and so is detached on
+// purpose rather than dropped: a deadline (WithTimeout, WithDeadline: it
+// cannot outlive its own bound), or a cancel function that escapes the
+// function — stored (in a field, a composite literal, a non-local
+// variable), returned, handed to a call (context.AfterFunc(ctx, cancel))
+// or called from another goroutine or a closure kept to run later: the
+// code cancels it by hand, from a signal of its own (both parents' Done in
+// a merge, the last waiter of a shared dial gone). A cancel function only
+// called here (defer cancel()) ends the context when the call is over
+// anyway: the caller's cancellation is still dropped. grand is deriv's
+// parent.
+func (m *builder) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body *ast.BlockStmt) bool {
+	if len(deriv.Args) == 0 || deriv.Args[0] != bg {
+		return false
+	}
+	switch {
+	case m.isContextFunc(deriv, "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause"):
+		return true
+	case m.isContextFunc(deriv, "WithCancel", "WithCancelCause"):
+	default:
+		return false
+	}
+	// The cancel function: the second name the derivation is assigned to.
+	var cancel ast.Expr
+	switch g := grand.(type) {
+	case *ast.AssignStmt:
+		if len(g.Rhs) == 1 && g.Rhs[0] == ast.Expr(deriv) && len(g.Lhs) == 2 {
+			cancel = g.Lhs[1]
+		}
+	case *ast.ValueSpec:
+		if len(g.Values) == 1 && g.Values[0] == ast.Expr(deriv) && len(g.Names) == 2 {
+			cancel = g.Names[1]
+		}
+	}
+	if cancel == nil {
+		return false
+	}
+	id, ok := analysisutil.Unparen(cancel).(*ast.Ident)
+	if !ok {
+		return true // stored: w.cancel, cancels[i]
+	}
+	if id.Name == "_" {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok {
+		return false
+	}
+	if !isLocal(v) {
+		return true // a package-level variable
+	}
+	return m.escapes(v, body)
+}
+
+// escapes reports whether the local function variable v is used in body
+// other than by calling it in place: as a value (stored, returned, passed
+// on), or called from a goroutine or from a closure that is not run in
+// place (deferred or called at once).
+func (m *builder) escapes(v *types.Var, body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	escaped := false
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if escaped {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		stack = append(stack, n)
+		x, ok := n.(*ast.Ident)
+		if !ok || info.Uses[x] != v {
+			return true
+		}
+		parent := stack[len(stack)-2]
+		if as, ok := parent.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if l == ast.Expr(x) {
+					return true // assigned, not used
+				}
+			}
+		}
+		if _, ok := parent.(*ast.BinaryExpr); ok {
+			return true // compared: cancel != nil
+		}
+		if c, ok := parent.(*ast.CallExpr); !ok || c.Fun != ast.Expr(x) {
+			escaped = true // a value: stored, returned, passed on
+			return false
+		}
+		// Called: in place, unless inside a closure that runs elsewhere.
+		for i := len(stack) - 2; i >= 1; i-- {
+			lit, ok := stack[i].(*ast.FuncLit)
+			if !ok {
+				continue
+			}
+			c, ok := stack[i-1].(*ast.CallExpr)
+			if !ok || c.Fun != ast.Expr(lit) {
+				escaped = true // stored or handed on: runs later
+				return false
+			}
+			if i >= 2 {
+				if _, ok := stack[i-2].(*ast.GoStmt); ok {
+					escaped = true // another goroutine
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return escaped
+}
+
+// neverRunUnder reports whether the local variable lhs (bg :=
+// context.Background()) is used in body only in comparisons (a == bg),
+// a reference value, or as the parent of contexts with a lifetime of their
+// own (ownLifetime): no call runs under it as it is.
+func (m *builder) neverRunUnder(lhs ast.Expr, body *ast.BlockStmt) bool {
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	info := m.pass.TypesInfo
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !isLocal(v) {
+		return false
+	}
+	compared, other := 0, false
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		stack = append(stack, n)
+		x, ok := n.(*ast.Ident)
+		if !ok || x == id || info.Uses[x] != v {
+			return true
+		}
+		if len(stack) >= 2 {
+			if be, ok := stack[len(stack)-2].(*ast.BinaryExpr); ok && (be.Op == token.EQL || be.Op == token.NEQ) {
+				compared++
+				return true
+			}
+			if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && len(stack) >= 3 && m.ownLifetime(x, c, stack[len(stack)-3], body) {
+				compared++
+				return true
+			}
+		}
+		other = true
+		return true
+	})
+	return compared > 0 && !other
+}
