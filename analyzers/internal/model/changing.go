@@ -1,0 +1,272 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// findYields returns the yield parameters of the package's iterator
+// functions: a function (declared or literal) whose only parameter is a
+// function returning a bool and which returns nothing, the shape of
+// iter.Seq and iter.Seq2. A loop that passes an outcome to yield hands it
+// to the consumer.
+func findYields(info *types.Info, files []*ast.File) map[types.Object]bool {
+	yields := map[types.Object]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var ft *ast.FuncType
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				ft = x.Type
+			case *ast.FuncLit:
+				ft = x.Type
+			default:
+				return true
+			}
+			if ft.Results != nil && len(ft.Results.List) > 0 || ft.Params == nil || len(ft.Params.List) != 1 || len(ft.Params.List[0].Names) != 1 {
+				return true
+			}
+			name := ft.Params.List[0].Names[0]
+			obj := info.Defs[name]
+			if obj == nil {
+				return true
+			}
+			sig, ok := obj.Type().Underlying().(*types.Signature)
+			if !ok || sig.Results().Len() != 1 {
+				return true
+			}
+			if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+				yields[obj] = true
+			}
+			return true
+		})
+	}
+	return yields
+}
+
+// startsFromInput reports whether the local v gets its first value,
+// outside nodes (the loop), from something other than a constant: a
+// field, a parameter, a call's result.
+func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
+	outside := 0
+	for _, a := range m.vals.assigns[v] {
+		if inNodes(nodes, a.pos) {
+			continue
+		}
+		if a.value == nil {
+			continue
+		}
+		if id, ok := a.value.(*ast.Ident); ok && m.vals.zeroDecl[id] {
+			continue // var n int: the zero value, a constant start
+		}
+		outside++
+		if tv, ok := m.pass.TypesInfo.Types[a.value]; ok && tv.Value != nil {
+			return false
+		}
+	}
+	return outside > 0
+}
+
+// neverSameInput reports whether the loop remembers the input of a failed
+// attempt (`lastIdx = idx`) and leaves when the next pass would try that
+// same input again (`if idx == lastIdx { return }`): every pass it goes
+// round with tries a new input, read afresh, so it never repeats a
+// request: it follows a changing state rather than retrying.
+func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	inOp := func(obj types.Object) bool {
+		for _, call := range ops {
+			for _, a := range call.Args {
+				if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && info.Uses[id] == obj {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	remembers := map[[2]types.Object]bool{} // {input, its copy}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+				return true
+			}
+			for i := range as.Lhs {
+				l, lok := analysisutil.Unparen(as.Lhs[i]).(*ast.Ident)
+				r, rok := analysisutil.Unparen(as.Rhs[i]).(*ast.Ident)
+				if lok && rok && info.Uses[l] != nil && inOp(info.Uses[r]) {
+					remembers[[2]types.Object{info.Uses[r], info.Uses[l]}] = true
+				}
+			}
+			return true
+		})
+	}
+	if len(remembers) == 0 {
+		return false
+	}
+	found := false
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || found {
+				return !found
+			}
+			be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			if !ok || be.Op != token.EQL || !endsInExit(ifs.Body) {
+				return true
+			}
+			x, xok := analysisutil.Unparen(be.X).(*ast.Ident)
+			y, yok := analysisutil.Unparen(be.Y).(*ast.Ident)
+			if xok && yok {
+				a, b := info.Uses[x], info.Uses[y]
+				found = remembers[[2]types.Object{a, b}] || remembers[[2]types.Object{b, a}]
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// endsInExit reports whether b ends in a return or a break.
+func endsInExit(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch x := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return x.Tok == token.BREAK
+	}
+	return false
+}
+
+// stateChanged reports whether a method of this package called in the loop
+// writes a field of its receiver that another method called in the loop
+// reads: `if !t.recoversFrom(err) { return }` switches t.link, and the next
+// pass's `t.planRequest()` builds its request from it. Each pass sends a
+// request made from the state the failure changed, a fallback rather than
+// a retry of the same request.
+func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	// The methods of this package whose results feed an operation's
+	// arguments, directly or through a local variable set in the loop.
+	feeds := map[*ast.FuncDecl]bool{}
+	var feed func(e ast.Expr, depth int)
+	feed = func(e ast.Expr, depth int) {
+		if depth > 3 {
+			return
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(info, x); fn != nil {
+					if d := m.vals.decls[fn.Origin()]; d != nil {
+						feeds[d] = true
+					}
+				}
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+					for _, a := range m.vals.assigns[v] {
+						if a.value != nil && inNodes(nodes, a.pos) {
+							feed(a.value, depth+1)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, call := range ops {
+		for _, a := range call.Args {
+			feed(a, 0)
+		}
+	}
+	if len(feeds) == 0 {
+		return false
+	}
+	var methods []*ast.FuncDecl
+	seen := map[*ast.FuncDecl]bool{}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if c, ok := n.(*ast.CallExpr); ok {
+				if fn := analysisutil.Callee(info, c); fn != nil {
+					if d := m.vals.decls[fn.Origin()]; d != nil && d.Recv != nil && d.Body != nil && !seen[d] {
+						seen[d] = true
+						methods = append(methods, d)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(methods) < 2 {
+		return false
+	}
+	recvOf := func(d *ast.FuncDecl) types.Object {
+		if len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+			return nil
+		}
+		return info.Defs[d.Recv.List[0].Names[0]]
+	}
+	// fields returns the fields of its receiver that d writes or reads.
+	fields := func(d *ast.FuncDecl) (writes, reads map[types.Object]bool) {
+		writes, reads = map[types.Object]bool{}, map[types.Object]bool{}
+		recv := recvOf(d)
+		if recv == nil {
+			return
+		}
+		onRecv := func(e ast.Expr) types.Object {
+			sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+			if !ok {
+				return nil
+			}
+			if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[id] != recv {
+				return nil
+			}
+			if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+				return s.Obj()
+			}
+			return nil
+		}
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					if f := onRecv(l); f != nil {
+						writes[f] = true
+					}
+				}
+			case *ast.SelectorExpr:
+				if f := onRecv(x); f != nil {
+					reads[f] = true
+				}
+			}
+			return true
+		})
+		return
+	}
+	type rw struct{ writes, reads map[types.Object]bool }
+	all := make([]rw, len(methods))
+	for i, d := range methods {
+		all[i].writes, all[i].reads = fields(d)
+	}
+	for i := range all {
+		for f := range all[i].writes {
+			for j := range all {
+				if j != i && feeds[methods[j]] && all[j].reads[f] && !all[j].writes[f] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// settle marks the outcome of key as not a failure, overriding what was
+// known: the call lost an optimistic-concurrency race (a Conflict row),
+// which the loop answers by reading anew, not by retrying.
+func settle(s *state, key any) *state {
+	sl, ok := s.slot(key)
+	if !ok {
+		sl = slot{key: key}
+	}
+	c := s.clone()
+	sl.st = stOK
+	c.setSlot(sl)
+	return c
+}
+
+// sentinelCompare handles err == ErrSomething: true means the operation
+// failed; false says nothing definite.
+func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		tv, isErr := in.info.Types[analysisutil.Unparen(pair[1])]
+		if !isErr || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
+			continue
+		}
+		if !in.isSentinel(pair[1]) {
+			continue // err != otherErr: two outcomes compared, not a sentinel
+		}
+		if errorRole(in.info, pair[1]) == catalog.Conflict {
+			if key, s2, ok := in.errKey(pair[0], s); ok {
+				if e.Op == token.EQL {
+					return []*state{settle(s2, key)}, []*state{s2}, true
+				}
+				return []*state{s2}, []*state{settle(s2, key)}, true
+			}
+		}
+		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
+			// EINTR, EAGAIN: a system call interrupted or not ready, tried
+			// again at once; not a failed downstream call.
+			return []*state{s}, []*state{s}, true
+		}
+		key, s2, ok := in.errKey(pair[0], s)
+		if !ok {
+			continue
+		}
+		failed := nonNil(refine(s2, key, stFailed))
+		checked := nonNil(refine(s2, key, stMaybe))
+		if e.Op == token.EQL {
+			return failed, checked, true
+		}
+		return checked, failed, true
+	}
+	return nil, nil, false
+}
+
+// isEndSentinel reports whether e names an error that marks the end of a
+// stream or an iteration (io.EOF, iterator.Done: the catalog's EndSentinel
+// rows) or a lost optimistic-concurrency race (its Conflict rows), which
+// is not a failure of the call.
+func isEndSentinel(info *types.Info, e ast.Expr) bool {
+	role := errorRole(info, e)
+	return role == catalog.EndSentinel || role == catalog.Conflict
+}
+
+// errorRole is the catalog role of the error variable or constant e
+// names (0 when it names none).
+func errorRole(info *types.Info, e ast.Expr) catalog.Role {
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = info.Uses[x]
+	case *ast.SelectorExpr:
+		obj = info.Uses[x.Sel]
+	}
+	switch obj.(type) {
+	case *types.Var, *types.Const:
+	default:
+		return 0
+	}
+	if obj.Pkg() == nil {
+		return 0
+	}
+	if row := catalog.Lookup(obj.Pkg().Path(), "", obj.Name()); row != nil {
+		return row.Role
+	}
+	return 0
+}
+
+// isConflictCheck reports whether fn reports an optimistic-concurrency
+// conflict (the catalog's Conflict rows): a loop that goes round when it
+// holds re-reads and writes anew; it does not retry a failed call.
+func isConflictCheck(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	row := catalog.Lookup(fn.Pkg().Path(), "", fn.Name())
+	return row != nil && row.Role == catalog.Conflict
+}
+
+func isErrno(t types.Type) bool {
+	return analysisutil.IsNamedType(t, "syscall", "Errno") || analysisutil.IsNamedType(t, "golang.org/x/sys/unix", "Errno")
+}
