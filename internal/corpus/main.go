@@ -109,7 +109,14 @@ func corpus(o options, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	bin := filepath.Join(o.cache, "resilint")
+	// The binary is this run's own: two runs at once (from two checkouts)
+	// share the fetched modules, never the suite they run.
+	binDir, err := os.MkdirTemp("", "resilint-corpus-bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(binDir)
+	bin := filepath.Join(binDir, "resilint")
 	start := time.Now()
 	build := exec.Command("go", "build", "-o", bin, "./cmd/resilint")
 	build.Stderr = stderr
