@@ -310,6 +310,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
 	if isErrorsIs && len(call.Args) == 2 {
 		if tv, ok := in.info.Types[call.Args[1]]; ok && (isErrno(tv.Type) || isEndSentinel(in.info, call.Args[1])) {
+			// errors.Is(err, io.EOF): on the true branch the outcome is
+			// no failure, whatever was known of it before (an err == nil
+			// tested false first, in a switch).
+			if key, s2, ok := in.errKey(call.Args[0], s); ok && fn.Name() == "Is" {
+				return []*state{settle(s2, key)}, []*state{s2}
+			}
 			return []*state{s}, []*state{s}
 		}
 	}

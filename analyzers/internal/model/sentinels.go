@@ -44,7 +44,14 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		}
 		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
 			// EINTR, EAGAIN: a system call interrupted or not ready, tried
-			// again at once; not a failed downstream call.
+			// again at once; io.EOF: the end of a stream. Not a failed
+			// downstream call: on the equal branch the outcome is settled.
+			if key, s2, ok := in.errKey(pair[0], s); ok {
+				if e.Op == token.EQL {
+					return []*state{settle(s2, key)}, []*state{s2}, true
+				}
+				return []*state{s2}, []*state{settle(s2, key)}, true
+			}
 			return []*state{s}, []*state{s}, true
 		}
 		key, s2, ok := in.errKey(pair[0], s)

@@ -65,3 +65,39 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	}
 }
+
+var errBusy = errors.New("busy")
+
+type batches struct{}
+
+func (batches) next() ([]byte, error) { return nil, io.EOF }
+
+// A switch that tests for success first: on the end-of-batch branch the
+// loop fetches the next batch, it does not retry a failure.
+func firstDocument(b batches) ([]byte, error) {
+	for {
+		doc, err := b.next()
+		switch {
+		case err == nil:
+			return doc, nil
+		case errors.Is(err, io.EOF):
+		default:
+			return nil, err
+		}
+	}
+}
+
+// The near miss: going round on another error, at once, is a retry.
+func firstDocumentBusy(b batches) ([]byte, error) {
+	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+		doc, err := b.next()
+		switch {
+		case err == nil:
+			return doc, nil
+		case errors.Is(err, errBusy):
+		default:
+			return nil, err
+		}
+	}
+	return nil, errBusy
+}
