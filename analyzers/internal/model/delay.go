@@ -124,6 +124,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					return true
 				}
 				var dur ast.Expr
+				helper := false
 				switch {
 				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
 					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
@@ -136,6 +137,20 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					if len(x.Args) == 2 {
 						dur = x.Args[1]
 					}
+				case m.delayFuncs[fn.Origin()] || m.importWait(fn.Origin()) != nil:
+					// sleep(ctx, d): a function that waits (this package's,
+					// or one with a WaitFact), given one duration, waits
+					// that long.
+					helper = true
+					for _, a := range x.Args {
+						if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
+							if dur != nil {
+								dur = nil
+								break
+							}
+							dur = a
+						}
+					}
 				}
 				if dur != nil {
 					d := &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)}
@@ -145,7 +160,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						d.Shape.Capped = true
 					}
 					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.inSelectWithDone(x, op) ||
-						m.underNeverDone(x, fnBody)
+						m.underNeverDone(x, fnBody) || helper // whether a helper watches a context is its own business
 					r.Delays = append(r.Delays, d)
 				}
 			}

@@ -72,3 +72,18 @@ func retriesARetry(ctx context.Context) error {
 	}
 	return err
 }
+
+// A wait through another package's helper, of a delay with no random
+// draw: no jitter.
+func pauseFixed(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if perr := waithelpers.Pause(ctx, time.Duration(i+1)*time.Second); perr != nil { // want `retry delay has no jitter`
+			return perr
+		}
+	}
+	return err
+}
