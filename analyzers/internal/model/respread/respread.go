@@ -49,6 +49,10 @@ const (
 	refNotFound = 404
 )
 
+// AnyHeader stands for a header read whose name is not a constant: the
+// code may read any header, Retry-After included.
+const AnyHeader = "*"
+
 // ReadFact says what a function reads of the responses it is given.
 type ReadFact struct {
 	// Headers it reads (canonical names), on some path.
@@ -237,6 +241,10 @@ func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt 
 		if row != nil && row.Role == catalog.HTTPHeaderGet && row.KeyArg < len(call.Args) {
 			if h, ok := b.headerName(call.Args[row.KeyArg]); ok {
 				b.read(call, h, nil, f)
+			} else {
+				// resp.Header.Get(name) of a name it is given or
+				// iterates over: it may be any header.
+				b.read(call, AnyHeader, nil, f)
 			}
 		}
 		return
