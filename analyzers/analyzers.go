@@ -10,6 +10,7 @@ import (
 	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/suppress"
 	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
@@ -69,6 +70,11 @@ func SetIncludeTests(on bool) { suppress.SetIncludeTests(on) }
 // IncludeTestsFlag returns a boolean flag.Value bound to the same switch,
 // for drivers that register it as -include-tests.
 func IncludeTestsFlag() flag.Value { return suppress.TestsFlag() }
+
+// FixImports returns the import paths of the runtime packages that the
+// suite's suggested fixes add (retry and idempotency), for drivers that
+// prepare them ahead of a fix being applied.
+func FixImports() []string { return []string{catalog.ResilintRetry, catalog.ResilintIdempotency} }
 
 // IncludeTestsUsage is the usage text of the -include-tests flag.
 const IncludeTestsUsage = suppress.TestsFlagUsage

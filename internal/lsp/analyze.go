@@ -56,7 +56,7 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 		if err != nil {
 			s.logf("no cache: %v", err)
 		}
-		s.engine = engine.New(s.analyzers, engine.Options{Cache: c, Salt: "include-tests=" + analyzers.IncludeTestsFlag().String(), PrepareOnLoad: fixImportPaths})
+		s.engine = engine.New(s.analyzers, engine.Options{Cache: c, Salt: "include-tests=" + analyzers.IncludeTestsFlag().String(), PrepareOnLoad: analyzers.FixImports()})
 	}
 	cfg := engine.Config{Context: s.ctx, Dir: dir, Tests: tests, Overlay: overlay}
 	run, err := s.engine.Run(cfg, ".")
@@ -119,12 +119,6 @@ func (s *server) analyze(dir string, tests bool, docs map[string]*document) (res
 	s.engine.Prepare(cfg, []string{"."}, fixImports(res, content))
 	return res, nil
 }
-
-// fixImportPaths are the packages the suite's quick fixes import (the
-// runtime's retry and idempotency packages): prepared while the first
-// analysis runs, so a fix applied at once does not wait for the go
-// command. A module that cannot import them simply does not get them.
-var fixImportPaths = []string{"github.com/resilint/resilint/runtime/retry", "github.com/resilint/resilint/runtime/idempotency"}
 
 // fixImports returns the import paths that the quick fixes offered add
 // to their files.

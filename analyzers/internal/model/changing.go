@@ -115,7 +115,7 @@ func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
 				return !found
 			}
 			be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
-			if !ok || be.Op != token.EQL || !endsInExit(ifs.Body) {
+			if !ok || be.Op != token.EQL || len(ifs.Body.List) == 0 || !leaves(info, ifs.Body.List[len(ifs.Body.List)-1], "", false) {
 				return true
 			}
 			x, xok := analysisutil.Unparen(be.X).(*ast.Ident)
@@ -128,20 +128,6 @@ func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
 		})
 	}
 	return found
-}
-
-// endsInExit reports whether b ends in a return or a break.
-func endsInExit(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch x := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return x.Tok == token.BREAK
-	}
-	return false
 }
 
 // stateChanged reports whether a method of this package called in the loop

@@ -293,14 +293,16 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 	switch t := info.TypeOf(call).(type) {
 	case *types.Tuple:
 		for v := range t.Variables() {
-			if b, ok := v.Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			if isBool(v.Type()) {
 				return true
 			}
 		}
-	case *types.Basic:
-		return t.Kind() == types.Bool || t.Kind() == types.UntypedBool
+		return false
+	case nil:
+		return false
+	default:
+		return isBool(t)
 	}
-	return false
 }
 
 // timeBounded reports whether a loop checks a context or the clock, leaves
