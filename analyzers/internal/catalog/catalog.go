@@ -419,6 +419,11 @@ var protocolRows = []Row{
 
 func init() { Rows = append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...) }
 
+// TestEnds are the methods of package testing's T, B and TB that end the
+// test (they never return to the caller): what makes a call or an
+// interface a test's.
+var TestEnds = map[string]bool{"Fatal": true, "Fatalf": true, "FailNow": true, "Skip": true, "Skipf": true, "SkipNow": true}
+
 // Paths returns the distinct import paths of the catalog, for cheap
 // "does this package import any of them" checks.
 func Paths() []string {

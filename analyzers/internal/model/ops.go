@@ -95,13 +95,7 @@ func (in *interp) noReturn(call *ast.CallExpr) bool {
 	if names := noReturnFuncs[analysisutil.PkgPath(fn)]; names != nil && names[fn.Name()] {
 		return analysisutil.RecvTypeName(fn) == "" || analysisutil.RecvTypeName(fn) == "Logger"
 	}
-	if analysisutil.PkgPath(fn) == "testing" {
-		switch fn.Name() {
-		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-			return true
-		}
-	}
-	return false
+	return analysisutil.PkgPath(fn) == "testing" && catalog.TestEnds[fn.Name()]
 }
 
 // mentionsTracked reports whether e refers to a variable holding an

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // includeTests is the suite's switch for findings in _test.go files, off by
@@ -98,10 +100,7 @@ func testReporter(t types.Type) bool {
 		if !ok || !types.Identical(m.Type(), want) {
 			return false
 		}
-		switch m.Name() {
-		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-			ends = true
-		}
+		ends = ends || catalog.TestEnds[m.Name()]
 	}
 	return ends
 }
