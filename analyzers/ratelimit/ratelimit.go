@@ -186,8 +186,10 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result
 	if w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable {
 		return
 	}
-	if slices.Contains(w.Before, retryAfter) {
-		return
+	for _, h := range w.Before {
+		if slices.Contains(catalog.ComeBackHeaders, h) {
+			return // it says when to come back
+		}
 	}
 	if w.WriterParam >= 0 && !w.Handler {
 		return // a helper's write: reported where it is called

@@ -43,6 +43,13 @@ var HTTPRows = []HTTPRow{
 	{Path: NetHTTP, Recv: "Header", Name: "Values", Role: HTTPHeaderGet, KeyArg: 0},
 }
 
+// ComeBackHeaders are the response headers that tell a refused client
+// when to come back, in canonical form: Retry-After (RFC 9110), the
+// RateLimit-Reset and RateLimit fields of the IETF rate-limit headers
+// draft, and the X-RateLimit-Reset that GitHub's, Twitter's and many
+// rate limiters' responses carry.
+var ComeBackHeaders = []string{"Retry-After", "Ratelimit-Reset", "Ratelimit", "X-Ratelimit-Reset"}
+
 // LookupHTTP returns the HTTP row of path.recv.name, or nil.
 func LookupHTTP(path, recv, name string) *HTTPRow {
 	for i := range HTTPRows {

@@ -114,6 +114,10 @@ type Write struct {
 	// (whose writer comes from whatever runs it).
 	Func    ast.Node
 	Handler bool
+	// HookCalled: the enclosing function is kept only in function-typed
+	// fields or variables that the package calls with the writer, and
+	// Before includes the headers every such call sets first.
+	HookCalled bool
 }
 
 // Result is the httpstatus layer of one package.
@@ -163,6 +167,7 @@ type builder struct {
 	done  map[*types.Func]bool
 	busy  map[*types.Func]bool
 	facts map[*types.Func]*RespFact
+	hooks *hookCalls
 	res   *Result
 }
 
@@ -181,7 +186,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !analysisutil.Imports(pass.Pkg, catalog.NetHTTP) {
 		return res, nil
 	}
-	b := &builder{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]bool{}, busy: map[*types.Func]bool{}, facts: map[*types.Func]*RespFact{}, res: res}
+	b := &builder{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]bool{}, busy: map[*types.Func]bool{}, facts: map[*types.Func]*RespFact{}, hooks: newHookCalls(), res: res}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
@@ -200,6 +205,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	b.applyHooks()
 	sort.Slice(res.Writes, func(i, j int) bool { return res.Writes[i].Call.Pos() < res.Writes[j].Call.Pos() })
 	for fn, f := range b.facts {
 		pass.ExportObjectFact(fn, f)
@@ -463,6 +469,7 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 	info := b.pass.TypesInfo
 	fn := analysisutil.Callee(info, call)
 	if fn == nil {
+		b.hookCall(u, call, s)
 		return
 	}
 	if analysisutil.PkgPath(fn) == catalog.NetHTTP {
