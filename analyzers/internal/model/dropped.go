@@ -108,8 +108,8 @@ func (m *builder) findDropped(t *Timeouts) {
 }
 
 // passedDown reports whether a context.Background() call is used for a
-// call: an argument of a call (not a logger's), or the value of a
-// variable. Comparisons (ctx != context.Background()) and returns of a
+// call: an argument of a call that can fail with the context's error
+// (not of one that returns nothing), or the value of a variable. Comparisons (ctx != context.Background()) and returns of a
 // context-choosing helper are not, nor is a context given a lifetime of
 // its own (ownLifetime). grand is parent's parent.
 func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast.BlockStmt) bool {
@@ -120,7 +120,7 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast
 		}
 		for _, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.isLogCall(p)
+				return !m.returnsNothing(p)
 			}
 		}
 	case *ast.AssignStmt:
@@ -144,22 +144,18 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast
 	return false
 }
 
-func (m *builder) isLogCall(call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil {
+// returnsNothing reports whether call's function returns nothing: it cannot
+// fail with its context's error, so no caller learns of a cancellation
+// through it, and the context it is given serves its values (slog's
+// InfoContext, a tracer's or a frame observer's notification). Whether the
+// function is static or an interface method does not matter: the
+// signature says it.
+func (m *builder) returnsNothing(call *ast.CallExpr) bool {
+	sig, ok := m.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+	if !ok {
 		return false
 	}
-	switch analysisutil.PkgPath(fn) {
-	case "log", "log/slog", "runtime/pprof", "runtime/trace":
-		return true
-	}
-	name := fn.Name()
-	for _, p := range []string{"Print", "Log", "Debug", "Info", "Warn", "Error", "Trace", "Fatal"} {
-		if len(name) >= len(p) && name[:len(p)] == p {
-			return true
-		}
-	}
-	return false
+	return sig.Results().Len() == 0
 }
 
 // ownLifetime reports whether the context derived from bg (a
