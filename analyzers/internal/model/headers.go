@@ -128,7 +128,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 }
 
 // baseObj returns the variable at the root of a selector chain:
-// req, req.Request, c.req.
+// req, req.Request (an embedded field: req), c.req.
 func baseObj(info *types.Info, e ast.Expr) types.Object {
 	for {
 		switch x := analysisutil.Unparen(e).(type) {
@@ -136,7 +136,15 @@ func baseObj(info *types.Info, e ast.Expr) types.Object {
 			return info.ObjectOf(x)
 		case *ast.SelectorExpr:
 			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && x.Sel.Name != "Request" {
+				// An embedded field is part of the value that embeds it
+				// (retryablehttp's Request embeds the *http.Request):
+				// follow it to the holder; another field holds a value
+				// of its own.
+				embedded := false
+				if v, ok := sel.Obj().(*types.Var); ok {
+					embedded = v.Embedded()
+				}
+				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && !embedded {
 					return sel.Obj() // a field holding the request
 				}
 				e = x.X

@@ -315,3 +315,31 @@ func headerAddAndLiteral(ctx context.Context, c *http.Client, body []byte, key s
 	}
 	return err
 }
+
+// The key set through the embedded *http.Request of a retryablehttp
+// request, spelled out or promoted: no finding.
+func patchWithKey(ctx context.Context, c *retryablehttp.Client, body []byte, key string) error { // want patchWithKey:"key place: retryablehttp\\.Client\\.Do at a\\.go:\\d+"
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPatch, "https://shop.example/orders/1", body)
+	if err != nil {
+		return err
+	}
+	req.Request.Header.Set("Idempotency-Key", key)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func patchWithPromotedKey(ctx context.Context, c *retryablehttp.Client, body []byte, key string) error { // want patchWithPromotedKey:"key place: retryablehttp\\.Client\\.Do at a\\.go:\\d+"
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPatch, "https://shop.example/orders/1", body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
