@@ -138,7 +138,7 @@ func (b *builder) hookBindings() map[*types.Func][]types.Object {
 	other := map[*types.Func]bool{}
 	for id, obj := range info.Uses {
 		fn, ok := obj.(*types.Func)
-		if !ok || fn.Pkg() != b.pass.Pkg || b.decls[fn] == nil || called[id] {
+		if !ok || fn.Pkg() != b.pass.Pkg || b.funcs.Decls[fn] == nil || called[id] {
 			continue
 		}
 		hook, ok := stored[id]

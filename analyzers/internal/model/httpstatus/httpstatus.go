@@ -163,10 +163,7 @@ func meet(a, b state) state {
 
 type builder struct {
 	pass  *analysis.Pass
-	decls map[*types.Func]*ast.FuncDecl
-	done  map[*types.Func]bool
-	busy  map[*types.Func]bool
-	facts map[*types.Func]*RespFact
+	funcs *analysisutil.Summaries[*RespFact]
 	hooks *hookCalls
 	res   *Result
 }
@@ -186,50 +183,30 @@ func run(pass *analysis.Pass) (any, error) {
 	if !analysisutil.Imports(pass.Pkg, catalog.NetHTTP) {
 		return res, nil
 	}
-	b := &builder{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]bool{}, busy: map[*types.Func]bool{}, facts: map[*types.Func]*RespFact{}, hooks: newHookCalls(), res: res}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					b.decls[fn] = fd
-				}
-			}
-		}
-	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					b.function(fn)
-				}
-			}
-		}
+	b := &builder{pass: pass, funcs: analysisutil.NewSummaries[*RespFact](pass.TypesInfo, pass.Files), hooks: newHookCalls(), res: res}
+	for _, fn := range b.funcs.Order {
+		b.function(fn)
 	}
 	b.applyHooks()
 	sort.Slice(res.Writes, func(i, j int) bool { return res.Writes[i].Call.Pos() < res.Writes[j].Call.Pos() })
-	for fn, f := range b.facts {
-		pass.ExportObjectFact(fn, f)
-	}
+	b.funcs.Done(func(fn *types.Func, f *RespFact) {
+		if f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	})
 	return res, nil
 }
 
-func (b *builder) function(fn *types.Func) {
-	if b.done[fn] || b.busy[fn] {
-		return
-	}
-	d := b.decls[fn]
-	if d == nil {
-		return
-	}
-	b.busy[fn] = true
-	sig := fn.Type().(*types.Signature)
-	u := b.newUnit(d, sig)
-	b.runUnit(u, d.Body)
-	delete(b.busy, fn)
-	b.done[fn] = true
-	if f := b.factOf(u, sig); f != nil {
-		b.facts[fn] = f
-	}
+// function interprets fn's body, once, and returns its fact (nil when it
+// does nothing to the responses it is given).
+func (b *builder) function(fn *types.Func) *RespFact {
+	f, _ := b.funcs.Get(fn, func(fn *types.Func, d *ast.FuncDecl) *RespFact {
+		sig := fn.Type().(*types.Signature)
+		u := b.newUnit(d, sig)
+		b.runUnit(u, d.Body)
+		return b.factOf(u, sig)
+	})
+	return f
 }
 
 func (b *builder) newUnit(n ast.Node, sig *types.Signature) *unit {
@@ -511,8 +488,7 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 	}
 	var f *RespFact
 	if fn.Pkg() == b.pass.Pkg {
-		b.function(fn)
-		f = b.facts[fn]
+		f = b.function(fn)
 	} else if fn.Pkg() != nil {
 		var rf RespFact
 		if b.pass.ImportObjectFact(fn, &rf) {

@@ -156,9 +156,7 @@ type Result struct {
 
 type builder struct {
 	pass    *analysis.Pass
-	decls   map[*types.Func]*ast.FuncDecl
-	done    map[*types.Func]*Func
-	busy    map[*types.Func]bool
+	funcs   *analysisutil.Summaries[*Func]
 	facts   map[*types.Func]*CmdsFact
 	guarded map[*ast.FuncLit]bool
 	defs    map[types.Object][]ast.Expr // local variables: every value assigned
@@ -174,9 +172,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	b := &builder{
 		pass:    pass,
-		decls:   map[*types.Func]*ast.FuncDecl{},
-		done:    map[*types.Func]*Func{},
-		busy:    map[*types.Func]bool{},
+		funcs:   analysisutil.NewSummaries[*Func](pass.TypesInfo, pass.Files),
 		facts:   map[*types.Func]*CmdsFact{},
 		guarded: map[*ast.FuncLit]bool{},
 		defs:    map[types.Object][]ast.Expr{},
@@ -185,28 +181,15 @@ func run(pass *analysis.Pass) (any, error) {
 		result:  res,
 	}
 	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					b.decls[fn] = fd
-				}
-			}
-		}
 		b.collectDefs(f)
 	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				b.function(fn)
-			}
-		}
+	for _, fn := range b.funcs.Order {
+		b.function(fn)
 	}
-	for fn, f := range b.facts {
-		pass.ExportObjectFact(fn, f)
+	for _, fn := range b.funcs.Order {
+		if f := b.facts[fn]; f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
 	}
 	return res, nil
 }
@@ -275,18 +258,16 @@ func (b *builder) collectDefs(f *ast.File) {
 // function computes (once) the commands of a function of this package,
 // its literals' and its fact.
 func (b *builder) function(fn *types.Func) *Func {
-	if f, ok := b.done[fn]; ok {
+	fresh := false
+	f, _ := b.funcs.Get(fn, func(fn *types.Func, d *ast.FuncDecl) *Func {
+		fresh = true
+		f := &Func{Node: d, Obj: fn}
+		b.body(f, d.Body)
+		return f
+	})
+	if !fresh {
 		return f
 	}
-	d := b.decls[fn]
-	if d == nil || b.busy[fn] {
-		return nil
-	}
-	b.busy[fn] = true
-	f := &Func{Node: d, Obj: fn}
-	b.body(f, d.Body)
-	delete(b.busy, fn)
-	b.done[fn] = f
 	if len(f.Cmds) > 0 {
 		b.result.Funcs = append(b.result.Funcs, f)
 	}

@@ -129,9 +129,7 @@ func (r *Result) In(nodes ...ast.Node) (reads []*Read, tests []*Test) {
 
 type builder struct {
 	pass  *analysis.Pass
-	decls map[*types.Func]*ast.FuncDecl
-	done  map[*types.Func]*ReadFact
-	busy  map[*types.Func]bool
+	funcs *analysisutil.Summaries[*ReadFact]
 	res   *Result
 }
 
@@ -140,44 +138,26 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(pass.Pkg.Imports()) == 0 {
 		return res, nil
 	}
-	b := &builder{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, done: map[*types.Func]*ReadFact{}, busy: map[*types.Func]bool{}, res: res}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					b.decls[fn] = fd
-				}
-			}
-		}
-	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					b.function(fn)
-				}
-			}
-		}
+	b := &builder{pass: pass, funcs: analysisutil.NewSummaries[*ReadFact](pass.TypesInfo, pass.Files), res: res}
+	for _, fn := range b.funcs.Order {
+		b.function(fn)
 	}
 	sort.Slice(res.Reads, func(i, j int) bool { return res.Reads[i].Node.Pos() < res.Reads[j].Node.Pos() })
 	sort.Slice(res.Tests, func(i, j int) bool { return res.Tests[i].Node.Pos() < res.Tests[j].Node.Pos() })
-	for fn, f := range b.done {
+	b.funcs.Done(func(fn *types.Func, f *ReadFact) {
 		if f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
-	}
+	})
 	return res, nil
 }
 
 func (b *builder) function(fn *types.Func) *ReadFact {
-	if f, ok := b.done[fn]; ok {
-		return f
-	}
-	d := b.decls[fn]
-	if d == nil || b.busy[fn] {
-		return nil
-	}
-	b.busy[fn] = true
+	f, _ := b.funcs.Get(fn, b.summarize)
+	return f
+}
+
+func (b *builder) summarize(fn *types.Func, d *ast.FuncDecl) *ReadFact {
 	params := map[types.Object]int{}
 	sig := fn.Type().(*types.Signature)
 	for i := range sig.Params().Len() {
@@ -202,7 +182,6 @@ func (b *builder) function(fn *types.Func) *ReadFact {
 		}
 		return true
 	})
-	delete(b.busy, fn)
 	for i := range sig.Params().Len() {
 		if st := paramSt[i]; len(st) > 0 {
 			f.ParamStatuses = append(f.ParamStatuses, ParamStatus{Param: i, Statuses: norm(st)})
@@ -210,9 +189,8 @@ func (b *builder) function(fn *types.Func) *ReadFact {
 	}
 	f.Headers = normS(f.Headers)
 	if len(f.Headers) == 0 && len(f.ParamStatuses) == 0 {
-		f = nil
+		return nil
 	}
-	b.done[fn] = f
 	return f
 }
 
