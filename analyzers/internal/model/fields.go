@@ -262,10 +262,12 @@ func sortedKeys(set map[string]bool) []string {
 // in the loop itself) by which the input of one of its operations is
 // picked from a collection — through a method whose results are picked by
 // it (FieldsFact.Picks), or an index in the operation's arguments
-// (`c.addrs[c.next]`). Each pass then goes to another endpoint, replica
-// or server: a fail-over, not a re-send of the failed request to the
-// instance that failed it.
-func (m *builder) rotates(nodes []ast.Node, ops []*ast.CallExpr) bool {
+// (`c.addrs[c.next]`) — and a counter bounds the passes. Each pass then
+// goes to another endpoint, replica or server: a fail-over, not a re-send
+// of the failed request to the instance that failed it. A rotation
+// without a counted bound comes round to the failed instances again and
+// again: that is a retry over the set.
+func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) bool {
 	info := m.pass.TypesInfo
 	writes := map[string]bool{}
 	for _, root := range nodes {
@@ -355,5 +357,5 @@ func (m *builder) rotates(nodes []ast.Node, ops []*ast.CallExpr) bool {
 			flow(sel.X, 0)
 		}
 	}
-	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] })
+	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] }) && m.countBounded(stmt, nodes)
 }
