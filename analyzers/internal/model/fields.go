@@ -154,7 +154,7 @@ func (m *builder) computeFields(fn *types.Func, d *ast.FuncDecl) *FieldsFact {
 	// The values the results are made of: the returned expressions and,
 	// through the locals they use, what those were assigned in fn.
 	picks := map[string]bool{}
-	seen := map[types.Object]bool{}
+	seen, idxSeen := map[types.Object]bool{}, map[types.Object]bool{}
 	var flow func(e ast.Expr, depth int)
 	flow = func(e ast.Expr, depth int) {
 		if depth > 3 {
@@ -165,11 +165,11 @@ func (m *builder) computeFields(fn *types.Func, d *ast.FuncDecl) *FieldsFact {
 			case *ast.FuncLit:
 				return false
 			case *ast.IndexExpr:
-				m.indexFields(x.Index, recv, picks, d.Body, 0)
+				m.indexFields(x.Index, recv, picks, d.Body, idxSeen, 0)
 			case *ast.SliceExpr:
 				for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
 					if b != nil {
-						m.indexFields(b, recv, picks, d.Body, 0)
+						m.indexFields(b, recv, picks, d.Body, idxSeen, 0)
 					}
 				}
 			case *ast.CallExpr:
@@ -217,7 +217,9 @@ func (m *builder) computeFields(fn *types.Func, d *ast.FuncDecl) *FieldsFact {
 
 // indexFields adds to picks the receiver's fields an index expression is
 // computed from: `c.addrs[c.next]`, `i := c.next % n; c.addrs[i]`.
-func (m *builder) indexFields(e ast.Expr, recv types.Object, picks map[string]bool, body *ast.BlockStmt, depth int) {
+// Each local is followed once (seen), so the cost is linear in the
+// function.
+func (m *builder) indexFields(e ast.Expr, recv types.Object, picks map[string]bool, body *ast.BlockStmt, seen map[types.Object]bool, depth int) {
 	if depth > 3 {
 		return
 	}
@@ -233,10 +235,11 @@ func (m *builder) indexFields(e ast.Expr, recv types.Object, picks map[string]bo
 				}
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && (body == nil || inNodes([]ast.Node{body}, v.Pos())) {
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && !seen[v] && (body == nil || inNodes([]ast.Node{body}, v.Pos())) {
+				seen[v] = true
 				for _, a := range m.vals.assigns[v] {
 					if a.value != nil && (body == nil || inNodes([]ast.Node{body}, a.pos)) {
-						m.indexFields(a.value, recv, picks, body, depth+1)
+						m.indexFields(a.value, recv, picks, body, seen, depth+1)
 					}
 				}
 			}
@@ -307,7 +310,7 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 		return false
 	}
 	picks := map[string]bool{}
-	seen := map[types.Object]bool{}
+	seen, idxSeen := map[types.Object]bool{}, map[types.Object]bool{}
 	var flow func(e ast.Node, depth int)
 	flow = func(e ast.Node, depth int) {
 		if depth > 3 {
@@ -318,11 +321,11 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 			case *ast.FuncLit:
 				return false
 			case *ast.IndexExpr:
-				m.indexFields(x.Index, nil, picks, nil, 0)
+				m.indexFields(x.Index, nil, picks, nil, idxSeen, 0)
 			case *ast.SliceExpr:
 				for _, b := range []ast.Expr{x.Low, x.High, x.Max} {
 					if b != nil {
-						m.indexFields(b, nil, picks, nil, 0)
+						m.indexFields(b, nil, picks, nil, idxSeen, 0)
 					}
 				}
 			case *ast.CallExpr:
