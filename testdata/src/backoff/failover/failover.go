@@ -99,3 +99,29 @@ func lookupForever(ctx context.Context, ring *endpoints.Ring) error {
 		}
 	}
 }
+
+type pool struct {
+	nodes []string
+	at    int
+}
+
+func (p *pool) advance() { p.at = (p.at + 1) % len(p.nodes) }
+
+// take returns the current node and moves on, through advance: its fact
+// says it writes what it picks by.
+func (p *pool) take() string {
+	n := p.nodes[p.at]
+	p.advance()
+	return n
+}
+
+// Each attempt takes another node.
+func (p *pool) call(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = query(ctx, p.take()); err == nil {
+			return nil
+		}
+	}
+	return err
+}
