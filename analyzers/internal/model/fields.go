@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -31,26 +32,15 @@ func (*FieldsFact) AFact() {}
 func (f *FieldsFact) String() string {
 	s := "fields("
 	if len(f.Writes) > 0 {
-		s += "writes " + join(f.Writes)
+		s += "writes " + strings.Join(f.Writes, " ")
 	}
 	if len(f.Picks) > 0 {
 		if len(f.Writes) > 0 {
 			s += "; "
 		}
-		s += "picks by " + join(f.Picks)
+		s += "picks by " + strings.Join(f.Picks, " ")
 	}
 	return s + ")"
-}
-
-func join(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += " "
-		}
-		out += x
-	}
-	return out
 }
 
 // maxFactFields bounds the fields a fact lists: a method that writes more
