@@ -41,6 +41,7 @@ var factSamples = []analysis.Fact{
 	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
 	&model.CtxCheckFact{Param: 1},
+	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&model.WaitFact{Pure: true},
 	&model.RandomFact{Result: 1},
 	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},

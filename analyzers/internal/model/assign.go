@@ -187,6 +187,7 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		s.delayed = true // an operation that also waits (a helper that retries)
 	}
 	res := in.results(call)
+	judges := in.judgedResps(call, s)
 	var errObj, respObj types.Object
 	var partials []types.Object
 	for i, l := range lhs {
@@ -218,7 +219,7 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		}
 		switch obj {
 		case errObj:
-			s.setSlot(slot{key: obj, partials: partials, op: call})
+			s.setSlot(slot{key: obj, partials: partials, op: call, judges: judges})
 		case respObj:
 			s.setSlot(slot{key: obj, isResp: true, mask: fullMask, op: call})
 		default:
@@ -249,6 +250,27 @@ func (in *interp) judgesOps(call *ast.CallExpr, s *state) bool {
 		}
 	}
 	return false
+}
+
+// judgedResps returns the responses that call is given to judge: the
+// response variables tracked on the path among the arguments of a call
+// whose only result is an error (`err = checkResponse(resp)`,
+// `err = autorest.Respond(resp, ...)`). A call that also returns data
+// (`body, err := read(resp)`) reads the response rather than judging it.
+func (in *interp) judgedResps(call *ast.CallExpr, s *state) []any {
+	res := in.results(call)
+	if len(res) != 1 || !analysisutil.IsErrorType(res[0]) {
+		return nil
+	}
+	var out []any
+	for _, a := range call.Args {
+		if obj := in.objOf(a); obj != nil {
+			if sl, ok := s.slot(obj); ok && sl.isResp {
+				out = append(out, obj)
+			}
+		}
+	}
+	return out
 }
 
 // errSource returns the slot whose status an assigned expression carries:

@@ -120,6 +120,14 @@ func refine(s *state, key any, st status) *state {
 	c := s.clone()
 	sl.st = st
 	c.setSlot(sl)
+	if st == stOK {
+		for _, k := range sl.judges {
+			if r, ok := c.slot(k); ok && r.isResp {
+				r.accepted = true
+				c.setSlot(r)
+			}
+		}
+	}
 	return c
 }
 
@@ -162,7 +170,7 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 				c.delayed = true
 			}
 			c.overwrite(x)
-			c.setSlot(slot{key: x, op: x})
+			c.setSlot(slot{key: x, op: x, judges: in.judgedResps(x, c)})
 			return x, c, true
 		}
 	}
@@ -321,6 +329,9 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	}
 	t, f := s, s
 	for _, k := range keys {
+		if sl, ok := s.slot(k); ok && sl.isResp && sl.accepted {
+			continue // judged already by the call that accepted it
+		}
 		if sl, ok := s.slot(k); ok && sl.isResp {
 			mark := func(x *state) *state {
 				c := x.clone()

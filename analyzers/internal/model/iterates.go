@@ -128,7 +128,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true
 		})
 	}
-	if walks || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) {
+	if walks || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) {
 		return true
 	}
 	// port++ where port started from the input (port := cfg.Port), not

@@ -18,7 +18,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*ConstFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*FieldsFact)(nil)},
 }
 
 type builder struct {
@@ -38,6 +38,7 @@ type builder struct {
 	helpers     map[*types.Func]*RetryHelperFact
 	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
+	fsummaries  *summaries[FieldsFact]
 	yields      map[types.Object]bool // the yield parameters of iterator functions
 	// randomFields are the fields the package sets from a random draw
 	// (computed when first needed).
@@ -109,6 +110,9 @@ func build(pass *analysis.Pass) *Result {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.timeoutSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.fieldsFact(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

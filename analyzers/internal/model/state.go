@@ -81,6 +81,14 @@ type slot struct {
 	partials []types.Object
 	// op is the call that produced the outcome.
 	op *ast.CallExpr
+	// judges are the responses the operation was given to check (an
+	// error-only call such as `err = checkResponse(resp)`): its success
+	// accepts them.
+	judges []any
+	// accepted marks a response that an operation given it accepted: a
+	// later predicate over it (how long to wait, what to log) is no
+	// verdict on its outcome.
+	accepted bool
 }
 
 func (sl slot) status() status {
@@ -270,6 +278,9 @@ func (s *state) hash() uint64 {
 		if sl.checked {
 			bits |= 1 << 41
 		}
+		if sl.accepted {
+			bits |= 1 << 42
+		}
 		h += mix(maphash.Comparable(keySeed, sl.key), bits)
 	}
 	for _, v := range s.vals {
@@ -308,7 +319,7 @@ func equal(a, b *state) bool {
 	}
 	for _, x := range a.slots {
 		y, ok := b.slot(x.key)
-		if !ok || x.st != y.st || x.isResp != y.isResp || x.mask != y.mask || x.checked != y.checked {
+		if !ok || x.st != y.st || x.isResp != y.isResp || x.mask != y.mask || x.checked != y.checked || x.accepted != y.accepted {
 			return false
 		}
 	}

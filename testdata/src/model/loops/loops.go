@@ -467,7 +467,7 @@ type multi struct {
 }
 
 // Iterating over batches: the "failure" advances to the next one.
-func (m *multi) next() (string, error) {
+func (m *multi) next() (string, error) { // want next:`fields\(writes model/loops.multi.index; picks by model/loops.multi.index\)`
 	for {
 		if m.index == len(m.batches) {
 			return "", io.EOF
