@@ -155,8 +155,9 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 		}
 		report := pass.Report
 		used := make(map[*Directive]bool)
+		var spans *testSpans
 		pass.Report = func(d analysis.Diagnostic) {
-			if !includeTests && inTestCode(pass, d.Pos) {
+			if !includeTests && inTestCode(pass, d.Pos, &spans) {
 				return
 			}
 			if dir := ix.match(d.Pos); dir != nil {

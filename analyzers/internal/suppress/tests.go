@@ -2,7 +2,6 @@ package suppress
 
 import (
 	"flag"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -30,45 +29,23 @@ func IncludeTests() bool { return includeTests }
 // TestsFlagUsage is the usage text of the drivers' -tests flag.
 const TestsFlagUsage = "also report findings in test code: _test.go files and functions with a testing parameter (off by default: tests wait fixed delays and retry at once on purpose)"
 
-// inTestCode reports whether pos lies in test code: a _test.go file, or a
+// inTestCode reports whether pos lies in test code: a _test.go file, a
 // function (or function literal) with a parameter from package testing
 // (a test helper kept in a non-test file: *testing.T, testing.TB, ...) or
-// of a test reporter interface (see testReporter).
-func inTestCode(pass *analysis.Pass, pos token.Pos) bool {
+// of a test reporter interface (see testReporter), or an unexported
+// function only test code calls (see newTestSpans). spans is computed on
+// first need and kept by the caller for the pass.
+func inTestCode(pass *analysis.Pass, pos token.Pos, spans **testSpans) bool {
 	if inTestFile(pass.Fset, pos) {
 		return true
 	}
 	if !pos.IsValid() {
 		return false
 	}
-	for _, f := range pass.Files {
-		if f.FileStart > pos || pos > f.FileEnd {
-			continue
-		}
-		found := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			if found || n == nil || n.Pos() > pos || pos > n.End() {
-				return false
-			}
-			var ft *ast.FuncType
-			switch x := n.(type) {
-			case *ast.FuncDecl:
-				ft = x.Type
-			case *ast.FuncLit:
-				ft = x.Type
-			}
-			if ft != nil && ft.Params != nil {
-				for _, fld := range ft.Params.List {
-					if t := pass.TypesInfo.TypeOf(fld.Type); fromTesting(t) || testReporter(t) {
-						found = true
-					}
-				}
-			}
-			return !found
-		})
-		return found
+	if *spans == nil {
+		*spans = newTestSpans(pass)
 	}
-	return false
+	return (*spans).contains(pos)
 }
 
 // fromTesting reports whether t is a type of package testing, or a

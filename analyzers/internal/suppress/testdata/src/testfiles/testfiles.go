@@ -90,3 +90,85 @@ func withFataler(l Fataler) error {
 	}
 	return err
 }
+
+// A suite's helper without a testing parameter, called only by test code
+// (the suite's test functions, another test-only helper): test code too.
+func publishAll() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func publishTwice() error {
+	if err := publishAll(); err != nil {
+		return err
+	}
+	return publishAll()
+}
+
+// RunSuite is what implementations run from their tests.
+func RunSuite(t *testing.T) {
+	if err := publishTwice(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A helper that production code calls too is production code, whoever
+// else calls it.
+func sendAll() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts`
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func RunSendSuite(t *testing.T) {
+	if err := sendAll(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func Serve() error { return sendAll() }
+
+// Exported: callers in other packages are not known.
+func PublishAll() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts`
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func RunExportedSuite(t *testing.T) {
+	if err := PublishAll(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Kept in a variable at package level: its users are not known.
+func retryKept() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts`
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+var kept = retryKept
+
+func RunKeptSuite(t *testing.T) {
+	if err := retryKept(); err != nil {
+		t.Fatal(err)
+	}
+}
