@@ -36,12 +36,24 @@ const defaultCap = "30*%s.Second"
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	for _, r := range res.Retries {
+		if r.Implements != nil {
+			// A library's own body of a catalogued retry: the row
+			// describes it, and its callers are judged where they call
+			// it, with the policy they chose.
+			continue
+		}
 		switch r.Kind {
 		case model.LoopRetry, model.GotoRetry, model.RecursiveRetry:
 			checkLoop(pass, r)
 		}
 	}
-	reportConfigs(pass, pass.ResultOf[libconfig.Analyzer].(*libconfig.Result).Settings)
+	var settings []*libconfig.Setting
+	for _, s := range pass.ResultOf[libconfig.Analyzer].(*libconfig.Result).Settings {
+		if res.Implementation(s.Pos) == nil {
+			settings = append(settings, s)
+		}
+	}
+	reportConfigs(pass, settings)
 	return nil, nil
 }
 

@@ -87,9 +87,9 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 			return "no-jitter", s.Field + ": " + s.Val.Name
 		case libconfig.Call:
 			if s.Val.Path == catalog.SethRetry {
-				return "no-jitter", s.Qual + "." + s.Val.Name + " without a jitter wrapper"
+				return "no-jitter", qualified(s.Qual, s.Val.Name) + " without a jitter wrapper"
 			}
-			return "no-jitter", s.Qual + "." + s.Val.Name
+			return "no-jitter", qualified(s.Qual, s.Val.Name)
 		}
 	case libconfig.Jitter:
 		switch s.Form {
@@ -114,7 +114,7 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 			if isCenkalti(s.Row.Path) {
 				return "no-jitter", "an " + s.Row.Recv + " without " + s.Field
 			}
-			return "no-jitter", "a " + s.Qual + "." + s.Row.Recv + " without " + s.Field
+			return "no-jitter", "a " + qualified(s.Qual, s.Row.Recv) + " without " + s.Field
 		case libconfig.Call:
 			if s.Zero {
 				return "no-jitter", s.Row.Name + "(0)"
@@ -266,4 +266,13 @@ func newClientFix(pass *analysis.Pass, call *ast.CallExpr, q, field, value strin
 		return fix
 	}
 	return nil
+}
+
+// qualified is name as the package being analyzed writes it: with the
+// library's package name, or bare inside the library itself.
+func qualified(qual, name string) string {
+	if qual == "" {
+		return name
+	}
+	return qual + "." + name
 }

@@ -126,10 +126,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	seen := map[token.Pos]bool{}
-	impl := catalogImplementations(pass)
 	for _, r := range res.Retries {
 		for _, s := range r.Sends {
-			if implements(impl, s.Pos) {
+			if res.Implementation(s.Pos) != nil {
 				// The library's own body of a catalogued retrying send
 				// (retryablehttp's Client.Post): its row describes it,
 				// and the finding is made where it is called, with the
@@ -644,36 +643,4 @@ func meshNote(s *model.Send) string {
 		return ""
 	}
 	return fmt.Sprintf("; the service mesh resends it too: %s retries %s on %s (%s, %s), whatever the code decides", rt.Host, s.Method, rt.Resends, rt.Policy, rt.Where)
-}
-
-// catalogImplementations returns the bodies of the package's functions
-// that are themselves catalogued retrying sends: a library analyzed
-// itself.
-func catalogImplementations(pass *analysis.Pass) []*ast.FuncDecl {
-	var out []*ast.FuncDecl
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if fn == nil {
-				continue
-			}
-			if row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.RetrySend {
-				out = append(out, fd)
-			}
-		}
-	}
-	return out
-}
-
-func implements(bodies []*ast.FuncDecl, pos token.Pos) bool {
-	for _, fd := range bodies {
-		if fd.Body.Pos() <= pos && pos < fd.Body.End() {
-			return true
-		}
-	}
-	return false
 }

@@ -87,6 +87,7 @@ func build(pass *analysis.Pass) *Result {
 		m.findCalls(f)
 	}
 	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })
+	m.markImplementations()
 	for _, r := range m.result.Retries {
 		m.amp(r)
 	}

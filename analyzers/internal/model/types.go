@@ -26,6 +26,11 @@ type Retry struct {
 	Label    string       // a hand-written loop's label, if it has one
 	Pos, End token.Pos    // the range to report: the loop keyword, the label, or the called function
 	Row      *catalog.Row // the catalog row, for library and client retries
+	// Implements is the catalog row of the function whose body holds
+	// the retry, when that function is itself a catalogued retry or
+	// retrying send (a library analyzed by itself): the row describes it
+	// to its callers.
+	Implements *catalog.Row
 	// Attempts is the worst-case number of attempts this retry makes by
 	// itself; 0 when it has no constant bound.
 	Attempts int64
@@ -128,5 +133,6 @@ type Result struct {
 	SitePos  map[*types.Func]token.Pos
 	Timeouts *Timeouts
 
-	b *builder // for the layers built on the model (provenance.go)
+	b     *builder // for the layers built on the model (provenance.go)
+	impls []implementation
 }
