@@ -134,6 +134,18 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 			}
 		}
 		switch x := n.(type) {
+		case *ast.GoStmt:
+			// A goroutine started here runs beside the attempt, not in
+			// it (often one worker shared by every caller): what it
+			// reaches is no part of the attempt. Its arguments are
+			// evaluated here.
+			if sel, ok := analysisutil.Unparen(x.Call.Fun).(*ast.SelectorExpr); ok {
+				ast.Inspect(sel.X, visit)
+			}
+			for _, a := range x.Call.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
 		case *ast.FuncLit:
 			if m.uncounted[x] {
 				return false

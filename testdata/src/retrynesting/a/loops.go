@@ -94,3 +94,46 @@ func loopWaits(ctx context.Context) error {
 	}
 	return err
 }
+
+// drainer retries in a goroutine of its own, started at most once.
+type drainer struct{ draining bool }
+
+func (d *drainer) drain(ctx context.Context) {
+	for i := 0; i < 3; i++ {
+		if call(ctx) == nil {
+			return
+		}
+	}
+}
+
+func (d *drainer) kick(ctx context.Context) {
+	if !d.draining {
+		d.draining = true
+		go d.drain(ctx)
+	}
+}
+
+// A goroutine started from an attempt runs beside it, not in it: no
+// nested retry.
+func startsDrain(ctx context.Context, d *drainer) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		d.kick(ctx)
+		if err = call(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// The same retry called in the attempt is nested.
+func runsDrain(ctx context.Context, d *drainer) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts, each reaching \(\*drainer\).drain`
+		d.drain(ctx)
+		if err = call(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
