@@ -101,11 +101,18 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 			in.bindOp(lhs, call, s)
 			return s
 		}
-		for _, l := range lhs {
+		call, _ := analysisutil.Unparen(rhs[0]).(*ast.CallExpr)
+		res := in.results(call)
+		for i, l := range lhs {
 			if obj := in.objOf(l); obj != nil {
 				s.overwrite(obj)
 				s.setVal(obj, nil)
 				s.setBoolDef(obj, nil)
+				// retry, reason := c.shouldRetry(err, resp, n): a
+				// decision about the operation's results.
+				if call != nil && i < len(res) && isBool(res[i]) && in.judgesOps(call, s) {
+					s.setBoolDef(obj, ast.Expr(call))
+				}
 			}
 		}
 		return s
@@ -199,8 +206,9 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			errObj = obj
 		case isHTTPResponse(res[i]):
 			respObj = obj
-		case isBool(res[i]) && in.judgesOps(call, s):
-			// a decision about earlier results, not a partial result
+		case isBool(res[i]) && (in.judgesOps(call, s) || ownVerdict(lhs, res, i)):
+			// a decision about earlier results, or about its own, not a
+			// partial result
 		default:
 			partials = append(partials, obj)
 		}
@@ -226,6 +234,8 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			// an earlier operation's results is a predicate over them.
 			if isBool(res[i]) && in.judgesOps(call, s) {
 				s.setBoolDef(obj, ast.Expr(call))
+			} else if isBool(res[i]) && ownVerdict(lhs, res, i) && errObj != nil {
+				s.setBoolDef(obj, opVerdict{err: errObj, op: call})
 			}
 		}
 	}

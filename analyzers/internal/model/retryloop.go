@@ -125,6 +125,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		switch {
 		case t.progress:
 			okBack = true // a read or write loop making progress
+		case t.verdict && !t.delayed:
+			// "go on" from an operation's own bool, at once: an
+			// iterator's "more", not a retry (see opVerdict)
 		case t.failing():
 			failBack = true
 			for _, sl := range t.slots {
@@ -176,7 +179,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 				if t.opIter {
 					t.attempts++
 				}
-				t.opIter, t.stickyFail, t.stickyOK, t.progress = false, false, false, false
+				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict = false, false, false, false, false
 				entering = append(entering, t)
 			}
 		}

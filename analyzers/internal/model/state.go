@@ -108,6 +108,7 @@ type state struct {
 	progress   bool // a partial result of an unsuccessful operation was used in this iteration
 	delayed    bool // the path waited (sleep, timer) since its last operation
 	boundFork  bool // the path went one way of an undecided test of the loop's bound
+	verdict    bool // an outcome was examined only through its operation's own bool (opVerdict)
 	attempts   int  // completed iterations that ran an operation
 }
 
@@ -279,7 +280,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict} {
 		if f {
 			flags |= 1 << i
 		}
@@ -302,7 +303,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}
