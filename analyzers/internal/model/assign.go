@@ -94,6 +94,9 @@ func assignOp(tok token.Token) token.Token {
 
 // bind interprets lhs = rhs (or a var declaration).
 func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
+	if s2, ok := in.bindRecv(lhs, rhs, s); ok {
+		return s2 // err := <-errc: an attempt's outcome
+	}
 	s = s.clone()
 	// A single call with several results.
 	if len(rhs) == 1 && len(lhs) > 1 {
