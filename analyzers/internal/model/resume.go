@@ -3,6 +3,9 @@ package model
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
 // A resume loop is a loop that goes on after a success — a watch that
@@ -25,6 +28,9 @@ import (
 // is no attempt of a request the caller made, and nothing counts them in
 // nesting. The model lists them apart, in Result.Resumes.
 func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int, body *ast.BlockStmt) {
+	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) {
+		return
+	}
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for"))}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
@@ -45,6 +51,41 @@ func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, go
 	if len(r.Delays) > 0 {
 		m.result.Resumes = append(m.result.Resumes, r)
 	}
+}
+
+// accepts reports whether the loop accepts connections: it calls a
+// method with no arguments that returns a connection of package net and
+// an error (a listener's Accept). A server's accept loop that waits after
+// a failure (too many open files) waits for its own resources to free
+// up; it calls no dependency again, so its wait is no retry delay.
+func (m *builder) accepts(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	return anyIn(nodes, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			return false
+		}
+		if _, isSel := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); !isSel {
+			return false
+		}
+		tup, ok := info.TypeOf(call).(*types.Tuple)
+		if !ok || tup.Len() != 2 || !analysisutil.IsErrorType(tup.At(1).Type()) {
+			return false
+		}
+		t := tup.At(0).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := t.(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "net" {
+			return false
+		}
+		switch named.Obj().Name() {
+		case "Conn", "TCPConn", "UnixConn":
+			return true
+		}
+		return false
+	})
 }
 
 // resumeSeen sums up the back edges of a loop for the resume rule. A

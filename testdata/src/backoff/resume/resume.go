@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net"
 	"time"
 )
 
@@ -101,5 +102,30 @@ func (q *queue) drain(ctx context.Context, handle func(string)) {
 			continue
 		}
 		handle(msg)
+	}
+}
+
+// Near miss: a server's accept loop waits after a failure (out of file
+// descriptors) for its own resources; it calls no dependency again.
+func serve(l net.Listener, handle func(net.Conn)) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// ...but a client that dials again after a failure retries the dial.
+func keepConnected(addr string, use func(net.Conn) error) {
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			time.Sleep(time.Second) // want `retry delay has no jitter`
+			continue
+		}
+		use(c)
 	}
 }
