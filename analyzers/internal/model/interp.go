@@ -69,6 +69,7 @@ type interp struct {
 	yields       map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
 	asyncBody    *ast.BlockStmt                 // the function body they are found in, on first need
+	pass         *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
 // startOp notes that an operation is about to run on path s.

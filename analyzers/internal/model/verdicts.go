@@ -55,49 +55,85 @@ func (v opVerdict) cond(s *state) (ts, fs []*state) {
 // an outcome of the same pass: an earlier statement of as's own block
 // assigned it an operation's results (`resp, err = c.Do(req)` then
 // `result, err = handle(resp, err)`). Such an assignment converts this
-// pass's outcome; it walks no chain from the previous one.
+// pass's outcome; it walks no chain from the previous one. The blocks of
+// a loop are indexed once (passIndex), so the question costs no walk.
 func (in *interp) outcomeOfPass(nodes []ast.Node, as *ast.AssignStmt, obj types.Object) bool {
-	found := false
-	check := func(list []ast.Stmt) {
-		idx := -1
+	if len(nodes) == 0 {
+		return false
+	}
+	if in.pass == nil || in.pass.root != nodes[0] {
+		in.pass = in.indexPass(nodes)
+	}
+	at, ok := in.pass.stmt[as]
+	if !ok {
+		return false
+	}
+	first, ok := in.pass.firstOp[passKey{at.list, obj}]
+	return ok && first < at.idx
+}
+
+// passIndex indexes the statement lists of one loop: where each
+// assignment is, and the first statement of each list that assigns a
+// variable an operation's results.
+type passIndex struct {
+	root    ast.Node
+	stmt    map[*ast.AssignStmt]listPos
+	firstOp map[passKey]int
+}
+
+type listPos struct {
+	list int // the list's number in the loop
+	idx  int // the statement's index in it
+}
+
+type passKey struct {
+	list int
+	obj  types.Object
+}
+
+func (in *interp) indexPass(nodes []ast.Node) *passIndex {
+	p := &passIndex{root: nodes[0], stmt: map[*ast.AssignStmt]listPos{}, firstOp: map[passKey]int{}}
+	lists := 0
+	index := func(list []ast.Stmt) {
+		n := lists
+		lists++
 		for i, st := range list {
-			if st == as {
-				idx = i
-			}
-		}
-		for _, st := range list[:max(idx, 0)] {
-			prev, ok := st.(*ast.AssignStmt)
-			if !ok || len(prev.Rhs) != 1 {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok {
 				continue
 			}
-			call, ok := analysisutil.Unparen(prev.Rhs[0]).(*ast.CallExpr)
+			p.stmt[as] = listPos{n, i}
+			if len(as.Rhs) != 1 {
+				continue
+			}
+			call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
 			if !ok || !in.isOp(call) {
 				continue
 			}
-			for _, l := range prev.Lhs {
-				if in.objOf(l) == obj {
-					found = true
+			for _, l := range as.Lhs {
+				if obj := in.objOf(l); obj != nil {
+					k := passKey{n, obj}
+					if _, seen := p.firstOp[k]; !seen {
+						p.firstOp[k] = i
+					}
 				}
 			}
 		}
 	}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
-			if found {
-				return false
-			}
 			switch b := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.BlockStmt:
-				check(b.List)
+				index(b.List)
 			case *ast.CaseClause:
-				check(b.Body)
+				index(b.Body)
 			case *ast.CommClause:
-				check(b.Body)
+				index(b.Body)
 			}
 			return true
 		})
 	}
-	return found
+	return p
 }
