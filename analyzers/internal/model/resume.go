@@ -102,6 +102,11 @@ func (rs *resumeSeen) see(t *state) {
 	switch {
 	case t.progress:
 		rs.progress = true
+	case t.verdictNo:
+		rs.ok = true // a poll until done (see opVerdict)
+		if t.delayed {
+			rs.okWaits = true
+		}
 	case t.verdict && !t.delayed:
 		// an iterator's "more" (see opVerdict)
 	case slotsFailing(t):

@@ -132,6 +132,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		switch {
 		case t.progress:
 			okBack = true // a read or write loop making progress
+		case t.verdictNo:
+			// "not yet" from an operation's own bool goes round: a poll
+			// until done (see opVerdict)
+			okBack = true
 		case t.verdict && !t.delayed:
 			// "go on" from an operation's own bool, at once: an
 			// iterator's "more", not a retry (see opVerdict)
@@ -186,7 +190,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 				if t.opIter {
 					t.attempts++
 				}
-				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict = false, false, false, false, false
+				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo = false, false, false, false, false, false
 				entering = append(entering, t)
 			}
 		}

@@ -11,9 +11,12 @@ import (
 // before its error (`retry, err = run()`, `r, retry, err = run()`): the
 // operation's own answer about its outcome ("go again" or "done"), not a
 // partial result. Testing it examines the outcome, direction unknown, as
-// a predicate over the error would. The path is marked (state.verdict):
-// one that goes round on the verdict without waiting is no retry (an
-// iterator's `more, err := it.Next()`), one that waits first is.
+// a predicate over the error would. The path is marked (state.verdict,
+// verdictNo): a retry goes round when the operation says true ("again")
+// and leaves when it says false; a path that goes round on false is a
+// poll until done (`done, err := check(); if done { return err }`), and
+// one that goes round on true without waiting is an iterator's "more"
+// (`more, err := it.Next()`): neither retries.
 type opVerdict struct {
 	err types.Object  // the variable holding the operation's error
 	op  *ast.CallExpr // the operation
@@ -40,15 +43,15 @@ func (v opVerdict) cond(s *state) (ts, fs []*state) {
 	if sl.status() != stUnknown {
 		return []*state{s}, []*state{s} // examined already: adds nothing
 	}
-	mark := func(x *state) []*state {
+	mark := func(x *state, no bool) []*state {
 		x = refine(x, v.err, stChecked)
 		if x == nil {
 			return nil
 		}
-		x.verdict = true
+		x.verdict, x.verdictNo = true, no
 		return []*state{x}
 	}
-	return mark(s), mark(s)
+	return mark(s, false), mark(s, true)
 }
 
 // outcomeOfPass reports whether obj, used by the assignment as, holds

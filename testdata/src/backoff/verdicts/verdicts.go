@@ -160,3 +160,17 @@ func (a *api) callSpread(req *http.Request, decode func(*http.Response, error) (
 	}
 	return out, err
 }
+
+// Near miss: a poll until done; the loop goes round when the bool is
+// false ("not yet"), not when it asks to go again.
+func checkJob() (bool, error) { return false, nil }
+
+func awaitJob() error {
+	for {
+		done, err := checkJob()
+		if done {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
