@@ -28,7 +28,7 @@ import (
 // is no attempt of a request the caller made, and nothing counts them in
 // nesting. The model lists them apart, in Result.Resumes.
 func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int, body *ast.BlockStmt) {
-	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) {
+	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) || m.onlyLocal(loopNodes(stmt, gotoList, gotoIdx)) {
 		return
 	}
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for"))}
@@ -86,6 +86,34 @@ func (m *builder) accepts(nodes []ast.Node) bool {
 		}
 		return false
 	})
+}
+
+// localPkgs are the standard packages whose operations reach no other
+// process: files, readers and encoders.
+var localPkgs = map[string]bool{
+	"os": true, "io": true, "io/fs": true, "io/ioutil": true, "bufio": true, "path/filepath": true,
+	"encoding/json": true, "encoding/csv": true, "encoding/gob": true, "encoding/xml": true, "strconv": true,
+}
+
+// onlyLocal reports whether the loop's first operation — the fetch, the
+// watch, the read it is built around — is a function or method of
+// localPkgs (a tail of a file that waits for more lines): a wait after
+// its failures synchronizes no clients of a dependency.
+func (m *builder) onlyLocal(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	in := &interp{info: info, pureWaits: m.pureWaits, imports: m.importWait}
+	var first *ast.CallExpr
+	anyIn(nodes, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && in.isOp(call) {
+			first = call
+		}
+		return first != nil
+	})
+	if first == nil {
+		return false
+	}
+	fn := analysisutil.Callee(info, first)
+	return fn != nil && localPkgs[analysisutil.PkgPath(fn)]
 }
 
 // resumeSeen sums up the back edges of a loop for the resume rule. A
