@@ -47,6 +47,14 @@ func run(pass *analysis.Pass) (any, error) {
 			checkLoop(pass, r)
 		}
 	}
+	// A watch or a consumer that waits after a failure before calling
+	// again retries the call: its waits are judged as retry delays, but
+	// it has no bound and no attempts by design.
+	for _, r := range res.Resumes {
+		if r.Implements == nil {
+			checkDelays(pass, r)
+		}
+	}
 	var settings []*libconfig.Setting
 	for _, s := range pass.ResultOf[libconfig.Analyzer].(*libconfig.Result).Settings {
 		if res.Implementation(s.Pos) == nil {
@@ -57,10 +65,10 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func checkLoop(pass *analysis.Pass, r *model.Retry) {
-	// One behaviour, one finding: the waits of one retry that share a
-	// problem are reported once, at the first, with the others as related
-	// locations and one fix for all.
+// checkDelays judges the waits of one retry. One behaviour, one finding:
+// the waits that share a problem are reported once, at the first, with
+// the others as related locations and one fix for all.
+func checkDelays(pass *analysis.Pass, r *model.Retry) {
 	var got []analysis.Diagnostic
 	report := pass.Report
 	pass.Report = func(d analysis.Diagnostic) { got = append(got, d) }
@@ -71,6 +79,10 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	for _, d := range mergeByCategory(got) {
 		report(d)
 	}
+}
+
+func checkLoop(pass *analysis.Pass, r *model.Retry) {
+	checkDelays(pass, r)
 	if r.Immediate {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,

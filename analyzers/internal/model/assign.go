@@ -94,6 +94,9 @@ func assignOp(tok token.Token) token.Token {
 
 // bind interprets lhs = rhs (or a var declaration).
 func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
+	if s2, ok := in.bindRecv(lhs, rhs, s); ok {
+		return s2 // err := <-errc: an attempt's outcome
+	}
 	s = s.clone()
 	// A single call with several results.
 	if len(rhs) == 1 && len(lhs) > 1 {
@@ -101,11 +104,18 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 			in.bindOp(lhs, call, s)
 			return s
 		}
-		for _, l := range lhs {
+		call, _ := analysisutil.Unparen(rhs[0]).(*ast.CallExpr)
+		res := in.results(call)
+		for i, l := range lhs {
 			if obj := in.objOf(l); obj != nil {
 				s.overwrite(obj)
 				s.setVal(obj, nil)
 				s.setBoolDef(obj, nil)
+				// retry, reason := c.shouldRetry(err, resp, n): a
+				// decision about the operation's results.
+				if call != nil && i < len(res) && isBool(res[i]) && in.judgesOps(call, s) {
+					s.setBoolDef(obj, ast.Expr(call))
+				}
 			}
 		}
 		return s
@@ -200,8 +210,9 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			errObj = obj
 		case isHTTPResponse(res[i]):
 			respObj = obj
-		case isBool(res[i]) && in.judgesOps(call, s):
-			// a decision about earlier results, not a partial result
+		case isBool(res[i]) && (in.judgesOps(call, s) || ownVerdict(lhs, res, i)):
+			// a decision about earlier results, or about its own, not a
+			// partial result
 		default:
 			partials = append(partials, obj)
 		}
@@ -227,6 +238,8 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			// an earlier operation's results is a predicate over them.
 			if isBool(res[i]) && in.judgesOps(call, s) {
 				s.setBoolDef(obj, ast.Expr(call))
+			} else if isBool(res[i]) && ownVerdict(lhs, res, i) && errObj != nil {
+				s.setBoolDef(obj, opVerdict{err: errObj, op: call})
 			}
 		}
 	}

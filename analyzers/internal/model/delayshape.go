@@ -38,22 +38,29 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 							visitExpr(a.value, depth+1)
 						}
 					}
-					// x op= y, x++ anywhere in the function.
-					ast.Inspect(fnBody, func(n ast.Node) bool {
+					// x op= y, x++ anywhere in the function declaring x
+					// (a helper whose returns were followed, or this one).
+					body := fnBody
+					for _, h := range helpers {
+						if h.Body.Pos() <= v.Pos() && v.Pos() < h.Body.End() {
+							body = h.Body
+						}
+					}
+					ast.Inspect(body, func(n ast.Node) bool {
 						switch s := n.(type) {
 						case *ast.AssignStmt:
 							if s.Tok != token.ASSIGN && s.Tok != token.DEFINE && len(s.Lhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
 								switch s.Tok {
 								case token.MUL_ASSIGN, token.SHL_ASSIGN:
 									sh.Exponential = true
-									if growsBelowCap(info, s, v, fnBody) {
+									if growsBelowCap(info, s, v, body) {
 										sh.Capped = true // if d < max { d *= 2 }
 									}
 								}
 								visitExpr(s.Rhs[0], depth+1)
 							}
 							if s.Tok == token.ASSIGN && len(s.Lhs) == 1 && len(s.Rhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
-								if isCapAssign(info, s, v, fnBody) {
+								if isCapAssign(info, s, v, body) {
 									sh.Capped = true
 								}
 							}

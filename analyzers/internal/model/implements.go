@@ -35,6 +35,9 @@ func (m *builder) markImplementations() {
 	for _, r := range m.result.Retries {
 		r.Implements = m.result.Implementation(r.Pos)
 	}
+	for _, r := range m.result.Resumes {
+		r.Implements = m.result.Implementation(r.Pos)
+	}
 }
 
 // Implementation returns the catalog row of the function whose body

@@ -65,8 +65,11 @@ type interp struct {
 	// value given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.
 	certainWaits bool
-	boundVars    map[types.Object]bool // variables of the judged loop's condition
-	yields       map[types.Object]bool // yield parameters of iterator functions
+	boundVars    map[types.Object]bool          // variables of the judged loop's condition
+	yields       map[types.Object]bool          // yield parameters of iterator functions
+	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
+	asyncBody    *ast.BlockStmt                 // the function body they are found in, on first need
+	pass         *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
 // startOp notes that an operation is about to run on path s.
@@ -285,7 +288,11 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 				}
 			}
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok {
-				s1 = in.forget(as.Lhs, s1)
+				if s2, ok := in.bindRecv(as.Lhs, as.Rhs, s1); ok {
+					s1 = s2 // case err := <-errc: an attempt's outcome
+				} else {
+					s1 = in.forget(as.Lhs, s1)
+				}
 			}
 			out = append(out, breakToNormal(in.execList(cc.Body, 0, []*state{s1}), label)...)
 		}

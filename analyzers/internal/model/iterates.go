@@ -76,7 +76,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 						consumes := false
 						for _, l := range x.Lhs {
 							if obj := objOf(l); obj != nil && x.Tok != token.DEFINE {
-								if mentionsOutsideClosures(info, call, obj) {
+								if mentionsOutsideClosures(info, call, obj) && !in.outcomeOfPass(nodes, x, obj) {
 									consumes = true
 								}
 								if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && m.derivedVia(sel.X, obj, nodes) {

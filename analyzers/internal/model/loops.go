@@ -69,6 +69,7 @@ func (m *builder) findCalls(f *ast.File) {
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
 	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait, budget: stepsFunction, yields: m.yields}
+	in.asyncBody = body
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {
 		in.budget += stepsPerNode
@@ -180,6 +181,9 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	in.steps, in.aborted, in.immediate = 0, false, false
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
+		if v.resume {
+			m.addResume(stmt, label, gotoList, gotoIdx, body)
+		}
 		return nil
 	}
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
@@ -336,6 +340,9 @@ func (m *builder) timeBounded(nodes []ast.Node) bool {
 // fallible.
 func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
 	return anyIn(loopNodes(stmt, gotoList, gotoIdx), func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && in.asyncRecv(e) != nil {
+			return true // <-errc: an attempt run in a goroutine
+		}
 		c, ok := n.(*ast.CallExpr)
 		return ok && in.isOp(c)
 	})

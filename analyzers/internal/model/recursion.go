@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -58,6 +59,27 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 	// count the same parameter the same way.
 	var r *Retry
 	bounded := true
+	closures := selfCallingClosures(info, d.Body, fn)
+	// selfCall judges one self-call reached through stack.
+	selfCall := func(call *ast.CallExpr, stack []ast.Node, guardStack []ast.Node, lit *ast.FuncLit) {
+		if !failureGuarded(info, guardStack, opErrs) || !sameRequest(info, call, fn) {
+			return
+		}
+		this := &Retry{CountParam: -1}
+		bounded = bounded && countsDown(info, stack, call, fn, this)
+		if r == nil {
+			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
+			r.CountParam, r.CountSign, r.CountOffset = this.CountParam, this.CountSign, this.CountOffset
+		} else {
+			if this.CountParam != r.CountParam || this.CountSign != r.CountSign || this.CountOffset != r.CountOffset {
+				r.CountParam = -1
+			}
+			m.covered[call] = r
+		}
+		if lit != nil && !slices.Contains(r.Ops, ast.Node(lit.Body)) {
+			r.Ops = append(r.Ops, lit.Body) // the closure runs in place
+		}
+	}
 	var stack []ast.Node
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		if n == nil {
@@ -69,23 +91,23 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 		}
 		stack = append(stack, n)
 		call, ok := n.(*ast.CallExpr)
-		if !ok || !isSelfCall(info, call, fn) {
+		if !ok {
 			return true
 		}
-		if !failureGuarded(info, stack, opErrs) || !sameRequest(info, call, fn) {
+		if isSelfCall(info, call, fn) {
+			selfCall(call, stack, stack, nil)
 			return true
 		}
-		this := &Retry{CountParam: -1}
-		bounded = bounded && countsDown(info, stack, call, fn, this)
-		if r == nil {
-			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
-			r.CountParam, r.CountSign, r.CountOffset = this.CountParam, this.CountSign, this.CountOffset
-			return true
+		// retry(err), retry := func(err error) (T, error) { ...; return
+		// f(x, n-1) }: the closure's self-calls run where it is called.
+		if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
+			if c := closures[info.Uses[id]]; c != nil {
+				for i, inner := range c.calls {
+					full := append(append([]ast.Node(nil), stack...), c.stacks[i]...)
+					selfCall(inner, full, stack, c.lit)
+				}
+			}
 		}
-		if this.CountParam != r.CountParam || this.CountSign != r.CountSign || this.CountOffset != r.CountOffset {
-			r.CountParam = -1
-		}
-		m.covered[call] = r
 		return true
 	})
 	if r == nil {
@@ -216,6 +238,9 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 		}
 	}
 	if counter == nil {
+		counter, step = countedBefore(info, stack, call, paramIndex)
+	}
+	if counter == nil {
 		return false
 	}
 	// The attempts a constant first argument n gives, from the guard
@@ -323,4 +348,105 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 		}
 	}
 	return true
+}
+
+// selfCalling is a closure held in a local variable that calls the
+// enclosing function: its self-calls and the syntax from its body down
+// to each.
+type selfCalling struct {
+	lit    *ast.FuncLit
+	calls  []*ast.CallExpr
+	stacks [][]ast.Node
+}
+
+// selfCallingClosures finds the local variables of body defined once as
+// a closure (`retry := func(err error) (T, error) { ... }`) that nothing
+// assigns again, whose body calls fn.
+func selfCallingClosures(info *types.Info, body *ast.BlockStmt, fn *types.Func) map[types.Object]*selfCalling {
+	out := map[types.Object]*selfCalling{}
+	reassigned := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				if obj := info.Uses[id]; obj != nil {
+					reassigned[obj] = true
+				}
+				continue
+			}
+			lit, ok := analysisutil.Unparen(as.Rhs[i]).(*ast.FuncLit)
+			obj := info.Defs[id]
+			if !ok || obj == nil {
+				if obj := info.Uses[id]; obj != nil {
+					reassigned[obj] = true
+				}
+				continue
+			}
+			c := &selfCalling{lit: lit}
+			var stack []ast.Node
+			ast.Inspect(lit.Body, func(n ast.Node) bool {
+				if n == nil {
+					stack = stack[:len(stack)-1]
+					return false
+				}
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				stack = append(stack, n)
+				if call, ok := n.(*ast.CallExpr); ok && isSelfCall(info, call, fn) {
+					c.calls = append(c.calls, call)
+					c.stacks = append(c.stacks, append([]ast.Node(nil), stack...))
+				}
+				return true
+			})
+			if len(c.calls) > 0 {
+				out[obj] = c
+			}
+		}
+		return true
+	})
+	for obj := range reassigned {
+		delete(out, obj)
+	}
+	return out
+}
+
+// countedBefore finds a parameter passed as itself at its own position
+// after an enclosing block stepped it by one (`attempts--` then
+// `return f(x, attempts)`), and the step.
+func countedBefore(info *types.Info, stack []ast.Node, call *ast.CallExpr, paramIndex func(types.Object) int) (types.Object, token.Token) {
+	for i, a := range call.Args {
+		id, ok := analysisutil.Unparen(a).(*ast.Ident)
+		if !ok || paramIndex(info.Uses[id]) != i {
+			continue
+		}
+		obj := info.Uses[id]
+		for _, n := range stack {
+			b, ok := n.(*ast.BlockStmt)
+			if !ok {
+				continue
+			}
+			for _, st := range b.List {
+				if st.Pos() >= call.Pos() {
+					break
+				}
+				if inc, ok := st.(*ast.IncDecStmt); ok {
+					if x, ok := analysisutil.Unparen(inc.X).(*ast.Ident); ok && info.Uses[x] == obj {
+						if inc.Tok == token.DEC {
+							return obj, token.SUB
+						}
+						return obj, token.ADD
+					}
+				}
+			}
+		}
+	}
+	return nil, token.ILLEGAL
 }

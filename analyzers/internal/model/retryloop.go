@@ -17,6 +17,11 @@ type loopVerdict struct {
 	// failure never sends the loop round again (a "should I retry?" call,
 	// a budget): the loop is bounded by something other than a counter.
 	givesUp bool
+	// resume: the loop goes on after a success (a watch, a consumer) and,
+	// after a failure, always waits before it goes round to call the
+	// same operations again; no success path waits before going round
+	// (see resume.go).
+	resume bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -97,6 +102,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 
 	var (
 		failBack, okBack, okExit bool
+		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
 		maxAttempts              int
@@ -122,9 +128,17 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	}
 	// judgeBack judges an iteration that went round again.
 	judgeBack := func(t *state) {
+		rs.see(t)
 		switch {
 		case t.progress:
 			okBack = true // a read or write loop making progress
+		case t.verdictNo:
+			// "not yet" from an operation's own bool goes round: a poll
+			// until done (see opVerdict)
+			okBack = true
+		case t.verdict && !t.delayed:
+			// "go on" from an operation's own bool, at once: an
+			// iterator's "more", not a retry (see opVerdict)
 		case t.failing():
 			failBack = true
 			for _, sl := range t.slots {
@@ -176,7 +190,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 				if t.opIter {
 					t.attempts++
 				}
-				t.opIter, t.stickyFail, t.stickyOK, t.progress = false, false, false, false
+				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo = false, false, false, false, false, false
 				entering = append(entering, t)
 			}
 		}
@@ -239,6 +253,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		return loopVerdict{}
 	}
 	v := loopVerdict{retry: failBack && !okBack && okExit}
+	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {
 			v.givesUp = true

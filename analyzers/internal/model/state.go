@@ -116,6 +116,8 @@ type state struct {
 	progress   bool // a partial result of an unsuccessful operation was used in this iteration
 	delayed    bool // the path waited (sleep, timer) since its last operation
 	boundFork  bool // the path went one way of an undecided test of the loop's bound
+	verdict    bool // an outcome was examined only through its operation's own bool (opVerdict)...
+	verdictNo  bool // ...and the bool was false
 	attempts   int  // completed iterations that ran an operation
 }
 
@@ -290,7 +292,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo} {
 		if f {
 			flags |= 1 << i
 		}
@@ -313,7 +315,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}

@@ -120,6 +120,11 @@ func (r *Reach) Amp() int64 {
 type Result struct {
 	// Retries lists every retry site of the package in source order.
 	Retries []*Retry
+	// Resumes lists the loops that go on after a success (watches,
+	// consumers) and wait after a failure before calling the same
+	// operations again (resume.go): their Delays are retry delays; they
+	// have no bound by design, and are no retry sites.
+	Resumes []*Retry
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact

@@ -17,8 +17,12 @@ var analyzer = &analysis.Analyzer{
 	Doc:      "report every retry the model recognizes (development tool)",
 	Requires: []*analysis.Analyzer{model.Analyzer},
 	Run: func(pass *analysis.Pass) (any, error) {
-		for _, r := range pass.ResultOf[model.Analyzer].(*model.Result).Retries {
+		res := pass.ResultOf[model.Analyzer].(*model.Result)
+		for _, r := range res.Retries {
 			pass.Reportf(r.Pos, "%s (%s), up to %d calls, %d inner", r.Describe(), model.AttemptsText(r.Attempts), r.Amp, len(r.Inner))
+		}
+		for _, r := range res.Resumes {
+			pass.Reportf(r.Pos, "resume loop, %d waits", len(r.Delays))
 		}
 		return nil, nil
 	},

@@ -1,5 +1,7 @@
 // Reductions of real problems the corpus's modules have that the suite
 // did not report (see the report of internal/corpus): each should be found.
+// The model's TestMissedReductions checks that each function below holds
+// a retry (or, for M7, a resume loop).
 package reductions
 
 import (

@@ -1,0 +1,176 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// A resume loop is a loop that goes on after a success — a watch that
+// re-reads after every event, a consumer that fetches the next batch —
+// and, after a failure, waits and goes round to call the same operations
+// again with the same input (a changing input makes it a search:
+// iterates). The failure path is a retry of the watch or the fetch: its
+// waits are retry delays, judged for jitter like a retry loop's. Judged
+// by the loop interpreter (loopVerdict.resume) on every path:
+//
+//   - some path goes round after an operation failed, and every such path
+//     waited since its last operation (a failure that goes round at once
+//     is a consumer skipping a bad item, not a retry with a delay);
+//   - some path goes round after every examined operation succeeded, and
+//     none of them waited since its last operation (a success path that
+//     waits is a poll, whose interval is no retry delay);
+//   - no path goes round on partial results (a read loop).
+//
+// Resume loops are no retry sites: they have no bound by design, one pass
+// is no attempt of a request the caller made, and nothing counts them in
+// nesting. The model lists them apart, in Result.Resumes.
+func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int, body *ast.BlockStmt) {
+	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) || m.onlyLocal(loopNodes(stmt, gotoList, gotoIdx)) {
+		return
+	}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for"))}
+	switch st := stmt.(type) {
+	case *ast.ForStmt:
+		r.Ops = []ast.Node{st.Body}
+	case *ast.RangeStmt:
+		r.Ops = []ast.Node{st.Body}
+	case *ast.LabeledStmt:
+		r.Kind = GotoRetry
+		r.End = st.Colon + 1
+	}
+	if gotoList != nil {
+		r.Ops = nil
+		for _, s := range gotoList[gotoIdx:] {
+			r.Ops = append(r.Ops, s)
+		}
+	}
+	m.findDelays(r, body)
+	if len(r.Delays) > 0 {
+		m.result.Resumes = append(m.result.Resumes, r)
+	}
+}
+
+// accepts reports whether the loop accepts connections: it calls a
+// method with no arguments that returns a connection of package net and
+// an error (a listener's Accept). A server's accept loop that waits after
+// a failure (too many open files) waits for its own resources to free
+// up; it calls no dependency again, so its wait is no retry delay.
+func (m *builder) accepts(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	return anyIn(nodes, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			return false
+		}
+		if _, isSel := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); !isSel {
+			return false
+		}
+		tup, ok := info.TypeOf(call).(*types.Tuple)
+		if !ok || tup.Len() != 2 || !analysisutil.IsErrorType(tup.At(1).Type()) {
+			return false
+		}
+		t := tup.At(0).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := t.(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "net" {
+			return false
+		}
+		switch named.Obj().Name() {
+		case "Conn", "TCPConn", "UnixConn":
+			return true
+		}
+		return false
+	})
+}
+
+// localPkgs are the standard packages whose operations reach no other
+// process: files, readers and encoders.
+var localPkgs = map[string]bool{
+	"os": true, "io": true, "io/fs": true, "io/ioutil": true, "bufio": true, "path/filepath": true,
+	"encoding/json": true, "encoding/csv": true, "encoding/gob": true, "encoding/xml": true, "strconv": true,
+}
+
+// onlyLocal reports whether the loop's first operation — the fetch, the
+// watch, the read it is built around — is a function or method of
+// localPkgs (a tail of a file that waits for more lines): a wait after
+// its failures synchronizes no clients of a dependency.
+func (m *builder) onlyLocal(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	in := &interp{info: info, pureWaits: m.pureWaits, imports: m.importWait}
+	var first *ast.CallExpr
+	anyIn(nodes, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && in.isOp(call) {
+			first = call
+		}
+		return first != nil
+	})
+	if first == nil {
+		return false
+	}
+	fn := analysisutil.Callee(info, first)
+	return fn != nil && localPkgs[analysisutil.PkgPath(fn)]
+}
+
+// resumeSeen sums up the back edges of a loop for the resume rule. A
+// path's outcome here is that of the operations of its own pass: a
+// failure of an earlier pass overwritten since (state.stickyFail) does
+// not make the next pass's success a failure.
+type resumeSeen struct {
+	fail, ok            bool // a failure, a success went round
+	failAtOnce, okWaits bool // ...a failure without a wait, a success after one
+	progress            bool // a path went round on partial results
+}
+
+func (rs *resumeSeen) see(t *state) {
+	switch {
+	case t.progress:
+		rs.progress = true
+	case t.verdictNo:
+		rs.ok = true // a poll until done (see opVerdict)
+		if t.delayed {
+			rs.okWaits = true
+		}
+	case t.verdict && !t.delayed:
+		// an iterator's "more" (see opVerdict)
+	case slotsFailing(t):
+		rs.fail = true
+		if !t.delayed {
+			rs.failAtOnce = true
+		}
+	case slotsOK(t):
+		rs.ok = true
+		if t.delayed {
+			rs.okWaits = true
+		}
+	}
+}
+
+func (rs *resumeSeen) resume() bool {
+	return rs.fail && rs.ok && !rs.failAtOnce && !rs.okWaits && !rs.progress
+}
+
+// slotsFailing reports whether an operation the path holds failed (or
+// was judged by a predicate).
+func slotsFailing(s *state) bool {
+	for _, sl := range s.slots {
+		if st := sl.status(); st == stFailed || st == stChecked {
+			return true
+		}
+	}
+	return false
+}
+
+// slotsOK reports whether an operation the path holds succeeded.
+func slotsOK(s *state) bool {
+	for _, sl := range s.slots {
+		if st := sl.status(); st == stOK || st == stMaybe {
+			return true
+		}
+	}
+	return false
+}
