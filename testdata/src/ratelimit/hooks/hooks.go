@@ -13,7 +13,9 @@ type decision struct {
 	reset   time.Time
 }
 
-type limiter interface{ decide(r *http.Request) decision }
+type limiter interface {
+	decide(r *http.Request) decision
+}
 
 // Refused handles a request the limiter refused.
 type Refused func(w http.ResponseWriter, r *http.Request)
