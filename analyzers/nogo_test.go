@@ -18,6 +18,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/breakers"
 	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
 	"github.com/resilint/resilint/analyzers/ratelimit"
@@ -34,7 +35,7 @@ import (
 // sample here.
 var factSamples = []analysis.Fact{
 	&model.RetryFact{Calls: 12, Depth: 2, Via: []string{"(*payments.Client).Charge", "payments.post"}, Site: "retryablehttp.Client.Do (4 attempts) at payments.go:43", Disable: "set RetryMax to 0 on the retryablehttp.Client", AttemptsParam: 2, AttemptsSign: -1, AttemptsOffset: 4, PerAttempt: 3},
-	&model.ConstFact{Value: 5},
+	&provenance.ConstFact{Value: 5},
 	&breakers.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},
 	&model.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}, Host: "pay.shop.svc.cluster.local"},
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com"},
@@ -54,7 +55,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {

@@ -57,12 +57,12 @@ func (m *builder) isDoneChan(e ast.Expr) bool {
 	if !ok || !isLocal(v) {
 		return false
 	}
-	as := m.vals.assigns[v]
+	as := m.vals.Assigns[v]
 	if len(as) == 0 {
 		return false
 	}
 	for _, a := range as {
-		if a.value == nil || !isDoneCall(m.pass.TypesInfo, a.value) {
+		if a.Value == nil || !isDoneCall(m.pass.TypesInfo, a.Value) {
 			return false
 		}
 	}

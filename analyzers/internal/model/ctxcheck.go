@@ -29,7 +29,7 @@ func (m *builder) findCtxChecks() {
 	info := m.pass.TypesInfo
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.decls {
+		for fn, d := range m.vals.Decls {
 			if _, done := m.ctxChecks[fn]; done || d.Body == nil {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // shape classifies a duration expression, following the local variables
@@ -33,9 +34,9 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				return false
 			case *ast.Ident:
 				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
-					for _, a := range m.vals.assigns[v] {
-						if a.value != nil {
-							visitExpr(a.value, depth+1)
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil {
+							visitExpr(a.Value, depth+1)
 						}
 					}
 					// x op= y, x++ anywhere in the function.
@@ -63,7 +64,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				}
 			case *ast.CallExpr:
 				if fn := analysisutil.Callee(info, x); fn != nil {
-					if d := m.vals.decls[fn]; d != nil {
+					if d := m.vals.Decls[fn]; d != nil {
 						helpers = append(helpers, d)
 						ast.Inspect(d.Body, func(n ast.Node) bool {
 							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
@@ -260,15 +261,15 @@ func growsBelowCap(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *as
 }
 
 // isDoubling recognizes d * 2, 2 * d on a non-constant d.
-func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
+func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bool {
 	for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
 		if tv := info.Types[pair[1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
 			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
 				// d * 2 where d is the delay itself (not time.Second * 2).
 				if id := identOf(pair[0]); id != nil {
 					if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
-						for _, a := range vals.assigns[v] {
-							if a.value != nil && mentionsObj(info, a.value, v) {
+						for _, a := range vals.Assigns[v] {
+							if a.Value != nil && mentionsObj(info, a.Value, v) {
 								return true
 							}
 						}
@@ -281,9 +282,9 @@ func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
 	return false
 }
 
-func selfAssigned(vals *values, v *types.Var, x ast.Expr) bool {
-	for _, a := range vals.assigns[v] {
-		if a.value == x {
+func selfAssigned(vals *provenance.Values, v *types.Var, x ast.Expr) bool {
+	for _, a := range vals.Assigns[v] {
+		if a.Value == x {
 			return true
 		}
 	}
@@ -311,8 +312,8 @@ func (m *builder) isRandom(e ast.Expr) bool {
 		}
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) {
-				for _, a := range m.vals.assigns[v] {
-					if a.value != nil && a.value != e && m.isRandomShallow(a.value) {
+				for _, a := range m.vals.Assigns[v] {
+					if a.Value != nil && a.Value != e && m.isRandomShallow(a.Value) {
 						found = true
 					}
 				}
@@ -346,8 +347,8 @@ func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 	if _, isPkg := m.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); isPkg {
 		return token.NoPos, false // the package-level generator
 	}
-	for _, o := range m.vals.trace(sel.X) {
-		c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+	for _, o := range m.vals.Trace(sel.X) {
+		c, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			continue
 		}
@@ -404,9 +405,9 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 					}
 				}
 				opaque = true
-			} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+			} else if m.vals.Decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
 				opaque = true
-			} else if m.vals.decls[fn] != nil {
+			} else if m.vals.Decls[fn] != nil {
 				// A helper of this package, followed into its
 				// returns: the receiver it is called on gives no
 				// value of its own; the arguments do.
@@ -423,7 +424,7 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 				opaque = true
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) {
 				opaque = true // a parameter of the retrying function
 			}
 		}

@@ -93,7 +93,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	// Helpers of this package that set a header on a parameter: a call
 	// passing a request sets it on the argument.
-	for fn := range m.vals.decls {
+	for fn := range m.vals.Decls {
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // HeaderWrite is a header set on a request.
@@ -107,8 +108,8 @@ func (m *builder) constString(e ast.Expr) (string, bool) {
 			}
 		}
 	}
-	for _, o := range m.vals.trace(e) {
-		if tv := m.pass.TypesInfo.Types[o.expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
+	for _, o := range m.vals.Trace(e) {
+		if tv := m.pass.TypesInfo.Types[o.Expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
 			return constant.StringVal(tv.Value), true
 		}
 	}
@@ -153,10 +154,10 @@ func (m *builder) request(s *Send, e ast.Expr) {
 	methods := map[string]bool{}
 	unknown := false
 	hosts := map[string]bool{}
-	for _, o := range m.vals.trace(e) {
+	for _, o := range m.vals.Trace(e) {
 		method, ok := "", false
 		host := ""
-		switch x := analysisutil.Unparen(o.expr).(type) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(m.pass.TypesInfo, x)
 			if fn == nil {
@@ -190,8 +191,8 @@ func (m *builder) request(s *Send, e ast.Expr) {
 				method, ok = http.MethodGet, true
 			}
 		}
-		if w := m.lastWrite(o.via, "Method"); w != nil {
-			method, ok = m.constString(w.value)
+		if w := m.lastWrite(o.Via, "Method"); w != nil {
+			method, ok = m.constString(w.Value)
 		}
 		if ok {
 			methods[strings.ToUpper(method)] = true
@@ -199,7 +200,7 @@ func (m *builder) request(s *Send, e ast.Expr) {
 			unknown = true
 		}
 		hosts[host] = true
-		for _, obj := range o.via {
+		for _, obj := range o.Via {
 			s.Headers = append(s.Headers, m.headers[obj]...)
 		}
 	}
@@ -234,8 +235,8 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 	}
 	info := m.pass.TypesInfo
 	isKeyTransport := func(e ast.Expr) bool {
-		for _, o := range m.vals.trace(e) {
-			t := info.TypeOf(o.expr)
+		for _, o := range m.vals.Trace(e) {
+			t := info.TypeOf(o.Expr)
 			for i := range catalog.Rows {
 				r := &catalog.Rows[i]
 				if r.Role == catalog.KeyTransport && analysisutil.IsNamedType(t, r.Path, r.Name) {
@@ -245,14 +246,14 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 		}
 		return false
 	}
-	for _, o := range m.vals.trace(client) {
-		if w := m.lastWrite(o.via, "Transport"); w != nil && isKeyTransport(w.value) {
+	for _, o := range m.vals.Trace(client) {
+		if w := m.lastWrite(o.Via, "Transport"); w != nil && isKeyTransport(w.Value) {
 			return true
 		}
-		if w := m.lastWrite(o.via, "HTTPClient"); w != nil && m.keyTransport(w.value, depth+1) {
+		if w := m.lastWrite(o.Via, "HTTPClient"); w != nil && m.keyTransport(w.Value, depth+1) {
 			return true
 		}
-		lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit)
+		lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
 		if !ok {
 			continue
 		}
@@ -373,14 +374,14 @@ func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
 			if !ok || !isLocal(v) {
 				return false
 			}
-			var last *assign
-			for i, a := range m.vals.assigns[v] {
-				if a.pos < cutoff && (last == nil || a.pos > last.pos) {
-					last = &m.vals.assigns[v][i]
+			var last *provenance.Assign
+			for i, a := range m.vals.Assigns[v] {
+				if a.Pos < cutoff && (last == nil || a.Pos > last.Pos) {
+					last = &m.vals.Assigns[v][i]
 				}
 			}
-			if last != nil && last.value != nil {
-				return made(last.value, last.pos, depth+1)
+			if last != nil && last.Value != nil {
+				return made(last.Value, last.Pos, depth+1)
 			}
 		}
 		return false

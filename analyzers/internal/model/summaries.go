@@ -35,7 +35,7 @@ func summarize[F any, PF interface {
 	if f, ok := s.done[fn]; ok {
 		return f
 	}
-	d := m.vals.decls[fn]
+	d := m.vals.Decls[fn]
 	if d == nil || s.busy[fn] {
 		return nil
 	}

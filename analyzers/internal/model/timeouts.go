@@ -134,8 +134,8 @@ func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
 	}
 	var best Bound
 	found := false
-	for _, o := range m.vals.trace(ctx) {
-		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+	for _, o := range m.vals.Trace(ctx) {
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			return Bound{}, false // a parameter or field: unknown
 		}
@@ -166,12 +166,12 @@ func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
 	if depth > 10 {
 		return false
 	}
-	origins := m.vals.trace(ctx)
+	origins := m.vals.Trace(ctx)
 	if len(origins) == 0 {
 		return false
 	}
 	for _, o := range origins {
-		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			return false
 		}
@@ -312,8 +312,8 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 			})
 		}
 		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Path == catalog.ResilintRetry && len(call.Args) > 1 {
-			for _, o := range m.vals.trace(call.Args[1]) {
-				if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
+			for _, o := range m.vals.Trace(call.Args[1]) {
+				if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
 					if v, ok := litField(lit, "PerAttemptTimeout"); ok {
 						if d, ok := m.durationOf(v); ok {
 							per, parent = d, call.Args[0]
@@ -394,15 +394,15 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 			return true // http.Get, http.Post: the default client
 		}
 	}
-	origins := m.vals.trace(sel.X)
+	origins := m.vals.Trace(sel.X)
 	if len(origins) == 0 {
 		return false
 	}
 	for _, o := range origins {
-		if w := m.lastWrite(o.via, "Timeout"); w != nil {
+		if w := m.lastWrite(o.Via, "Timeout"); w != nil {
 			return false
 		}
-		switch x := analysisutil.Unparen(o.expr).(type) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.SelectorExpr:
 			if v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var); !ok || analysisutil.PkgPath(v) != "net/http" || v.Name() != "DefaultClient" {
 				return false
@@ -453,11 +453,11 @@ func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	}
 	var best time.Duration
 	found := false
-	for _, o := range m.vals.trace(sel.X) {
+	for _, o := range m.vals.Trace(sel.X) {
 		var v ast.Expr
-		if w := m.lastWrite(o.via, "Timeout"); w != nil {
-			v = w.value
-		} else if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
+		if w := m.lastWrite(o.Via, "Timeout"); w != nil {
+			v = w.Value
+		} else if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
 			v, _ = litField(lit, "Timeout")
 		}
 		if v == nil {

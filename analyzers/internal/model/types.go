@@ -118,9 +118,6 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
-	// Values answers where a value was made, for the layers built on the
-	// model (libconfig reads library configurations through it).
-	Values *Values
 	// Timeouts holds the package's deadline findings.
 	// SitePos gives, for a function of this package that retries, the
 	// position of the retry its fact describes when that retry is in this

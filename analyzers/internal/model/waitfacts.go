@@ -54,7 +54,7 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}, pureWaits: map[*types.Func]bool{}, imports: m.importWait, certainWaits: true}
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.decls {
+		for fn, d := range m.vals.Decls {
 			if in.delayFuncs[fn] {
 				continue
 			}
@@ -69,7 +69,7 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 	}
 	// A pure wait calls nothing fallible but waits.
 	for fn := range in.delayFuncs {
-		d := m.vals.decls[fn]
+		d := m.vals.Decls[fn]
 		pure := true
 		ast.Inspect(d.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -125,7 +125,7 @@ func (m *builder) findRandomFuncs() {
 	m.randomFuncs = map[*types.Func]bool{}
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.decls {
+		for fn, d := range m.vals.Decls {
 			if m.randomFuncs[fn] || d.Body == nil {
 				continue
 			}

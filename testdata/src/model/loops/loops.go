@@ -26,7 +26,7 @@ var errTransient = errors.New("transient")
 
 const maxAttempts = 4
 
-var retries = 2 // want retries:`const\(2\)`
+var retries = 2 // a constant bound (provenance.ConstFact; asserted in testdata/src/provenance)
 
 var mutable = 3
 

@@ -1,53 +1,59 @@
-package model
+package provenance
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
-// values indexes, for the whole package, every value assigned to each
+// Values indexes, for the whole package, every value assigned to each
 // variable and struct field, and every `x.Field = v` write, so that a
 // client, backoff or policy can be traced from where it is used to where
 // it was made, through locals, struct fields and helper functions.
-type values struct {
-	info     *types.Info
-	assigns  map[types.Object][]assign // values given to a variable or field
-	zeroDecl map[*ast.Ident]bool       // `var x T` without a value: x is the zero value
-	fieldSet map[types.Object][]fieldWrite
-	decls    map[*types.Func]*ast.FuncDecl
+type Values struct {
+	Info     *types.Info
+	Assigns  map[types.Object][]Assign // values given to a variable or field
+	ZeroDecl map[*ast.Ident]bool       // `var x T` without a value: x is the zero value
+	FieldSet map[types.Object][]FieldWrite
+	Decls    map[*types.Func]*ast.FuncDecl
+
+	pkg        *types.Package
+	consts     map[*types.Var]int64 // the package's constant variables (ConstFact)
+	importFact func(types.Object, analysis.Fact) bool
 }
 
-// assign is one value given to a variable or field; value is nil when it
+// Assign is one value given to a variable or field; value is nil when it
 // cannot be followed (one result of a multi-value call).
-type assign struct {
-	pos   token.Pos
-	value ast.Expr
+type Assign struct {
+	Pos   token.Pos
+	Value ast.Expr
 }
 
-type fieldWrite struct {
-	field string
-	value ast.Expr
-	pos   token.Pos
+type FieldWrite struct {
+	Field string
+	Value ast.Expr
+	Pos   token.Pos
 }
 
-func newValues(info *types.Info, files []*ast.File) *values {
-	v := &values{
-		info:     info,
-		assigns:  map[types.Object][]assign{},
-		zeroDecl: map[*ast.Ident]bool{},
-		fieldSet: map[types.Object][]fieldWrite{},
-		decls:    map[*types.Func]*ast.FuncDecl{},
+func New(info *types.Info, files []*ast.File) *Values {
+	v := &Values{
+		Info:     info,
+		Assigns:  map[types.Object][]Assign{},
+		ZeroDecl: map[*ast.Ident]bool{},
+		FieldSet: map[types.Object][]FieldWrite{},
+		Decls:    map[*types.Func]*ast.FuncDecl{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if fn, ok := info.Defs[n.Name].(*types.Func); ok && n.Body != nil {
-					v.decls[fn] = n
+					v.Decls[fn] = n
 				}
 			case *ast.AssignStmt:
 				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
@@ -81,10 +87,10 @@ func newValues(info *types.Info, files []*ast.File) *values {
 						continue
 					}
 					if len(n.Values) == 0 {
-						v.zeroDecl[id] = true
+						v.ZeroDecl[id] = true
 						rhs = id
 					}
-					v.assigns[obj] = append(v.assigns[obj], assign{n.End(), rhs})
+					v.Assigns[obj] = append(v.Assigns[obj], Assign{n.End(), rhs})
 				}
 			case *ast.CompositeLit:
 				for _, e := range n.Elts {
@@ -94,7 +100,7 @@ func newValues(info *types.Info, files []*ast.File) *values {
 					}
 					if id, ok := kv.Key.(*ast.Ident); ok {
 						if fld, ok := info.Uses[id].(*types.Var); ok && fld.IsField() {
-							v.assigns[fld] = append(v.assigns[fld], assign{kv.Pos(), kv.Value})
+							v.Assigns[fld] = append(v.Assigns[fld], Assign{kv.Pos(), kv.Value})
 						}
 					}
 				}
@@ -105,58 +111,58 @@ func newValues(info *types.Info, files []*ast.File) *values {
 	return v
 }
 
-func (v *values) record(lhs, rhs ast.Expr, pos token.Pos) {
+func (v *Values) record(lhs, rhs ast.Expr, pos token.Pos) {
 	lhs = analysisutil.Unparen(lhs)
 	switch l := lhs.(type) {
 	case *ast.Ident:
-		obj := v.info.Defs[l]
+		obj := v.Info.Defs[l]
 		if obj == nil {
-			obj = v.info.Uses[l]
+			obj = v.Info.Uses[l]
 		}
 		if obj != nil {
-			v.assigns[obj] = append(v.assigns[obj], assign{pos, rhs})
+			v.Assigns[obj] = append(v.Assigns[obj], Assign{pos, rhs})
 		}
 	case *ast.SelectorExpr:
-		fld, ok := v.info.Uses[l.Sel].(*types.Var)
+		fld, ok := v.Info.Uses[l.Sel].(*types.Var)
 		if !ok || !fld.IsField() {
 			return
 		}
-		v.assigns[fld] = append(v.assigns[fld], assign{pos, rhs})
-		if base := v.objOf(l.X); base != nil && rhs != nil {
-			v.fieldSet[base] = append(v.fieldSet[base], fieldWrite{field: l.Sel.Name, value: rhs, pos: l.Pos()})
+		v.Assigns[fld] = append(v.Assigns[fld], Assign{pos, rhs})
+		if base := v.ObjOf(l.X); base != nil && rhs != nil {
+			v.FieldSet[base] = append(v.FieldSet[base], FieldWrite{Field: l.Sel.Name, Value: rhs, Pos: l.Pos()})
 		}
 	}
 }
 
-// objOf returns the variable or field an expression names.
-func (v *values) objOf(e ast.Expr) types.Object {
+// ObjOf returns the variable or field an expression names.
+func (v *Values) ObjOf(e ast.Expr) types.Object {
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
-		if obj := v.info.Uses[x]; obj != nil {
+		if obj := v.Info.Uses[x]; obj != nil {
 			return obj
 		}
-		return v.info.Defs[x]
+		return v.Info.Defs[x]
 	case *ast.SelectorExpr:
-		if sel, ok := v.info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+		if sel, ok := v.Info.Selections[x]; ok && sel.Kind() == types.FieldVal {
 			return sel.Obj()
 		}
-		if obj, ok := v.info.Uses[x.Sel].(*types.Var); ok {
+		if obj, ok := v.Info.Uses[x.Sel].(*types.Var); ok {
 			return obj // package-qualified variable
 		}
 	case *ast.StarExpr:
-		return v.objOf(x.X)
+		return v.ObjOf(x.X)
 	}
 	return nil
 }
 
-// origin is one place a traced value was made, with the variables and
+// Origin is one place a traced value was made, with the variables and
 // fields it passed through on the way.
-type origin struct {
-	expr ast.Expr
-	via  []types.Object
+type Origin struct {
+	Expr ast.Expr
+	Via  []types.Object
 }
 
-// trace follows e back to where its value was made. An origin whose expr
+// Trace follows e back to where its value was made. An origin whose expr
 // is an identifier or selector could not be followed further (or, for a
 // `var x T` declaration, is the zero value).
 //
@@ -164,8 +170,8 @@ type origin struct {
 // (straight-line code: `b := New(); b = WithMax(3, b)`), and from there
 // to the assignments before that one; fields and package-level variables
 // to every value the package gives them.
-func (v *values) trace(e ast.Expr) []origin {
-	var out []origin
+func (v *Values) Trace(e ast.Expr) []Origin {
+	var out []Origin
 	type visit struct {
 		n      ast.Node
 		cutoff token.Pos
@@ -190,8 +196,8 @@ func (v *values) trace(e ast.Expr) []origin {
 		case *ast.CallExpr:
 			// A helper of this package that builds the value: follow its
 			// returns.
-			if fn := analysisutil.Callee(v.info, x); fn != nil {
-				if d := v.decls[fn]; d != nil && catalogRow(fn) == nil {
+			if fn := analysisutil.Callee(v.Info, x); fn != nil {
+				if d := v.helper(fn); d != nil {
 					found := false
 					ast.Inspect(d.Body, func(n ast.Node) bool {
 						switch n := n.(type) {
@@ -211,50 +217,73 @@ func (v *values) trace(e ast.Expr) []origin {
 				}
 			}
 		case *ast.Ident, *ast.SelectorExpr:
-			if id, ok := x.(*ast.Ident); ok && v.zeroDecl[id] {
+			if id, ok := x.(*ast.Ident); ok && v.ZeroDecl[id] {
 				break
 			}
-			obj := v.objOf(x)
+			obj := v.ObjOf(x)
 			if obj != nil {
-				vals := v.assigns[obj]
-				if isLocal(obj) && cutoff.IsValid() {
+				vals := v.Assigns[obj]
+				if IsLocal(obj) && cutoff.IsValid() {
 					// The last assignment before the use.
-					var last *assign
+					var last *Assign
 					for i := range vals {
-						if vals[i].pos < cutoff && (last == nil || vals[i].pos > last.pos) {
+						if vals[i].Pos < cutoff && (last == nil || vals[i].Pos > last.Pos) {
 							last = &vals[i]
 						}
 					}
 					vals = nil
 					if last != nil {
-						vals = []assign{*last}
+						vals = []Assign{*last}
 					}
 				}
 				if len(vals) > 0 {
 					nvia := append(append([]types.Object(nil), via...), obj)
 					for _, a := range vals {
-						if a.value == nil {
-							out = append(out, origin{expr: x, via: nvia})
+						if a.Value == nil {
+							out = append(out, Origin{Expr: x, Via: nvia})
 							continue
 						}
-						walk(a.value, nvia, a.pos, depth+1)
+						walk(a.Value, nvia, a.Pos, depth+1)
 					}
 					return
 				}
 				via = append(append([]types.Object(nil), via...), obj)
 			}
 		}
-		out = append(out, origin{expr: e, via: via})
+		out = append(out, Origin{Expr: e, Via: via})
 	}
 	walk(e, nil, e.Pos(), 0)
 	return out
 }
 
-func isLocal(obj types.Object) bool {
+// IsLocal reports whether obj is a variable local to a function (a
+// parameter included), not a field or a package-level variable.
+func IsLocal(obj types.Object) bool {
 	v, ok := obj.(*types.Var)
 	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
 }
 
-func catalogRow(fn *types.Func) *catalog.Row {
-	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+// helper returns the declaration of fn when trace follows its returns: a
+// function of the package with a body that no catalog row describes.
+func (v *Values) helper(fn *types.Func) *ast.FuncDecl {
+	d := v.Decls[fn]
+	if d == nil || catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()) != nil {
+		return nil
+	}
+	return d
+}
+
+// LastWrite returns the last `v.field = x` write among the variables a
+// value passed through, or nil.
+func (v *Values) LastWrite(via []types.Object, field string) *FieldWrite {
+	var best *FieldWrite
+	for _, obj := range via {
+		ws := v.FieldSet[obj]
+		for i := range ws {
+			if ws[i].Field == field && (best == nil || ws[i].Pos > best.Pos) {
+				best = &ws[i]
+			}
+		}
+	}
+	return best
 }
