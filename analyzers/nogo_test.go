@@ -21,6 +21,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
@@ -41,9 +42,9 @@ var factSamples = []analysis.Fact{
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com"},
 	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
-	&model.CtxCheckFact{Param: 1},
-	&model.WaitFact{Pure: true},
-	&model.RandomFact{Result: 1},
+	&waits.CtxCheckFact{Param: 1},
+	&waits.WaitFact{Pure: true},
+	&waits.RandomFact{Result: 1},
 	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},
 	&httpstatus.RespFact{Sets: []httpstatus.ParamHeaders{{Param: 0, Headers: []string{"Retry-After"}}}, Writes: []httpstatus.FactWrite{{Param: 0, Status: 429, StatusParam: -1, Before: []string{"Retry-After"}, Site: "respond.go:20"}}},
 	&respread.ReadFact{Headers: []string{"Retry-After"}, ParamStatuses: []respread.ParamStatus{{Param: 0, Statuses: []int{503}}}},
@@ -55,7 +56,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {

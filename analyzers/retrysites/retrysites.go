@@ -28,6 +28,7 @@ import (
 	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Site is one retry site.
@@ -249,15 +250,15 @@ func worse(a, b int64) bool {
 	return a > b
 }
 
-func jitterName(j model.Jitter) string {
+func jitterName(j waits.Jitter) string {
 	switch j {
-	case model.JitterNone:
+	case waits.JitterNone:
 		return "none"
-	case model.JitterEqual:
+	case waits.JitterEqual:
 		return "equal"
-	case model.JitterFull:
+	case waits.JitterFull:
 		return "full"
-	case model.JitterSeeded:
+	case waits.JitterSeeded:
 		return "seeded"
 	}
 	return "unknown"

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // headerIndex finds, package-wide, the headers set on request variables:
@@ -127,26 +128,6 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	return idx
 }
 
-// baseObj returns the variable at the root of a selector chain:
-// req, req.Request, c.req.
-func baseObj(info *types.Info, e ast.Expr) types.Object {
-	for {
-		switch x := analysisutil.Unparen(e).(type) {
-		case *ast.Ident:
-			return info.ObjectOf(x)
-		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && x.Sel.Name != "Request" {
-					return sel.Obj() // a field holding the request
-				}
-				e = x.X
-				continue
-			}
-			return info.Uses[x.Sel]
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
+// baseObj returns the variable at the root of a selector chain
+// (provenance.BaseObj).
+func baseObj(info *types.Info, e ast.Expr) types.Object { return provenance.BaseObj(info, e) }

@@ -11,6 +11,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -20,9 +21,9 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "recognize retries, their attempt bounds and what they reach (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{provenance.Analyzer},
+	Requires:   []*analysis.Analyzer{provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil), (*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil)},
 }
 
 type builder struct {
@@ -34,18 +35,14 @@ type builder struct {
 	summaries   *summaries[RetryFact]
 	delayFuncs  map[*types.Func]bool
 	pureWaits   map[*types.Func]bool
-	randomFuncs map[*types.Func]bool
-	ctxChecks   map[*types.Func]int // this package's functions that check their context parameter, by its index
+	waitLayer   *waits.Result
 	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
 	helpers     map[*types.Func]*RetryHelperFact
 	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
 	yields      map[types.Object]bool // the yield parameters of iterator functions
-	// randomFields are the fields the package sets from a random draw
-	// (computed when first needed).
-	randomFields map[*types.Var]bool
-	result       *Result
+	result      *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -74,9 +71,8 @@ func build(pass *analysis.Pass) *Result {
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
 	}
 	m.result.b = m
-	m.delayFuncs = m.findDelayFuncs()
-	m.findRandomFuncs()
-	m.findCtxChecks()
+	m.waitLayer = pass.ResultOf[waits.Analyzer].(*waits.Result)
+	m.delayFuncs, m.pureWaits = m.waitLayer.WaitFuncs, m.waitLayer.PureWaits
 	m.headers = m.headerIndex()
 	m.yields = findYields(pass.TypesInfo, pass.Files)
 	for _, f := range pass.Files {

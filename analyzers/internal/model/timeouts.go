@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // TimeoutFact is exported for functions that set a timeout on the context
@@ -50,7 +51,7 @@ type DroppedContext struct {
 
 // CancelDelay is a retry's wait that ignores the context's cancellation.
 type CancelDelay struct {
-	Delay   *Delay
+	Delay   *waits.Delay
 	Retry   *Retry
 	Ctx     string // the context in scope
 	Stmt    ast.Stmt
@@ -326,7 +327,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 			if b, ok := m.bound(parent, 0); ok {
 				var delays time.Duration
 				for _, d := range r.Delays {
-					if dd, ok := m.durationOf(d.Dur); ok && d.Shape.Jitter == JitterNone && !d.Shape.Exponential {
+					if dd, ok := m.durationOf(d.Dur); ok && d.Shape.Jitter == waits.JitterNone && !d.Shape.Exponential {
 						delays += dd * time.Duration(r.Attempts-1)
 					}
 				}

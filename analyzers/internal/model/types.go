@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // RetryKind says how a retry is written.
@@ -49,7 +50,7 @@ type Retry struct {
 	// duration, whether some attempt follows the previous one with no
 	// wait at all, and whether the loop checks a context or the clock
 	// (a bound by time).
-	Delays      []*Delay
+	Delays      []*waits.Delay
 	Immediate   bool
 	TimeBounded bool
 	// CountBounded: the loop compares a counter it advances with a limit,

@@ -287,3 +287,29 @@ func (v *Values) LastWrite(via []types.Object, field string) *FieldWrite {
 	}
 	return best
 }
+
+// BaseObj returns the variable at the root of a selector chain: req,
+// req.Request, c.req. A field of a variable is its own root, except one
+// named Request (go-retryablehttp's Request embeds the *http.Request it
+// sends: the variable holding it is the root).
+func BaseObj(info *types.Info, e ast.Expr) types.Object {
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x)
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && x.Sel.Name != "Request" {
+					return sel.Obj() // a field holding the request
+				}
+				e = x.X
+				continue
+			}
+			return info.Uses[x.Sel]
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}

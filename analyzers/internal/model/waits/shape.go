@@ -1,4 +1,4 @@
-package model
+package waits
 
 import (
 	"go/ast"
@@ -14,7 +14,7 @@ import (
 // shape classifies a duration expression, following the local variables
 // it is made of (every assignment in the function, so `delay *= 2` is
 // seen) and the helpers of this package it calls.
-func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
+func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	info := m.pass.TypesInfo
 	var sh DelayShape
 	random, fixed := false, false
@@ -33,7 +33,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 			case *ast.FuncLit:
 				return false
 			case *ast.Ident:
-				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+				if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) {
 					for _, a := range m.vals.Assigns[v] {
 						if a.Value != nil {
 							visitExpr(a.Value, depth+1)
@@ -97,7 +97,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				return true
 			}
 			fn := analysisutil.Callee(info, c)
-			if fn == nil || !(m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+			if fn == nil || !(m.IsRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
 				return true
 			}
 			underAdd := false
@@ -156,7 +156,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
 					random = true
 				default:
-					if m.isRandomCall(x, fn) {
+					if m.IsRandomCall(x, fn) {
 						random = true
 						if pos, ok := m.constSeeded(x); ok {
 							sh.Jitter = JitterSeeded
@@ -213,10 +213,10 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 	return capped
 }
 
-// maxGrowthAttempts is the largest attempt bound under which exponential
+// MaxGrowthAttempts is the largest attempt bound under which exponential
 // growth counts as capped by the bound itself: 2^6 = 64 times the first
 // delay at most.
-const maxGrowthAttempts = 7
+const MaxGrowthAttempts = 7
 
 // growsBelowCap reports whether the growth statement s of v runs only
 // while v is below a limit: it is in the body of an if whose condition
@@ -267,7 +267,7 @@ func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bo
 			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
 				// d * 2 where d is the delay itself (not time.Second * 2).
 				if id := identOf(pair[0]); id != nil {
-					if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
+					if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
 						for _, a := range vals.Assigns[v] {
 							if a.Value != nil && mentionsObj(info, a.Value, v) {
 								return true
@@ -302,16 +302,16 @@ func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
 	return found
 }
 
-func (m *builder) isRandom(e ast.Expr) bool {
+func (m *Result) isRandom(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.IsRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
 				found = true
 			}
 		}
 		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
 				for _, a := range m.vals.Assigns[v] {
 					if a.Value != nil && a.Value != e && m.isRandomShallow(a.Value) {
 						found = true
@@ -324,11 +324,11 @@ func (m *builder) isRandom(e ast.Expr) bool {
 	return found
 }
 
-func (m *builder) isRandomShallow(e ast.Expr) bool {
+func (m *Result) isRandomShallow(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.isRandomCall(c, fn) {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.IsRandomCall(c, fn) {
 				found = true
 			}
 		}
@@ -339,7 +339,7 @@ func (m *builder) isRandomShallow(e ast.Expr) bool {
 
 // constSeeded reports whether a random call draws from a generator made
 // with a constant seed: rand.New(rand.NewSource(42)).
-func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
+func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return token.NoPos, false
@@ -376,7 +376,7 @@ func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
-func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
+func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 	inHelper := func(pos token.Pos) bool {
 		for _, d := range helpers {
 			if d.Pos() <= pos && pos < d.End() {
@@ -424,7 +424,7 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 				opaque = true
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) {
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) {
 				opaque = true // a parameter of the retrying function
 			}
 		}
@@ -441,20 +441,18 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 // draw: a configured delay, the same for every retry of every client
 // that shares the configuration, so a wait of it has no jitter whatever
 // its value. A function or interface field is a policy that may jitter.
-func (m *builder) fixedField(f *types.Var) bool {
+func (m *Result) fixedField(f *types.Var) bool {
 	b, ok := f.Type().Underlying().(*types.Basic)
 	if !ok || b.Info()&types.IsNumeric == 0 {
 		return false
 	}
-	if m.randomFields == nil {
-		m.randomFields = m.findRandomFields()
-	}
+	m.randomOnce.Do(func() { m.randomFields = m.findRandomFields() })
 	return !m.randomFields[f]
 }
 
 // findRandomFields lists the fields the package assigns, in a statement
 // or a composite literal, a value with a random draw.
-func (m *builder) findRandomFields() map[*types.Var]bool {
+func (m *Result) findRandomFields() map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Var]bool{}
 	mark := func(lhs ast.Expr, value ast.Expr) {
