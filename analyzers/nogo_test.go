@@ -21,6 +21,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
+	"github.com/resilint/resilint/analyzers/internal/model/timeouts"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
@@ -40,7 +41,7 @@ var factSamples = []analysis.Fact{
 	&breakers.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},
 	&model.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}, Host: "pay.shop.svc.cluster.local"},
 	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com"},
-	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
+	&timeouts.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
 	&waits.CtxCheckFact{Param: 1},
 	&waits.WaitFact{Pure: true},
@@ -56,7 +57,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {

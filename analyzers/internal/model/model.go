@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*TimeoutFact)(nil), (*RetryHelperFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*RetryHelperFact)(nil)},
 }
 
 type builder struct {
@@ -39,7 +39,6 @@ type builder struct {
 	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
 	helpers     map[*types.Func]*RetryHelperFact
-	tsummaries  *summaries[TimeoutFact]
 	ssummaries  *summaries[SendFact]
 	yields      map[types.Object]bool // the yield parameters of iterator functions
 	result      *Result
@@ -65,7 +64,6 @@ func build(pass *analysis.Pass) *Result {
 		uncounted:   map[*ast.FuncLit]bool{},
 		summaries:   newSummaries[RetryFact](),
 		ssummaries:  newSummaries[SendFact](),
-		tsummaries:  newSummaries[TimeoutFact](),
 		walkingLits: map[*types.Var]bool{},
 		helpers:     map[*types.Func]*RetryHelperFact{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
@@ -89,11 +87,7 @@ func build(pass *analysis.Pass) *Result {
 	for _, r := range m.result.Retries {
 		m.findSends(r)
 	}
-	fns := make([]*types.Func, 0, len(m.vals.Decls))
-	for fn := range m.vals.Decls {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	fns := m.vals.Funcs()
 	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {
 			m.result.Funcs[fn] = f
@@ -105,11 +99,7 @@ func build(pass *analysis.Pass) *Result {
 		if f := m.requestFact(fn, m.vals.Decls[fn]); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
-		if f := m.timeoutSummary(fn); f != nil {
-			pass.ExportObjectFact(fn, f)
-		}
 	}
-	m.result.Timeouts = m.findTimeouts()
 	return m.result
 }
 

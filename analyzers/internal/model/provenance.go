@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -11,16 +12,8 @@ func (m *builder) lastWrite(via []types.Object, field string) *provenance.FieldW
 	return m.vals.LastWrite(via, field)
 }
 
-// litField returns the value of field name in a keyed composite literal.
 func litField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-				return kv.Value, true
-			}
-		}
-	}
-	return nil, false
+	return provenance.LitField(lit, name)
 }
 
 // Uncounted reports whether lit is a closure kept to run later (returned,
@@ -67,3 +60,28 @@ func (r *Result) Decls() map[*types.Func]*ast.FuncDecl {
 // standard library): it has no retries, and the layers built on the
 // model state nothing about it either.
 func (r *Result) Opaque() bool { return r.b == nil }
+
+// SendOf returns the HTTP send a call makes (a catalogued send, or a
+// call of a function with a SendFact), or nil.
+func (r *Result) SendOf(call *ast.CallExpr) *Send {
+	if r.b == nil {
+		return nil
+	}
+	// sendOf fills the model's memo of send summaries: one layer at a
+	// time (layers built on the model may run in parallel).
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.b.sendOf(call)
+}
+
+// Eval evaluates a constant expression as the interpreter does: constant
+// expressions, named constants and package-level variables with a
+// constant initializer that nothing writes (provenance.ConstFact).
+func (r *Result) Eval(e ast.Expr) (constant.Value, bool) {
+	if r.b == nil {
+		return nil, false
+	}
+	m := r.b
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
+	return in.eval(e, nil)
+}

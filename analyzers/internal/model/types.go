@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sync"
 
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
@@ -119,12 +120,11 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
-	// Timeouts holds the package's deadline findings.
 	// SitePos gives, for a function of this package that retries, the
 	// position of the retry its fact describes when that retry is in this
 	// package too (for related locations).
-	SitePos  map[*types.Func]token.Pos
-	Timeouts *Timeouts
+	SitePos map[*types.Func]token.Pos
 
-	b *builder // for the layers built on the model (provenance.go)
+	b  *builder // for the layers built on the model (provenance.go)
+	mu sync.Mutex
 }

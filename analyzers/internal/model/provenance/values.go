@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -312,4 +313,26 @@ func BaseObj(info *types.Info, e ast.Expr) types.Object {
 			return nil
 		}
 	}
+}
+
+// LitField returns the value of field name in a keyed composite literal.
+func LitField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+				return kv.Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Funcs returns the package's functions with a body, in source order.
+func (v *Values) Funcs() []*types.Func {
+	fns := make([]*types.Func, 0, len(v.Decls))
+	for fn := range v.Decls {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	return fns
 }

@@ -1,4 +1,4 @@
-package model
+package timeouts
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
@@ -52,7 +54,7 @@ type DroppedContext struct {
 // CancelDelay is a retry's wait that ignores the context's cancellation.
 type CancelDelay struct {
 	Delay   *waits.Delay
-	Retry   *Retry
+	Retry   *model.Retry
 	Ctx     string // the context in scope
 	Stmt    ast.Stmt
 	Returns bool // the enclosing function returns only an error
@@ -60,7 +62,7 @@ type CancelDelay struct {
 
 // AttemptFit is a retry whose attempts cannot fit in its deadline.
 type AttemptFit struct {
-	Retry      *Retry
+	Retry      *model.Retry
 	PerAttempt time.Duration
 	Delays     time.Duration // known total of the waits between attempts
 	Outer      Bound
@@ -69,8 +71,8 @@ type AttemptFit struct {
 // NoTimeout is a send in a retry whose client has no timeout and whose
 // request has no deadline.
 type NoTimeout struct {
-	Send  *Send
-	Retry *Retry
+	Send  *model.Send
+	Retry *model.Retry
 }
 
 // Timeouts is what the model knows about the package's deadlines.
@@ -82,7 +84,7 @@ type Timeouts struct {
 	NoTimeout []*NoTimeout
 }
 
-func (m *builder) isContextFunc(call *ast.CallExpr, names ...string) bool {
+func (m *layer) isContextFunc(call *ast.CallExpr, names ...string) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	for _, n := range names {
 		if analysisutil.IsFunc(fn, "context", n) {
@@ -97,9 +99,8 @@ func isContextType(t types.Type) bool {
 }
 
 // durationOf evaluates a constant duration.
-func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
-	v, ok := in.eval(e, nil)
+func (m *layer) durationOf(e ast.Expr) (time.Duration, bool) {
+	v, ok := m.res.Eval(e)
 	if !ok || v.Kind() != constant.Int {
 		return 0, false
 	}
@@ -108,7 +109,7 @@ func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
 }
 
 // timeoutOf returns the timeout a WithTimeout/WithDeadline call sets.
-func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
+func (m *layer) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
 	switch {
 	case m.isContextFunc(call, "WithTimeout", "WithTimeoutCause") && len(call.Args) >= 2:
 		return m.durationOf(call.Args[1])
@@ -129,7 +130,7 @@ func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
 
 // bound returns the known time a context expression has left, following
 // derived contexts back to constant timeouts set in this package.
-func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
+func (m *layer) bound(ctx ast.Expr, depth int) (Bound, bool) {
 	if depth > 10 {
 		return Bound{}, false
 	}
@@ -163,7 +164,7 @@ func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
 
 // noDeadline reports whether a context expression is known to carry no
 // deadline: Background, TODO, or contexts derived from them without one.
-func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
+func (m *layer) noDeadline(ctx ast.Expr, depth int) bool {
 	if depth > 10 {
 		return false
 	}
@@ -190,8 +191,8 @@ func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
 }
 
 // timeoutSummary returns the TimeoutFact of fn.
-func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
-	return summarize(m, m.tsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *TimeoutFact {
+func (m *layer) timeoutSummary(fn *types.Func) *TimeoutFact {
+	return provenance.Summarize(m.pass, m.vals, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *TimeoutFact {
 		sig := fn.Type().(*types.Signature)
 		var f *TimeoutFact
 		for i := range sig.Params().Len() {
@@ -228,7 +229,7 @@ func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
 	})
 }
 
-func calleeName(m *builder, call *ast.CallExpr) string {
+func calleeName(m *layer, call *ast.CallExpr) string {
 	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
 		return analysisutil.FuncName(fn, nil)
 	}
@@ -236,7 +237,7 @@ func calleeName(m *builder, call *ast.CallExpr) string {
 }
 
 // findTimeouts computes the timeout findings of the package.
-func (m *builder) findTimeouts() *Timeouts {
+func (m *layer) findTimeouts() *Timeouts {
 	info := m.pass.TypesInfo
 	t := &Timeouts{}
 	for _, f := range m.pass.Files {
@@ -253,7 +254,7 @@ func (m *builder) findTimeouts() *Timeouts {
 				return true
 			}
 			// An http.Client Timeout on a request whose context has less.
-			if s := m.sendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
+			if s := m.res.SendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
 				if ct, ok := m.clientTimeout(call); ok {
 					if bf := analysisutil.Callee(info, s.Build); bf != nil && bf.Name() == "NewRequestWithContext" {
 						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D <= ct {
@@ -274,7 +275,7 @@ func (m *builder) findTimeouts() *Timeouts {
 		})
 	}
 	m.findDropped(t)
-	for _, r := range m.result.Retries {
+	for _, r := range m.res.Retries {
 		m.retryTimeouts(t, r)
 	}
 	return t
@@ -282,7 +283,7 @@ func (m *builder) findTimeouts() *Timeouts {
 
 // retryTimeouts finds, for one retry, waits that ignore cancellation,
 // attempts that cannot fit in the deadline, and sends without any timeout.
-func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
+func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 	info := m.pass.TypesInfo
 	fnType, results := m.enclosingFunc(r.Pos)
 	scope := m.ctxInScope(fnType)
@@ -301,7 +302,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 		var parent ast.Expr
 		for _, op := range r.Ops {
 			ast.Inspect(op, func(n ast.Node) bool {
-				if _, ok := n.(*ast.FuncLit); ok && r.Kind != LibraryRetry {
+				if _, ok := n.(*ast.FuncLit); ok && r.Kind != model.LibraryRetry {
 					return false
 				}
 				if call, ok := n.(*ast.CallExpr); ok {
@@ -315,7 +316,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Path == catalog.ResilintRetry && len(call.Args) > 1 {
 			for _, o := range m.vals.Trace(call.Args[1]) {
 				if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
-					if v, ok := litField(lit, "PerAttemptTimeout"); ok {
+					if v, ok := provenance.LitField(lit, "PerAttemptTimeout"); ok {
 						if d, ok := m.durationOf(v); ok {
 							per, parent = d, call.Args[0]
 						}
@@ -355,7 +356,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 
 // enclosingFunc returns the type of the innermost function around pos and
 // whether it returns exactly one error.
-func (m *builder) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
+func (m *layer) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
 	var ft *ast.FuncType
 	for _, f := range m.pass.Files {
 		if !(f.FileStart <= pos && pos < f.FileEnd) {
@@ -385,7 +386,7 @@ func (m *builder) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
 // clientWithoutTimeout reports whether a net/http send's client is known
 // to have no Timeout: http.DefaultClient, a package-level helper, or a
 // literal without Timeout that nothing sets later.
-func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
+func (m *layer) clientWithoutTimeout(call *ast.CallExpr) bool {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
@@ -400,7 +401,7 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 		return false
 	}
 	for _, o := range origins {
-		if w := m.lastWrite(o.Via, "Timeout"); w != nil {
+		if w := m.vals.LastWrite(o.Via, "Timeout"); w != nil {
 			return false
 		}
 		switch x := analysisutil.Unparen(o.Expr).(type) {
@@ -409,7 +410,7 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 				return false
 			}
 		case *ast.CompositeLit:
-			if _, ok := litField(x, "Timeout"); ok {
+			if _, ok := provenance.LitField(x, "Timeout"); ok {
 				return false
 			}
 		default:
@@ -421,7 +422,7 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 
 // requestWithoutDeadline reports whether the request of a send is known
 // to carry no deadline.
-func (m *builder) requestWithoutDeadline(s *Send) bool {
+func (m *layer) requestWithoutDeadline(s *model.Send) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, s.Call)
 	if fn == nil {
 		return false
@@ -443,7 +444,7 @@ func (m *builder) requestWithoutDeadline(s *Send) bool {
 }
 
 // clientTimeout returns the constant Timeout of a net/http send's client.
-func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
+func (m *layer) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return 0, false
@@ -456,10 +457,10 @@ func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	found := false
 	for _, o := range m.vals.Trace(sel.X) {
 		var v ast.Expr
-		if w := m.lastWrite(o.Via, "Timeout"); w != nil {
+		if w := m.vals.LastWrite(o.Via, "Timeout"); w != nil {
 			v = w.Value
 		} else if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
-			v, _ = litField(lit, "Timeout")
+			v, _ = provenance.LitField(lit, "Timeout")
 		}
 		if v == nil {
 			return 0, false
