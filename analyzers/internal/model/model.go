@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*SendFact)(nil), (*RequestFact)(nil), (*RetryHelperFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil)},
 }
 
 type builder struct {
@@ -36,10 +36,8 @@ type builder struct {
 	delayFuncs  map[*types.Func]bool
 	pureWaits   map[*types.Func]bool
 	waitLayer   *waits.Result
-	headers     map[types.Object][]HeaderWrite
 	walkingLits map[*types.Var]bool
 	helpers     map[*types.Func]*RetryHelperFact
-	ssummaries  *summaries[SendFact]
 	yields      map[types.Object]bool // the yield parameters of iterator functions
 	result      *Result
 }
@@ -63,7 +61,6 @@ func build(pass *analysis.Pass) *Result {
 		covered:     map[ast.Node]*Retry{},
 		uncounted:   map[*ast.FuncLit]bool{},
 		summaries:   newSummaries[RetryFact](),
-		ssummaries:  newSummaries[SendFact](),
 		walkingLits: map[*types.Var]bool{},
 		helpers:     map[*types.Func]*RetryHelperFact{},
 		result:      &Result{Funcs: map[*types.Func]*RetryFact{}, SitePos: map[*types.Func]token.Pos{}},
@@ -71,7 +68,6 @@ func build(pass *analysis.Pass) *Result {
 	m.result.b = m
 	m.waitLayer = pass.ResultOf[waits.Analyzer].(*waits.Result)
 	m.delayFuncs, m.pureWaits = m.waitLayer.WaitFuncs, m.waitLayer.PureWaits
-	m.headers = m.headerIndex()
 	m.yields = findYields(pass.TypesInfo, pass.Files)
 	for _, f := range pass.Files {
 		m.findRetries(f)
@@ -84,19 +80,10 @@ func build(pass *analysis.Pass) *Result {
 	for _, r := range m.result.Retries {
 		m.amp(r)
 	}
-	for _, r := range m.result.Retries {
-		m.findSends(r)
-	}
 	fns := m.vals.Funcs()
 	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {
 			m.result.Funcs[fn] = f
-			pass.ExportObjectFact(fn, f)
-		}
-		if f := m.sendSummary(fn); f != nil {
-			pass.ExportObjectFact(fn, f)
-		}
-		if f := m.requestFact(fn, m.vals.Decls[fn]); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

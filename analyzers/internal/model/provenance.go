@@ -61,19 +61,6 @@ func (r *Result) Decls() map[*types.Func]*ast.FuncDecl {
 // model state nothing about it either.
 func (r *Result) Opaque() bool { return r.b == nil }
 
-// SendOf returns the HTTP send a call makes (a catalogued send, or a
-// call of a function with a SendFact), or nil.
-func (r *Result) SendOf(call *ast.CallExpr) *Send {
-	if r.b == nil {
-		return nil
-	}
-	// sendOf fills the model's memo of send summaries: one layer at a
-	// time (layers built on the model may run in parallel).
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.b.sendOf(call)
-}
-
 // Eval evaluates a constant expression as the interpreter does: constant
 // expressions, named constants and package-level variables with a
 // constant initializer that nothing writes (provenance.ConstFact).

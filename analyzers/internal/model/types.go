@@ -64,10 +64,6 @@ type Retry struct {
 	CountSign   int
 	CountOffset int64
 
-	// Sends lists the HTTP requests one attempt sends (directly or in a
-	// called function); a retrying client's send is its own.
-	Sends []*Send
-
 	ampState uint8 // 0 new, 1 computing, 2 done
 }
 

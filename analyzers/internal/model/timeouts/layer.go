@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
 )
 
 // Analyzer is the timeouts pass.
@@ -15,7 +16,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "state the package's timeouts and deadlines, and how its retries fit in them (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
 	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil)},
 }
@@ -23,6 +24,7 @@ var Analyzer = &analysis.Analyzer{
 type layer struct {
 	pass      *analysis.Pass
 	res       *model.Result
+	sends     *sends.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
 }
@@ -36,6 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m := &layer{
 		pass:      pass,
 		res:       res,
+		sends:     pass.ResultOf[sends.Analyzer].(*sends.Result),
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[TimeoutFact](),
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
@@ -71,7 +72,7 @@ type AttemptFit struct {
 // NoTimeout is a send in a retry whose client has no timeout and whose
 // request has no deadline.
 type NoTimeout struct {
-	Send  *model.Send
+	Send  *sends.Send
 	Retry *model.Retry
 }
 
@@ -254,7 +255,7 @@ func (m *layer) findTimeouts() *Timeouts {
 				return true
 			}
 			// An http.Client Timeout on a request whose context has less.
-			if s := m.res.SendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
+			if s := m.sends.SendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
 				if ct, ok := m.clientTimeout(call); ok {
 					if bf := analysisutil.Callee(info, s.Build); bf != nil && bf.Name() == "NewRequestWithContext" {
 						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D <= ct {
@@ -339,7 +340,7 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 		}
 	}
 	// 5. Sends with no timeout at all.
-	for _, s := range r.Sends {
+	for _, s := range m.sends.Of(r) {
 		if s.Call == nil || s.Fact != nil {
 			continue
 		}
@@ -422,7 +423,7 @@ func (m *layer) clientWithoutTimeout(call *ast.CallExpr) bool {
 
 // requestWithoutDeadline reports whether the request of a send is known
 // to carry no deadline.
-func (m *layer) requestWithoutDeadline(s *model.Send) bool {
+func (m *layer) requestWithoutDeadline(s *sends.Send) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, s.Call)
 	if fn == nil {
 		return false

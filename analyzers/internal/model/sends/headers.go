@@ -1,4 +1,4 @@
-package model
+package sends
 
 import (
 	"go/ast"
@@ -13,7 +13,7 @@ import (
 // headerIndex finds, package-wide, the headers set on request variables:
 // req.Header.Set/Add(name, v), req.Header[name] = v, req.Header =
 // http.Header{name: ...}.
-func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
+func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 	info := m.pass.TypesInfo
 	idx := map[types.Object][]HeaderWrite{}
 	type headerAssign struct {
@@ -22,7 +22,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	var assigned []headerAssign
 	add := func(base ast.Expr, name string, v ast.Expr, pos token.Pos) {
-		if obj := baseObj(info, base); obj != nil {
+		if obj := provenance.BaseObj(info, base); obj != nil {
 			idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos})
 		}
 	}
@@ -88,7 +88,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	// req.Header = h: the headers set on h are set on the request.
 	for _, a := range assigned {
-		if obj := baseObj(info, a.base); obj != nil && a.from != nil {
+		if obj := provenance.BaseObj(info, a.base); obj != nil && a.from != nil {
 			idx[obj] = append(idx[obj], idx[a.from]...)
 		}
 	}
@@ -127,7 +127,3 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	return idx
 }
-
-// baseObj returns the variable at the root of a selector chain
-// (provenance.BaseObj).
-func baseObj(info *types.Info, e ast.Expr) types.Object { return provenance.BaseObj(info, e) }

@@ -1,4 +1,4 @@
-package model
+package sends
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
@@ -93,7 +94,7 @@ func IdempotentMethod(m string) bool {
 	return false
 }
 
-func (m *builder) constString(e ast.Expr) (string, bool) {
+func (m *layer) constString(e ast.Expr) (string, bool) {
 	// http.CanonicalHeaderKey("idempotency-key"), strings.ToUpper("post")
 	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
 		fn := analysisutil.Callee(m.pass.TypesInfo, c)
@@ -120,7 +121,7 @@ func (m *builder) constString(e ast.Expr) (string, bool) {
 }
 
 // sendOf recognizes an HTTP send and what is known of its request.
-func (m *builder) sendOf(call *ast.CallExpr) *Send {
+func (m *layer) sendOf(call *ast.CallExpr) *Send {
 	info := m.pass.TypesInfo
 	fn := analysisutil.Callee(info, call)
 	if fn == nil {
@@ -150,7 +151,7 @@ func (m *builder) sendOf(call *ast.CallExpr) *Send {
 }
 
 // request fills in the method and headers of the request expression e.
-func (m *builder) request(s *Send, e ast.Expr) {
+func (m *layer) request(s *Send, e ast.Expr) {
 	methods := map[string]bool{}
 	unknown := false
 	hosts := map[string]bool{}
@@ -185,13 +186,13 @@ func (m *builder) request(s *Send, e ast.Expr) {
 				}
 			}
 		case *ast.CompositeLit:
-			if v, found := litField(x, "Method"); found {
+			if v, found := provenance.LitField(x, "Method"); found {
 				method, ok = m.constString(v)
 			} else {
 				method, ok = http.MethodGet, true
 			}
 		}
-		if w := m.lastWrite(o.Via, "Method"); w != nil {
+		if w := m.vals.LastWrite(o.Via, "Method"); w != nil {
 			method, ok = m.constString(w.Value)
 		}
 		if ok {
@@ -229,7 +230,7 @@ func (m *builder) request(s *Send, e ast.Expr) {
 }
 
 // keyTransport reports whether a client's transport adds idempotency keys.
-func (m *builder) keyTransport(client ast.Expr, depth int) bool {
+func (m *layer) keyTransport(client ast.Expr, depth int) bool {
 	if depth > 4 {
 		return false
 	}
@@ -247,20 +248,20 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 		return false
 	}
 	for _, o := range m.vals.Trace(client) {
-		if w := m.lastWrite(o.Via, "Transport"); w != nil && isKeyTransport(w.Value) {
+		if w := m.vals.LastWrite(o.Via, "Transport"); w != nil && isKeyTransport(w.Value) {
 			return true
 		}
-		if w := m.lastWrite(o.Via, "HTTPClient"); w != nil && m.keyTransport(w.Value, depth+1) {
+		if w := m.vals.LastWrite(o.Via, "HTTPClient"); w != nil && m.keyTransport(w.Value, depth+1) {
 			return true
 		}
 		lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
 		if !ok {
 			continue
 		}
-		if v, ok := litField(lit, "Transport"); ok && isKeyTransport(v) {
+		if v, ok := provenance.LitField(lit, "Transport"); ok && isKeyTransport(v) {
 			return true
 		}
-		if v, ok := litField(lit, "HTTPClient"); ok && m.keyTransport(v, depth+1) {
+		if v, ok := provenance.LitField(lit, "HTTPClient"); ok && m.keyTransport(v, depth+1) {
 			return true
 		}
 	}
@@ -269,13 +270,13 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 
 // sendsIn lists the sends reached from root: direct sends, and calls of
 // functions that send.
-func (m *builder) sendsIn(root ast.Node) []*Send {
+func (m *layer) sendsIn(root ast.Node) []*Send {
 	info := m.pass.TypesInfo
 	var out []*Send
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
-			if m.uncounted[x] {
+			if m.res.Uncounted(x) {
 				return false
 			}
 		case *ast.CallExpr:
@@ -302,8 +303,8 @@ func (m *builder) sendsIn(root ast.Node) []*Send {
 }
 
 // sendSummary returns the SendFact of fn.
-func (m *builder) sendSummary(fn *types.Func) *SendFact {
-	return summarize(m, m.ssummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *SendFact {
+func (m *layer) sendSummary(fn *types.Func) *SendFact {
+	return provenance.Summarize(m.pass, m.vals, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *SendFact {
 		sends := m.sendsIn(d.Body)
 		var f *SendFact
 		for _, s := range sends {
@@ -325,7 +326,7 @@ func (m *builder) sendSummary(fn *types.Func) *SendFact {
 
 // keyNames splits the headers set on a request into those whose value is
 // made inside body (a key made per call) and those given from outside.
-func (m *builder) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
+func (m *layer) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
 	for _, h := range hs {
 		if h.Made || h.Value != nil && m.madeIn(h.Value, []ast.Node{body}) {
 			made = append(made, h.Name)
@@ -338,7 +339,7 @@ func (m *builder) keyNames(hs []HeaderWrite, body ast.Node) (made, given []strin
 
 // madeIn reports whether the value v is made (by a call) within the
 // regions: directly, or through a local variable assigned there.
-func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
+func (m *layer) madeIn(v ast.Expr, regions []ast.Node) bool {
 	info := m.pass.TypesInfo
 	inside := func(pos token.Pos) bool {
 		for _, r := range regions {
@@ -371,7 +372,7 @@ func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
 			}
 		case *ast.Ident:
 			v, ok := info.Uses[x].(*types.Var)
-			if !ok || !isLocal(v) {
+			if !ok || !provenance.IsLocal(v) {
 				return false
 			}
 			var last *provenance.Assign
@@ -390,30 +391,24 @@ func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
 }
 
 // findSends records the sends each retry's attempts make.
-func (m *builder) findSends(r *Retry) {
-	if r.Kind == ClientRetry {
+func (m *layer) findSends(r *model.Retry) []*Send {
+	var out []*Send
+	if r.Kind == model.ClientRetry {
 		if call, ok := r.Node.(*ast.CallExpr); ok {
 			if s := m.sendOf(call); s != nil {
-				r.Sends = append(r.Sends, s)
+				out = append(out, s)
 			}
 		}
-		return
+		return out
 	}
 	for _, op := range r.Ops {
 		for _, s := range m.sendsIn(op) {
-			if r.Kind == LoopRetry && s.Call != nil && sentOnce(m.pass.TypesInfo, r, s.Call) {
+			if r.Kind == model.LoopRetry && s.Call != nil && model.SentOnce(m.pass.TypesInfo, r, s.Call) {
 				continue // made once, then the loop is left: not re-sent
 			}
-			r.Sends = append(r.Sends, s)
+			out = append(out, s)
 		}
 	}
-	defer func() {
-		for _, s := range r.Sends {
-			for i := range s.Headers {
-				s.Headers[i].PerAttempt = m.perAttempt(s.Headers[i], r)
-			}
-		}
-	}()
 	for _, fn := range r.OpFuncs {
 		if f := m.sendSummary(fn); f != nil {
 			s := &Send{Pos: r.Pos, End: r.End, Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f, Host: f.Host}
@@ -423,14 +418,20 @@ func (m *builder) findSends(r *Retry) {
 			for _, k := range f.Given {
 				s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: r.Pos})
 			}
-			r.Sends = append(r.Sends, s)
+			out = append(out, s)
 		}
 	}
+	for _, s := range out {
+		for i := range s.Headers {
+			s.Headers[i].PerAttempt = m.perAttempt(s.Headers[i], r)
+		}
+	}
+	return out
 }
 
 // PerAttempt reports whether the header write's value is made anew in
 // every attempt of r.
-func (m *builder) perAttempt(h HeaderWrite, r *Retry) bool {
+func (m *layer) perAttempt(h HeaderWrite, r *model.Retry) bool {
 	if h.Made {
 		return true
 	}
@@ -438,7 +439,7 @@ func (m *builder) perAttempt(h HeaderWrite, r *Retry) bool {
 }
 
 // requestFacts exports RequestFacts for functions returning requests.
-func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
+func (m *layer) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 	sig := fn.Type().(*types.Signature)
 	if sig.Results().Len() == 0 {
 		return nil
@@ -468,7 +469,7 @@ func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 // urlHost returns the host of a URL expression when the model can read
 // it: a constant URL, or a sum whose constant leftmost part holds the
 // whole host ("http://pay.shop:8080/" + id, not "http://pay" + region).
-func (m *builder) urlHost(e ast.Expr, depth int) string {
+func (m *layer) urlHost(e ast.Expr, depth int) string {
 	if depth > 8 {
 		return ""
 	}
@@ -493,4 +494,8 @@ func (m *builder) urlHost(e ast.Expr, depth int) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+func catalogRow(fn *types.Func) *catalog.Row {
+	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 }
