@@ -18,8 +18,12 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/breakers"
 	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
+	"github.com/resilint/resilint/analyzers/internal/model/timeouts"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"github.com/resilint/resilint/analyzers/ratelimit"
 	"github.com/resilint/resilint/analyzers/retrynesting"
 	"github.com/resilint/resilint/analyzers/timeoutchain"
@@ -34,16 +38,16 @@ import (
 // sample here.
 var factSamples = []analysis.Fact{
 	&model.RetryFact{Calls: 12, Depth: 2, Via: []string{"(*payments.Client).Charge", "payments.post"}, Site: "retryablehttp.Client.Do (4 attempts) at payments.go:43", Disable: "set RetryMax to 0 on the retryablehttp.Client", AttemptsParam: 2, AttemptsSign: -1, AttemptsOffset: 4, PerAttempt: 3},
-	&model.ConstFact{Value: 5},
+	&provenance.ConstFact{Value: 5},
 	&breakers.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},
-	&model.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}, Host: "pay.shop.svc.cluster.local"},
-	&model.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com"},
-	&model.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
+	&sends.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}, Host: "pay.shop.svc.cluster.local"},
+	&sends.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com"},
+	&timeouts.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
-	&model.CtxCheckFact{Param: 1},
+	&waits.CtxCheckFact{Param: 1},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
-	&model.WaitFact{Pure: true},
-	&model.RandomFact{Result: 1},
+	&waits.WaitFact{Pure: true},
+	&waits.RandomFact{Result: 1},
 	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},
 	&httpstatus.RespFact{Sets: []httpstatus.ParamHeaders{{Param: 0, Headers: []string{"Retry-After"}}}, Writes: []httpstatus.FactWrite{{Param: 0, Status: 429, StatusParam: -1, Before: []string{"Retry-After"}, Site: "respond.go:20"}}},
 	&respread.ReadFact{Headers: []string{"Retry-After"}, ParamStatuses: []respread.ParamStatus{{Param: 0, Statuses: []int{503}}}},
@@ -55,7 +59,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, sends.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {
@@ -122,7 +126,7 @@ func roundTrip(t *testing.T, f analysis.Fact) {
 // passes for them.
 func TestDemoFactsRoundTrip(t *testing.T) {
 	pkgs := loadExamples(t)
-	graph, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer, breakers.Analyzer}, pkgs, &checker.Options{SanityCheck: true})
+	graph, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer, breakers.Analyzer, sends.Analyzer, timeouts.Analyzer}, pkgs, &checker.Options{SanityCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +140,7 @@ func TestDemoFactsRoundTrip(t *testing.T) {
 			roundTrip(t, of.Fact)
 		}
 	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[*model.RetryFact](), reflect.TypeFor[*breakers.BreakerFact](), reflect.TypeFor[*model.SendFact]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[*model.RetryFact](), reflect.TypeFor[*breakers.BreakerFact](), reflect.TypeFor[*sends.SendFact](), reflect.TypeFor[*waits.WaitFact]()} {
 		if seen[typ] == 0 {
 			t.Errorf("the demo exports no %v: the test does not see real facts", typ)
 		}

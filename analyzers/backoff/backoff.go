@@ -14,6 +14,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 //go:embed doc.go
@@ -105,7 +106,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	}
 }
 
-func checkDelay(pass *analysis.Pass, d *model.Delay) {
+func checkDelay(pass *analysis.Pass, d *waits.Delay) {
 	sh := d.Shape
 	file := analysisutil.FileOf(pass, d.Dur.Pos())
 	if file == nil {
@@ -113,7 +114,7 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 	}
 	noCap := sh.Exponential && !sh.Capped
 	switch sh.Jitter {
-	case model.JitterNone:
+	case waits.JitterNone:
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
 		category := "no-jitter"
 		fixMsg := "Wrap the delay in retry.FullJitter"
@@ -136,7 +137,7 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 			Pos: d.Dur.Pos(), End: d.Dur.End(), Category: category, Message: msg,
 			SuggestedFixes: []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}},
 		})
-	case model.JitterFull, model.JitterEqual, model.JitterSeeded:
+	case waits.JitterFull, waits.JitterEqual, waits.JitterSeeded:
 		if noCap {
 			tname, edits := analysisutil.AddImport(pass, file, "time", "time")
 			edits = append(edits,
@@ -150,13 +151,13 @@ func checkDelay(pass *analysis.Pass, d *model.Delay) {
 			return
 		}
 		switch sh.Jitter {
-		case model.JitterEqual:
+		case waits.JitterEqual:
 			pass.Report(analysis.Diagnostic{
 				Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "equal-jitter",
 				Message:        "retry delay uses equal jitter (a fixed part plus a random part): full jitter, uniform in [0, backoff], spreads retries flatter after a recovery",
 				SuggestedFixes: equalToFull(pass, d.Dur),
 			})
-		case model.JitterSeeded:
+		case waits.JitterSeeded:
 			if analysisutil.IsTestFile(pass, d.Dur.Pos()) {
 				return
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/mesh/routes"
 )
 
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "idempotency",
 	Doc:       analysisutil.MustExtractDoc(doc, "idempotency"),
 	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
-	Requires:  []*analysis.Analyzer{model.Analyzer},
+	Requires:  []*analysis.Analyzer{model.Analyzer, sends.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
@@ -101,13 +102,14 @@ func run(pass *analysis.Pass) (any, error) {
 		isKey[n] = true
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
-	keyPlace, passThrough := keyPlaces(pass, res)
+	sent := pass.ResultOf[sends.Analyzer].(*sends.Result)
+	keyPlace, passThrough := keyPlaces(pass, res, sent)
 	// The retries of this package around a function that retries its own
 	// send: related locations of that send's finding, when it is made in
 	// this package too (callers in other packages are analyzed after it).
 	callers := map[string][]analysis.RelatedInformation{}
 	for _, r := range res.Retries {
-		for _, s := range r.Sends {
+		for _, s := range sent.Of(r) {
 			if s.Callee == nil {
 				continue
 			}
@@ -119,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Calls that only pass the request through to a function of this
 	// package that holds its finding: related locations of that finding.
 	for _, r := range res.Retries {
-		for _, s := range r.Sends {
+		for _, s := range sent.Of(r) {
 			if f := passThrough[s]; f != nil {
 				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed on here to %s", s.Lib)})
 			}
@@ -127,7 +129,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	seen := map[token.Pos]bool{}
 	for _, r := range res.Retries {
-		for _, s := range r.Sends {
+		for _, s := range sent.Of(r) {
 			if res.Implementation(s.Pos) != nil {
 				// The library's own body of a catalogued retrying send
 				// (retryablehttp's Client.Post): its row describes it,
@@ -144,7 +146,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// A method the model cannot tell (a parameter, a variable) is
 			// no finding: a generic wrapper sends whatever its callers
 			// choose, GET and PUT included.
-			if s.KeyByTransport || s.Method == "" || model.IdempotentMethod(s.Method) || seen[s.Pos] {
+			if s.KeyByTransport || s.Method == "" || sends.IdempotentMethod(s.Method) || seen[s.Pos] {
 				continue
 			}
 			if s.Callee != nil && keyPlace(s.Callee) != nil {
@@ -152,7 +154,7 @@ func run(pass *analysis.Pass) (any, error) {
 				// there, reported in its package.
 				continue
 			}
-			var keys []model.HeaderWrite
+			var keys []sends.HeaderWrite
 			for _, h := range s.Headers {
 				if isKey[h.Name] {
 					keys = append(keys, h)
@@ -208,7 +210,7 @@ func run(pass *analysis.Pass) (any, error) {
 // in this package (the library analyzed itself: `c.Post(url, ...)` inside
 // PostForm) and whose body holds the finding for the same request, each
 // with the fact of that function.
-func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPlaceFact, map[*model.Send]*KeyPlaceFact) {
+func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func(*types.Func) *KeyPlaceFact, map[*sends.Send]*KeyPlaceFact) {
 	local := map[*types.Func]*KeyPlaceFact{}
 	lookup := func(fn *types.Func) *KeyPlaceFact {
 		if f, ok := local[fn]; ok {
@@ -279,10 +281,10 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPl
 			}
 		}
 	}
-	retried := func(s *model.Send) bool {
-		return !s.KeyByTransport && s.Method != "" && !model.IdempotentMethod(s.Method)
+	retried := func(s *sends.Send) bool {
+		return !s.KeyByTransport && s.Method != "" && !sends.IdempotentMethod(s.Method)
 	}
-	own := func(s *model.Send) *KeyPlaceFact {
+	own := func(s *sends.Send) *KeyPlaceFact {
 		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
 	}
 	// A catalogued send of a function declared here is judged by that
@@ -292,7 +294,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPl
 	for _, fn := range decls {
 		declared[fn] = true
 	}
-	target := func(s *model.Send) *types.Func {
+	target := func(s *sends.Send) *types.Func {
 		if s.Callee != nil || s.Call == nil {
 			return nil
 		}
@@ -302,14 +304,14 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPl
 		return nil
 	}
 	type pendingSend struct {
-		s      *model.Send
+		s      *sends.Send
 		in, to *types.Func
 	}
 	var pending []pendingSend
 	// Sends made in this package's retries, and imported functions with
 	// the fact, mark the functions that hold or call them.
 	for _, r := range res.Retries {
-		for _, s := range r.Sends {
+		for _, s := range sent.Of(r) {
 			if !retried(s) || s.Callee != nil {
 				continue
 			}
@@ -330,7 +332,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPl
 	propagate()
 	// A send through a function without the fact is retried here first.
 	for _, r := range res.Retries {
-		for _, s := range r.Sends {
+		for _, s := range sent.Of(r) {
 			if retried(s) && s.Callee != nil && lookup(s.Callee) == nil {
 				mark(enclosing(s.Pos), own(s))
 			}
@@ -345,7 +347,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result) (func(*types.Func) *KeyPl
 	for _, e := range edges {
 		callees[e[0]] = append(callees[e[0]], e[1])
 	}
-	passThrough := map[*model.Send]*KeyPlaceFact{}
+	passThrough := map[*sends.Send]*KeyPlaceFact{}
 	for len(pending) > 0 {
 		waiting := map[*types.Func]bool{}
 		for _, p := range pending {
@@ -406,7 +408,7 @@ func reachesAny(fn *types.Func, set map[*types.Func]bool, callees map[*types.Fun
 	return false
 }
 
-func allPerAttempt(hs []model.HeaderWrite) bool {
+func allPerAttempt(hs []sends.HeaderWrite) bool {
 	for _, h := range hs {
 		if !h.PerAttempt {
 			return false
@@ -419,7 +421,7 @@ const keyVar = "idempotencyKey"
 
 // keyFix makes the key before the retry and sets it on the request right
 // after it is made (after its error check).
-func keyFix(pass *analysis.Pass, r *model.Retry, s *model.Send, header string) *analysis.SuggestedFix {
+func keyFix(pass *analysis.Pass, r *model.Retry, s *sends.Send, header string) *analysis.SuggestedFix {
 	if s.Build == nil || s.Fact != nil {
 		return nil
 	}
@@ -637,7 +639,7 @@ func isErrCheck(st ast.Stmt) bool {
 // resilint -mesh gave the mesh's routes and the request's host is one the
 // mesh retries on conditions that resend a processed request; "" when the
 // host is not known.
-func meshNote(s *model.Send) string {
+func meshNote(s *sends.Send) string {
 	rt, ok := meshRoutes.Lookup(s.Host)
 	if !ok || rt.Resends == "" || rt.Tries < 2 {
 		return ""

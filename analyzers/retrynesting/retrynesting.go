@@ -15,6 +15,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/mesh/routes"
 )
 
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "retrynesting",
 	Doc:      analysisutil.MustExtractDoc(doc, "retrynesting"),
 	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/retrynesting.md",
-	Requires: []*analysis.Analyzer{model.Analyzer},
+	Requires: []*analysis.Analyzer{model.Analyzer, sends.Analyzer},
 	Run:      run,
 }
 
@@ -45,7 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	for _, r := range res.Retries {
 		if len(r.Inner) == 0 {
-			if d, ok := meshDiagnostic(r); ok {
+			if d, ok := meshDiagnostic(r, pass.ResultOf[sends.Analyzer].(*sends.Result)); ok {
 				pass.Report(d)
 			}
 			continue
@@ -481,12 +482,12 @@ func disableHint(rs []*model.Reach) string {
 // the service mesh retries too: the two layers multiply. Only with a
 // constant attempt bound and a host the model reads from a constant URL;
 // a host the mesh does not know is no finding.
-func meshDiagnostic(r *model.Retry) (analysis.Diagnostic, bool) {
+func meshDiagnostic(r *model.Retry, sent *sends.Result) (analysis.Diagnostic, bool) {
 	if meshRoutes.Len() == 0 || r.Attempts <= 0 {
 		return analysis.Diagnostic{}, false
 	}
 	var worst routes.Route
-	for _, s := range r.Sends {
+	for _, s := range sent.Of(r) {
 		if rt, ok := meshRoutes.Lookup(s.Host); ok && rt.Tries > worst.Tries {
 			worst = rt
 		}

@@ -28,6 +28,8 @@ import (
 	"github.com/resilint/resilint/analyzers/backoff"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Site is one retry site.
@@ -105,14 +107,16 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), strings.Join(errs, "; "))
 	}
-	g, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer, libconfig.Analyzer}, pkgs, nil)
+	g, err := checker.Analyze([]*analysis.Analyzer{model.Analyzer, libconfig.Analyzer, sends.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, err
 	}
-	// The model's and the configuration layer's results of each package
-	// (both are roots: the checker keeps only roots' results).
+	// The model's, the configuration layer's and the sends layer's
+	// results of each package (all roots: the checker keeps only roots'
+	// results).
 	models := map[*packages.Package]*model.Result{}
 	configs := map[*packages.Package]*libconfig.Result{}
+	sent := map[*packages.Package]*sends.Result{}
 	var order []*packages.Package
 	for _, act := range g.Roots {
 		if act.Err != nil {
@@ -126,6 +130,8 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 			}
 		case *libconfig.Result:
 			configs[act.Package] = res
+		case *sends.Result:
+			sent[act.Package] = res
 		}
 	}
 	var out []*Site
@@ -134,7 +140,7 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 		if c := configs[p]; c != nil {
 			settings = c.Settings
 		}
-		for _, s := range sites(p.Fset, p.TypesInfo, models[p], settings) {
+		for _, s := range sites(p.Fset, p.TypesInfo, models[p], sent[p], settings) {
 			setPackage(s, p.PkgPath, 0)
 			out = append(out, s)
 		}
@@ -149,7 +155,7 @@ func Load(dir string, patterns []string) ([]*Site, error) {
 }
 
 // sites converts one package's result.
-func sites(fset *token.FileSet, info *types.Info, res *model.Result, settings []*libconfig.Setting) []*Site {
+func sites(fset *token.FileSet, info *types.Info, res *model.Result, sent *sends.Result, settings []*libconfig.Setting) []*Site {
 	made := map[*model.Retry]*Site{}
 	nested := map[*model.Retry]bool{}
 	var conv func(r *model.Retry) *Site
@@ -163,7 +169,7 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result, settings []
 			What: r.Describe(), Library: r.Row != nil, Attempts: r.Attempts, Calls: r.Amp, Immediate: r.Immediate,
 		}
 		made[r] = s
-		for _, snd := range r.Sends {
+		for _, snd := range sent.Of(r) {
 			if snd.Host != "" && !slices.Contains(s.Hosts, snd.Host) {
 				s.Hosts = append(s.Hosts, snd.Host)
 			}
@@ -249,15 +255,15 @@ func worse(a, b int64) bool {
 	return a > b
 }
 
-func jitterName(j model.Jitter) string {
+func jitterName(j waits.Jitter) string {
 	switch j {
-	case model.JitterNone:
+	case waits.JitterNone:
 		return "none"
-	case model.JitterEqual:
+	case waits.JitterEqual:
 		return "equal"
-	case model.JitterFull:
+	case waits.JitterFull:
 		return "full"
-	case model.JitterSeeded:
+	case waits.JitterSeeded:
 		return "seeded"
 	}
 	return "unknown"

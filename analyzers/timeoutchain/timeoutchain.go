@@ -15,6 +15,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/timeouts"
 )
 
 //go:embed doc.go
@@ -26,13 +27,12 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "timeoutchain",
 	Doc:      analysisutil.MustExtractDoc(doc, "timeoutchain"),
 	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/timeoutchain.md",
-	Requires: []*analysis.Analyzer{model.Analyzer},
+	Requires: []*analysis.Analyzer{timeouts.Analyzer},
 	Run:      run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[model.Analyzer].(*model.Result)
-	t := res.Timeouts
+	t := pass.ResultOf[timeouts.Analyzer].(*timeouts.Timeouts)
 	if t == nil {
 		return nil, nil
 	}
@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 		inner time.Duration
 		outer token.Pos
 	}
-	groups := map[innerKey][]*model.TimeoutFinding{}
+	groups := map[innerKey][]*timeouts.TimeoutFinding{}
 	var order []innerKey
 	for _, f := range t.Inner {
 		site := f.What
@@ -93,7 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// locations and one fix for all.
 	sleeps := map[*model.Retry]*analysis.Diagnostic{}
 	var sleepOrder []*analysis.Diagnostic
-	ordered := append([]*model.CancelDelay(nil), t.Sleeps...)
+	ordered := append([]*timeouts.CancelDelay(nil), t.Sleeps...)
 	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Delay.Call.Pos() < ordered[j].Delay.Call.Pos() })
 	for _, s := range ordered {
 		fix := sleepFix(pass, s)
@@ -146,7 +146,7 @@ func run(pass *analysis.Pass) (any, error) {
 // context.WithCancel(ctx): the context inherits the caller's deadline and
 // the results keep their types. Not when the dropped argument holds the
 // file's only use of an import (the import would become unused).
-func inheritFix(pass *analysis.Pass, f *model.TimeoutFinding) *analysis.SuggestedFix {
+func inheritFix(pass *analysis.Pass, f *timeouts.TimeoutFinding) *analysis.SuggestedFix {
 	file := analysisutil.FileOf(pass, f.Pos)
 	if file == nil {
 		return nil
@@ -195,7 +195,7 @@ func usedOutside(pass *analysis.Pass, file *ast.File, pn *types.PkgName, e ast.E
 
 // sleepFix replaces `time.Sleep(d)` with a wait that returns the
 // context's error, in a function that returns only an error.
-func sleepFix(pass *analysis.Pass, s *model.CancelDelay) *analysis.SuggestedFix {
+func sleepFix(pass *analysis.Pass, s *timeouts.CancelDelay) *analysis.SuggestedFix {
 	fn := analysisutil.Callee(pass.TypesInfo, s.Delay.Call)
 	if !s.Returns || !analysisutil.IsFunc(fn, "time", "Sleep") {
 		return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // bound is what an expression says about the number of attempts.
@@ -64,21 +65,21 @@ func (m *builder) boundDepth(e ast.Expr, depth int) bound {
 		return noBound
 	}
 	var bs []bound
-	for _, o := range m.vals.trace(e) {
+	for _, o := range m.vals.Trace(e) {
 		bs = append(bs, m.originBound(o, depth))
 	}
 	return combine(bs)
 }
 
-func (m *builder) originBound(o origin, depth int) bound {
+func (m *builder) originBound(o provenance.Origin, depth int) bound {
 	// A write to an attempt field after the value was made wins:
 	// c := retryablehttp.NewClient(); c.RetryMax = 2.
-	if t, ok := m.pass.TypesInfo.Types[o.expr]; ok {
-		if b, ok := m.fieldWrites(t.Type, o.via); ok {
+	if t, ok := m.pass.TypesInfo.Types[o.Expr]; ok {
+		if b, ok := m.fieldWrites(t.Type, o.Via); ok {
 			return b
 		}
 	}
-	switch x := analysisutil.Unparen(o.expr).(type) {
+	switch x := analysisutil.Unparen(o.Expr).(type) {
 	case *ast.CallExpr:
 		fn := analysisutil.Callee(m.pass.TypesInfo, x)
 		if fn == nil {
@@ -111,8 +112,8 @@ func (m *builder) originBound(o origin, depth int) bound {
 			if v, ok := litField(x, row.Name); ok && !m.pass.TypesInfo.Types[v].IsNil() {
 				return m.boundDepth(v, depth+1)
 			}
-			if w := m.lastWrite(o.via, row.Name); w != nil {
-				return m.boundDepth(w.value, depth+1)
+			if w := m.lastWrite(o.Via, row.Name); w != nil {
+				return m.boundDepth(w.Value, depth+1)
 			}
 			return attemptsBound(1) // no retry policy: one attempt
 		}
@@ -133,12 +134,12 @@ func (m *builder) originBound(o origin, depth int) bound {
 			return attemptsBound(row.Default)
 		}
 	case *ast.Ident, *ast.SelectorExpr:
-		if id, ok := x.(*ast.Ident); ok && m.vals.zeroDecl[id] {
+		if id, ok := x.(*ast.Ident); ok && m.vals.ZeroDecl[id] {
 			for _, row := range fieldRows(m.pass.TypesInfo.ObjectOf(id).Type()) {
 				return attemptsBound(row.Default)
 			}
 		}
-		if obj := m.vals.objOf(x); obj != nil {
+		if obj := m.vals.ObjOf(x); obj != nil {
 			if row := catalog.Lookup(analysisutil.PkgPath(obj), "", obj.Name()); row != nil && row.Role == catalog.KnownVar {
 				return attemptsBound(row.Default)
 			}
@@ -222,13 +223,13 @@ func (m *builder) fieldWrites(t types.Type, via []types.Object) (bound, bool) {
 	if len(rows) == 0 {
 		return noBound, false
 	}
-	var best *fieldWrite
+	var best *provenance.FieldWrite
 	var bestRow *catalog.Row
 	for _, obj := range via {
-		for i, w := range m.vals.fieldSet[obj] {
+		for i, w := range m.vals.FieldSet[obj] {
 			for _, r := range rows {
-				if w.field == r.Name && (best == nil || w.pos > best.pos) {
-					best, bestRow = &m.vals.fieldSet[obj][i], r
+				if w.Field == r.Name && (best == nil || w.Pos > best.Pos) {
+					best, bestRow = &m.vals.FieldSet[obj][i], r
 				}
 			}
 		}
@@ -236,7 +237,7 @@ func (m *builder) fieldWrites(t types.Type, via []types.Object) (bound, bool) {
 	if best == nil {
 		return noBound, false
 	}
-	n, ok := m.constInt(best.value)
+	n, ok := m.constInt(best.Value)
 	if !ok {
 		return noBound, true
 	}
@@ -289,8 +290,8 @@ func (m *builder) executorPolicies(e ast.Expr, depth int) (policies []ast.Expr, 
 		return nil, false
 	}
 	known = true
-	for _, o := range m.vals.trace(e) {
-		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+	for _, o := range m.vals.Trace(e) {
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			known = false
 			continue

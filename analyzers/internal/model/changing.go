@@ -52,18 +52,18 @@ func findYields(info *types.Info, files []*ast.File) map[types.Object]bool {
 // field, a parameter, a call's result.
 func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 	outside := 0
-	for _, a := range m.vals.assigns[v] {
-		if inNodes(nodes, a.pos) {
+	for _, a := range m.vals.Assigns[v] {
+		if inNodes(nodes, a.Pos) {
 			continue
 		}
-		if a.value == nil {
+		if a.Value == nil {
 			continue
 		}
-		if id, ok := a.value.(*ast.Ident); ok && m.vals.zeroDecl[id] {
+		if id, ok := a.Value.(*ast.Ident); ok && m.vals.ZeroDecl[id] {
 			continue // var n int: the zero value, a constant start
 		}
 		outside++
-		if tv, ok := m.pass.TypesInfo.Types[a.value]; ok && tv.Value != nil {
+		if tv, ok := m.pass.TypesInfo.Types[a.Value]; ok && tv.Value != nil {
 			return false
 		}
 	}
@@ -152,15 +152,15 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 				return false
 			case *ast.CallExpr:
 				if fn := analysisutil.Callee(info, x); fn != nil {
-					if d := m.vals.decls[fn.Origin()]; d != nil {
+					if d := m.vals.Decls[fn.Origin()]; d != nil {
 						feeds[d] = true
 					}
 				}
 			case *ast.Ident:
 				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
-					for _, a := range m.vals.assigns[v] {
-						if a.value != nil && inNodes(nodes, a.pos) {
-							feed(a.value, depth+1)
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil && inNodes(nodes, a.Pos) {
+							feed(a.Value, depth+1)
 						}
 					}
 				}
@@ -185,7 +185,7 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 			}
 			if c, ok := n.(*ast.CallExpr); ok {
 				if fn := analysisutil.Callee(info, c); fn != nil {
-					if d := m.vals.decls[fn.Origin()]; d != nil && d.Recv != nil && d.Body != nil && !seen[d] {
+					if d := m.vals.Decls[fn.Origin()]; d != nil && d.Recv != nil && d.Body != nil && !seen[d] {
 						seen[d] = true
 						methods = append(methods, d)
 					}

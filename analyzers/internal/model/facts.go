@@ -56,14 +56,3 @@ func (f *RetryFact) String() string {
 	}
 	return s + ")"
 }
-
-// ConstFact is exported for package-level integer variables whose
-// initializer is constant and that nothing in their package writes, so
-// that `for i := 0; i < otherpkg.MaxRetries; i++` has a bound.
-type ConstFact struct {
-	Value int64
-}
-
-func (*ConstFact) AFact() {}
-
-func (f *ConstFact) String() string { return fmt.Sprintf("const(%d)", f.Value) }

@@ -177,9 +177,9 @@ func (m *builder) computeFields(fn *types.Func, d *ast.FuncDecl) *FieldsFact {
 			case *ast.Ident:
 				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && !seen[v] && inNodes([]ast.Node{d.Body}, v.Pos()) {
 					seen[v] = true
-					for _, a := range m.vals.assigns[v] {
-						if a.value != nil {
-							flow(a.value, depth+1)
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil {
+							flow(a.Value, depth+1)
 						}
 					}
 				}
@@ -227,9 +227,9 @@ func (m *builder) indexFields(e ast.Expr, recv types.Object, picks map[string]bo
 		case *ast.Ident:
 			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && !seen[v] && (body == nil || inNodes([]ast.Node{body}, v.Pos())) {
 				seen[v] = true
-				for _, a := range m.vals.assigns[v] {
-					if a.value != nil && (body == nil || inNodes([]ast.Node{body}, a.pos)) {
-						m.indexFields(a.value, recv, picks, body, seen, depth+1)
+				for _, a := range m.vals.Assigns[v] {
+					if a.Value != nil && (body == nil || inNodes([]ast.Node{body}, a.Pos)) {
+						m.indexFields(a.Value, recv, picks, body, seen, depth+1)
 					}
 				}
 			}
@@ -330,11 +330,11 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 				// endpoint := c.next(): a local set in the loop.
 				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && !seen[v] {
 					seen[v] = true
-					for _, a := range m.vals.assigns[v] {
-						// a.pos is the end of the assignment, which may be
+					for _, a := range m.vals.Assigns[v] {
+						// a.Pos is the end of the assignment, which may be
 						// the end of the loop's region (`retry: x := f()`).
-						if a.value != nil && inNodes(nodes, a.pos-1) {
-							flow(a.value, depth+1)
+						if a.Value != nil && inNodes(nodes, a.Pos-1) {
+							flow(a.Value, depth+1)
 						}
 					}
 				}

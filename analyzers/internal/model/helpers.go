@@ -48,7 +48,7 @@ func (m *builder) helperOf(fn *types.Func) *RetryHelperFact {
 // findHelpers finds the package's functions whose retry runs a parameter.
 func (m *builder) findHelpers() {
 	info := m.pass.TypesInfo
-	for fn, d := range m.vals.decls {
+	for fn, d := range m.vals.Decls {
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)

@@ -25,7 +25,7 @@ type implementation struct {
 // call it, with their arguments; its body is the behaviour the row
 // states.
 func (m *builder) markImplementations() {
-	for fn, d := range m.vals.decls {
+	for fn, d := range m.vals.Decls {
 		row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 		if row != nil && (row.Role == catalog.Retry || row.Role == catalog.RetrySend) {
 			m.result.impls = append(m.result.impls, implementation{d.Body, row})

@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // The interpreter walks the statements of one loop iteration along every
@@ -60,7 +61,7 @@ type interp struct {
 	immediate  bool
 	delayFuncs map[*types.Func]bool // this package's functions that wait
 	pureWaits  map[*types.Func]bool // ...of which those that only wait
-	imports    func(*types.Func) *WaitFact
+	imports    func(*types.Func) *waits.WaitFact
 	// certainWaits leaves out the calls that only may wait (a function
 	// value given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.

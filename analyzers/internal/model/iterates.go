@@ -4,30 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
-
-// stdRoots are the first elements of the standard library's import paths.
-var stdRoots = map[string]bool{
-	"archive": true, "bufio": true, "bytes": true, "cmp": true, "compress": true, "container": true,
-	"context": true, "crypto": true, "database": true, "debug": true, "embed": true, "encoding": true,
-	"errors": true, "expvar": true, "flag": true, "fmt": true, "go": true, "hash": true, "html": true,
-	"image": true, "index": true, "internal": true, "io": true, "iter": true, "log": true, "maps": true,
-	"math": true, "mime": true, "net": true, "os": true, "path": true, "plugin": true, "reflect": true,
-	"regexp": true, "runtime": true, "slices": true, "sort": true, "strconv": true, "strings": true,
-	"structs": true, "sync": true, "syscall": true, "testing": true, "text": true, "time": true,
-	"unicode": true, "unique": true, "unsafe": true, "weak": true, "vendor": true, "cmd": true,
-}
-
-func isStd(path string) bool {
-	first := path
-	if i := strings.IndexByte(path, '/'); i >= 0 {
-		first = path[:i]
-	}
-	return stdRoots[first]
-}
 
 // iterates reports whether the loop feeds its operations a changing input,
 // which makes it a search or an iteration rather than a retry: an index
@@ -233,8 +212,8 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					// key := fmt.Sprintf("%s/%d", p, time.Now().UnixNano()):
 					// a value made fresh in every pass.
 					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && inNodes(nodes, v.Pos()) {
-						for _, a := range m.vals.assigns[v] {
-							if a.value != nil && m.fresh(a.value) {
+						for _, a := range m.vals.Assigns[v] {
+							if a.Value != nil && m.fresh(a.Value) {
 								changing = true
 							}
 						}
@@ -274,12 +253,12 @@ func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) boo
 	if v == nil {
 		return false
 	}
-	for _, a := range m.vals.assigns[v] {
-		if a.value == nil || !inNodes(nodes, a.pos) {
+	for _, a := range m.vals.Assigns[v] {
+		if a.Value == nil || !inNodes(nodes, a.Pos) {
 			continue
 		}
 		found := false
-		ast.Inspect(a.value, func(n ast.Node) bool {
+		ast.Inspect(a.Value, func(n ast.Node) bool {
 			if x, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[x] == obj {
 				found = true
 			}

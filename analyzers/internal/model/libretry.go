@@ -78,8 +78,8 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 		}
 		var bs []bound
 		var through *catalog.Row
-		for _, o := range m.vals.trace(sel.X) {
-			c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		for _, o := range m.vals.Trace(sel.X) {
+			c, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 			if !ok {
 				continue
 			}
@@ -110,8 +110,8 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 // setOp records the operation argument of a library retry.
 func (m *builder) setOp(r *Retry, arg ast.Expr) {
 	info := m.pass.TypesInfo
-	for _, o := range m.vals.trace(arg) {
-		switch x := analysisutil.Unparen(o.expr).(type) {
+	for _, o := range m.vals.Trace(arg) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.FuncLit:
 			r.Ops = append(r.Ops, x.Body)
 		case *ast.Ident:

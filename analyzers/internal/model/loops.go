@@ -38,7 +38,7 @@ func (m *builder) findRetries(f *ast.File) {
 				for _, l := range p.Lhs {
 					if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
 						m.uncounted[n] = true
-					} else if obj := m.vals.objOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+					} else if obj := m.vals.ObjOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
 						m.uncounted[n] = true
 					}
 				}

@@ -8,73 +8,17 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
-func (in *interp) results(call *ast.CallExpr) []types.Type {
-	tv, ok := in.info.Types[call]
-	if !ok || tv.Type == nil {
-		return nil
-	}
-	if tup, ok := tv.Type.(*types.Tuple); ok {
-		out := make([]types.Type, tup.Len())
-		for i := range out {
-			out[i] = tup.At(i).Type()
-		}
-		return out
-	}
-	return []types.Type{tv.Type}
-}
+func (in *interp) results(call *ast.CallExpr) []types.Type { return waits.Results(in.info, call) }
 
 func isHTTPResponse(t types.Type) bool {
 	return analysisutil.IsNamedType(t, "net/http", "Response")
 }
 
-// isOp reports whether call is a fallible operation: it returns an error
-// (or an *http.Response), is not an error constructor or wrapper, and is
-// not one of the accessors whose error is not an outcome (Close, Err).
-func (in *interp) isOp(call *ast.CallExpr) bool {
-	res := in.results(call)
-	if len(res) == 0 {
-		return false
-	}
-	fallible := analysisutil.IsErrorType(res[len(res)-1])
-	for _, r := range res {
-		if isHTTPResponse(r) {
-			fallible = true
-		}
-	}
-	if !fallible {
-		return false
-	}
-	if tv, ok := in.info.Types[call.Fun]; ok && tv.IsType() {
-		return false // conversion
-	}
-	if in.isPureWait(call) {
-		return false // a wait (retry.Sleep returns the context's error)
-	}
-	for _, a := range call.Args {
-		if tv, ok := in.info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) && len(res) == 1 {
-			// A wrapper: an operation only if it wraps one
-			// (errors.Join(a(), b()), fmt.Errorf("...: %w", op())).
-			for _, b := range call.Args {
-				if c, ok := analysisutil.Unparen(b).(*ast.CallExpr); ok && in.isOp(c) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	if fn := analysisutil.Callee(in.info, call); fn != nil {
-		if catalog.ProtocolMethod(catalog.NotOperation, fn.Name()) {
-			return false // Close, Err, Unwrap, Wait: no downstream call's outcome
-		}
-		switch analysisutil.PkgPath(fn) {
-		case "errors", "fmt", "log", "log/slog":
-			return false
-		}
-	}
-	return true
-}
+// isOp reports whether call is a fallible operation (waits.Calls.IsOp).
+func (in *interp) isOp(call *ast.CallExpr) bool { return in.calls().IsOp(call) }
 
 var noReturnFuncs = map[string]map[string]bool{
 	"os":      {"Exit": true},

@@ -2,89 +2,18 @@ package model
 
 import (
 	"go/ast"
-	"go/token"
+	"go/constant"
 	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
-// Values is the package's value provenance, for the layers built on the
-// model (libconfig): where a value used in one place was made.
-type Values struct{ v *values }
-
-// Origin is one place a traced value was made: the expression, and the
-// variables and fields it passed through on the way. An Expr that is an
-// identifier or a selector could not be followed further (or is the zero
-// value of a `var x T`).
-type Origin struct {
-	Expr ast.Expr
-	Via  []types.Object
+func (m *builder) lastWrite(via []types.Object, field string) *provenance.FieldWrite {
+	return m.vals.LastWrite(via, field)
 }
 
-// FieldWrite is one `v.Field = value` write; Pos is where the write's
-// left-hand side starts.
-type FieldWrite struct {
-	Field string
-	Value ast.Expr
-	Pos   token.Pos
-}
-
-// Trace follows e back to where its value was made: through local
-// variables (to the last assignment before the use), struct fields and
-// package variables (every value the package gives them), and helper
-// functions of the package (their returns).
-func (v *Values) Trace(e ast.Expr) []Origin {
-	if v == nil {
-		return nil
-	}
-	os := v.v.trace(e)
-	out := make([]Origin, len(os))
-	for i, o := range os {
-		out[i] = Origin{Expr: o.expr, Via: o.via}
-	}
-	return out
-}
-
-// LastWrite returns the last `x.field = value` write to any of the
-// variables a traced value passed through, or nil.
-func (v *Values) LastWrite(via []types.Object, field string) *FieldWrite {
-	if v == nil {
-		return nil
-	}
-	w := v.v.lastWrite(via, field)
-	if w == nil {
-		return nil
-	}
-	return &FieldWrite{Field: w.field, Value: w.value, Pos: w.pos}
-}
-
-// lastWrite returns the last `v.field = x` write among the variables a
-// value passed through.
-func (v *values) lastWrite(via []types.Object, field string) *fieldWrite {
-	var best *fieldWrite
-	for _, obj := range via {
-		ws := v.fieldSet[obj]
-		for i := range ws {
-			if ws[i].field == field && (best == nil || ws[i].pos > best.pos) {
-				best = &ws[i]
-			}
-		}
-	}
-	return best
-}
-
-func (m *builder) lastWrite(via []types.Object, field string) *fieldWrite {
-	return m.vals.lastWrite(via, field)
-}
-
-// litField returns the value of field name in a keyed composite literal.
 func litField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-				return kv.Value, true
-			}
-		}
-	}
-	return nil, false
+	return provenance.LitField(lit, name)
 }
 
 // Uncounted reports whether lit is a closure kept to run later (returned,
@@ -116,7 +45,7 @@ func (r *Result) Decl(fn *types.Func) *ast.FuncDecl {
 	if r.b == nil || fn == nil {
 		return nil
 	}
-	return r.b.vals.decls[fn.Origin()]
+	return r.b.vals.Decls[fn.Origin()]
 }
 
 // Decls returns the package's functions with a body.
@@ -124,10 +53,22 @@ func (r *Result) Decls() map[*types.Func]*ast.FuncDecl {
 	if r.b == nil {
 		return nil
 	}
-	return r.b.vals.decls
+	return r.b.vals.Decls
 }
 
 // Opaque reports whether the model treats the package as opaque (the
 // standard library): it has no retries, and the layers built on the
 // model state nothing about it either.
 func (r *Result) Opaque() bool { return r.b == nil }
+
+// Eval evaluates a constant expression as the interpreter does: constant
+// expressions, named constants and package-level variables with a
+// constant initializer that nothing writes (provenance.ConstFact).
+func (r *Result) Eval(e ast.Expr) (constant.Value, bool) {
+	if r.b == nil {
+		return nil, false
+	}
+	m := r.b
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
+	return in.eval(e, nil)
+}

@@ -165,8 +165,8 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				// A call of a local function variable: op := func() {...}; op().
 				if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && !m.walkingLits[v] {
 					m.walkingLits[v] = true
-					for _, a := range m.vals.assigns[v] {
-						if lit, ok := analysisutil.Unparen(a.value).(*ast.FuncLit); ok && a.value != nil {
+					for _, a := range m.vals.Assigns[v] {
+						if lit, ok := analysisutil.Unparen(a.Value).(*ast.FuncLit); ok && a.Value != nil {
 							out = append(out, m.reachesIn(lit.Body, self)...)
 						}
 					}

@@ -8,13 +8,13 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
-// sentOnce reports whether the send call, in the body of the loop retry
+// SentOnce reports whether the send call, in the body of the loop retry
 // r, runs at most once per run of the loop: once it is made, every path
 // leaves the loop (`r, err := c.Post(...); if err != nil { return err };
 // ...; break`), so no attempt after it sends it again. A send followed by
 // anything that can go round (a continue of the loop, a fall through to
 // the end of the body, a goto) is sent again.
-func sentOnce(info *types.Info, r *Retry, call *ast.CallExpr) bool {
+func SentOnce(info *types.Info, r *Retry, call *ast.CallExpr) bool {
 	var body *ast.BlockStmt
 	label := r.Label
 	switch loop := r.Node.(type) {

@@ -204,7 +204,7 @@ func BenchmarkScale(b *testing.B) {
 					b.StopTimer()
 					pass := scalePass(b, src)
 					b.StartTimer()
-					build(pass)
+					buildAll(pass)
 				}
 			})
 		}
@@ -216,7 +216,7 @@ func BenchmarkScale(b *testing.B) {
 func TestScaleInputs(t *testing.T) {
 	for _, in := range scaleInputs {
 		t.Run(in.name, func(t *testing.T) {
-			res := build(scalePass(t, in.gen(in.sizes[0]/8+2)))
+			res := buildAll(scalePass(t, in.gen(in.sizes[0]/8+2)))
 			if len(res.Retries) == 0 {
 				t.Errorf("no retry recognized in %s", in.name)
 			}
@@ -228,10 +228,10 @@ func TestScaleInputs(t *testing.T) {
 // retries in one function, and twenty functions that retry around each
 // other, are still recognized.
 func TestScaleBudgetKeepsRealisticCode(t *testing.T) {
-	if got := len(build(scalePass(t, nestedLoops(3))).Retries); got != 3 {
+	if got := len(buildAll(scalePass(t, nestedLoops(3))).Retries); got != 3 {
 		t.Errorf("3 nested retry loops: %d retries recognized, want 3", got)
 	}
-	if got := len(build(scalePass(t, manyRetries(20))).Retries); got != 20 {
+	if got := len(buildAll(scalePass(t, manyRetries(20))).Retries); got != 20 {
 		t.Errorf("20 chained retry functions: %d retries recognized, want 20", got)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sync"
 
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // RetryKind says how a retry is written.
@@ -54,7 +56,7 @@ type Retry struct {
 	// duration, whether some attempt follows the previous one with no
 	// wait at all, and whether the loop checks a context or the clock
 	// (a bound by time).
-	Delays      []*Delay
+	Delays      []*waits.Delay
 	Immediate   bool
 	TimeBounded bool
 	// CountBounded: the loop compares a counter it advances with a limit,
@@ -66,10 +68,6 @@ type Retry struct {
 	CountParam  int
 	CountSign   int
 	CountOffset int64
-
-	// Sends lists the HTTP requests one attempt sends (directly or in a
-	// called function); a retrying client's send is its own.
-	Sends []*Send
 
 	ampState uint8 // 0 new, 1 computing, 2 done
 }
@@ -128,16 +126,12 @@ type Result struct {
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
-	// Values answers where a value was made, for the layers built on the
-	// model (libconfig reads library configurations through it).
-	Values *Values
-	// Timeouts holds the package's deadline findings.
 	// SitePos gives, for a function of this package that retries, the
 	// position of the retry its fact describes when that retry is in this
 	// package too (for related locations).
-	SitePos  map[*types.Func]token.Pos
-	Timeouts *Timeouts
+	SitePos map[*types.Func]token.Pos
 
 	b     *builder // for the layers built on the model (provenance.go)
 	impls []implementation
+	mu    sync.Mutex
 }

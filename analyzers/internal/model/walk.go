@@ -1,30 +1,14 @@
 package model
 
-import "go/ast"
+import (
+	"go/ast"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
 
 // anyIn reports whether pred holds for some node of roots, not looking
 // inside function literals (their code runs elsewhere, if at all).
-func anyIn(roots []ast.Node, pred func(ast.Node) bool) bool {
-	found := false
-	for _, root := range roots {
-		ast.Inspect(root, func(n ast.Node) bool {
-			if found || n == nil {
-				return false
-			}
-			if _, ok := n.(*ast.FuncLit); ok && n != root {
-				return false
-			}
-			if pred(n) {
-				found = true
-			}
-			return !found
-		})
-		if found {
-			return true
-		}
-	}
-	return false
-}
+func anyIn(roots []ast.Node, pred func(ast.Node) bool) bool { return analysisutil.AnyIn(roots, pred) }
 
 // loopNodes returns the syntax of a loop: the statement, or for a goto
 // loop the statements from its label on.

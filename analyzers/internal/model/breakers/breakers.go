@@ -14,6 +14,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // Analyzer is the breaker layer. It reports nothing.
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resilbreakers",
 	Doc:        "find circuit breaker calls, the retries that run outside them and how those treat the open error (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
-	Requires:   []*analysis.Analyzer{model.Analyzer},
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 	FactTypes:  []analysis.Fact{(*BreakerFact)(nil)},
@@ -49,6 +50,7 @@ type RetryBreakers struct {
 }
 
 type layer struct {
+	vals *provenance.Values
 	pass *analysis.Pass
 	res  *model.Result
 	at   map[*ast.CallExpr]*BreakerSite
@@ -62,7 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if res.Opaque() {
 		return out, nil
 	}
-	m := &layer{pass: pass, res: res, at: map[*ast.CallExpr]*BreakerSite{}, done: map[*types.Func]*BreakerFact{}, busy: map[*types.Func]bool{}}
+	m := &layer{pass: pass, res: res, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), at: map[*ast.CallExpr]*BreakerSite{}, done: map[*types.Func]*BreakerFact{}, busy: map[*types.Func]bool{}}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
@@ -228,7 +230,7 @@ func (m *layer) failsafeOrder(r *RetryBreakers, call *ast.CallExpr) {
 	if !ok {
 		return
 	}
-	for _, o := range m.res.Values.Trace(sel.X) {
+	for _, o := range m.vals.Trace(sel.X) {
 		c, fn := m.callOf(o.Expr)
 		if fn == nil || !analysisutil.IsFunc(fn, catalog.Failsafe, "With") {
 			continue
@@ -357,7 +359,7 @@ func (m *layer) openHandling(r *RetryBreakers) {
 		}
 		for _, a := range args {
 			nodes = append(nodes, a)
-			for _, o := range m.res.Values.Trace(a) {
+			for _, o := range m.vals.Trace(a) {
 				if o.Expr != a {
 					nodes = append(nodes, o.Expr)
 				}

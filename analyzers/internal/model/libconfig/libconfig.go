@@ -12,6 +12,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // Analyzer is the library-configuration layer. It reports nothing.
@@ -19,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resillibconfig",
 	Doc:        "read how library retries configure their delays, jitter and bounds (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
-	Requires:   []*analysis.Analyzer{model.Analyzer},
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
@@ -105,7 +106,7 @@ type Setting struct {
 
 type reader struct {
 	pass *analysis.Pass
-	vals *model.Values
+	vals *provenance.Values
 	r    *model.Retry
 	out  *[]*Setting
 }
@@ -118,7 +119,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok || r.Row == nil || (r.Kind != model.LibraryRetry && r.Kind != model.ClientRetry) {
 			continue
 		}
-		rd := &reader{pass: pass, vals: res.Values, r: r, out: &out.Settings}
+		rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), r: r, out: &out.Settings}
 		rd.retry(call)
 	}
 	return out, nil

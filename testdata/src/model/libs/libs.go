@@ -79,7 +79,7 @@ func sethConstant(ctx context.Context) error { // want sethConstant:`retries\(\?
 	return sethretry.Constant(ctx, time.Second, func(ctx context.Context) error { return op() })
 }
 
-func rhttpDefault(req *retryablehttp.Request) (*http.Response, error) { // want rhttpDefault:`retries\(5\)` rhttpDefault:`sends\(\?\)`
+func rhttpDefault(req *retryablehttp.Request) (*http.Response, error) { // want rhttpDefault:`retries\(5\)`
 	c := retryablehttp.NewClient()
 	return c.Do(req)
 }
@@ -102,7 +102,7 @@ func rhttpZero(url string) (*http.Response, error) {
 	return c.Head(url)
 }
 
-func rhttpLiteral(url string) (*http.Response, error) { // want rhttpLiteral:`retries\(7\)` rhttpLiteral:`sends\(POST\)`
+func rhttpLiteral(url string) (*http.Response, error) { // want rhttpLiteral:`retries\(7\)`
 	c := &retryablehttp.Client{RetryMax: 6}
 	return c.Post(url, "application/json", nil)
 }

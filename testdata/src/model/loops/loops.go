@@ -15,7 +15,7 @@ func call() error                              { return nil }
 func callCtx(ctx context.Context) error        { return nil }
 func get() (*http.Response, error)             { return nil, nil }
 func fetch(id int) (string, error)             { return "", nil }
-func sleep()                                   { time.Sleep(time.Millisecond) } // want sleep:`waits\(pure\)`
+func sleep()                                   { time.Sleep(time.Millisecond) }
 func isRetryable(err error) bool               { return true }
 func list(token string) ([]int, string, error) { return nil, "", nil }
 func pop() (int, error)                        { return 0, nil }
@@ -26,7 +26,7 @@ var errTransient = errors.New("transient")
 
 const maxAttempts = 4
 
-var retries = 2 // want retries:`const\(2\)`
+var retries = 2 // a constant bound (provenance.ConstFact; asserted in testdata/src/provenance)
 
 var mutable = 3
 
@@ -119,7 +119,7 @@ func countDown() error { // want countDown:`retries\(3\)`
 	return err
 }
 
-func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)` continueOnError:"checksctx"
+func continueOnError(ctx context.Context) (*http.Response, error) { // want continueOnError:`retries\(3\)`
 	var lastErr error
 	for i := 0; i < 3; i++ {
 		resp, err := get()
@@ -181,7 +181,7 @@ retry:
 	return err
 }
 
-func withGoto() error { // want withGoto:`retries\(3\)` withGoto:"waits"
+func withGoto() error { // want withGoto:`retries\(3\)`
 	attempt := 0
 again:
 	err := call()
@@ -326,7 +326,7 @@ func pagination() ([]int, error) {
 	}
 }
 
-func workQueue(ctx context.Context) { // want workQueue:"checksctx"
+func workQueue(ctx context.Context) {
 	for ctx.Err() == nil {
 		job, err := pop()
 		if err != nil {
@@ -337,7 +337,7 @@ func workQueue(ctx context.Context) { // want workQueue:"checksctx"
 	}
 }
 
-func polling(ctx context.Context) error { // want polling:"checksctx"
+func polling(ctx context.Context) error {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {

@@ -1,4 +1,4 @@
-package model
+package sends
 
 import (
 	"go/ast"
@@ -7,12 +7,13 @@ import (
 	"net/http"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // headerIndex finds, package-wide, the headers set on request variables:
 // req.Header.Set/Add(name, v), req.Header[name] = v, req.Header =
 // http.Header{name: ...}.
-func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
+func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 	info := m.pass.TypesInfo
 	idx := map[types.Object][]HeaderWrite{}
 	type headerAssign struct {
@@ -21,7 +22,7 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	var assigned []headerAssign
 	add := func(base ast.Expr, name string, v ast.Expr, pos token.Pos) {
-		if obj := baseObj(info, base); obj != nil {
+		if obj := provenance.BaseObj(info, base); obj != nil {
 			idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos})
 		}
 	}
@@ -87,13 +88,13 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 	}
 	// req.Header = h: the headers set on h are set on the request.
 	for _, a := range assigned {
-		if obj := baseObj(info, a.base); obj != nil && a.from != nil {
+		if obj := provenance.BaseObj(info, a.base); obj != nil && a.from != nil {
 			idx[obj] = append(idx[obj], idx[a.from]...)
 		}
 	}
 	// Helpers of this package that set a header on a parameter: a call
 	// passing a request sets it on the argument.
-	for fn := range m.vals.decls {
+	for fn := range m.vals.Decls {
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)
@@ -125,36 +126,4 @@ func (m *builder) headerIndex() map[types.Object][]HeaderWrite {
 		}
 	}
 	return idx
-}
-
-// baseObj returns the variable at the root of a selector chain:
-// req, req.Request (an embedded field: req), c.req.
-func baseObj(info *types.Info, e ast.Expr) types.Object {
-	for {
-		switch x := analysisutil.Unparen(e).(type) {
-		case *ast.Ident:
-			return info.ObjectOf(x)
-		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-				// An embedded field is part of the value that embeds it
-				// (retryablehttp's Request embeds the *http.Request):
-				// follow it to the holder; another field holds a value
-				// of its own.
-				embedded := false
-				if v, ok := sel.Obj().(*types.Var); ok {
-					embedded = v.Embedded()
-				}
-				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && !embedded {
-					return sel.Obj() // a field holding the request
-				}
-				e = x.X
-				continue
-			}
-			return info.Uses[x.Sel]
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
 }

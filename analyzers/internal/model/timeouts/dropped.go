@@ -1,4 +1,4 @@
-package model
+package timeouts
 
 import (
 	"go/ast"
@@ -6,11 +6,12 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // ctxInScope finds a context usable at pos in the function fn: a
 // context.Context parameter, or r.Context() of an *http.Request.
-func (m *builder) ctxInScope(fnType *ast.FuncType) string {
+func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 	info := m.pass.TypesInfo
 	if fnType == nil || fnType.Params == nil {
 		return ""
@@ -36,7 +37,7 @@ func (m *builder) ctxInScope(fnType *ast.FuncType) string {
 // findDropped finds context.Background() and TODO() used where a context
 // is in scope (not in main, init, tests, or goroutines started to outlive
 // the request).
-func (m *builder) findDropped(t *Timeouts) {
+func (m *layer) findDropped(t *Timeouts) {
 	for _, f := range m.pass.Files {
 		if analysisutil.IsTestFile(m.pass, f.Pos()) {
 			continue
@@ -82,9 +83,9 @@ func (m *builder) findDropped(t *Timeouts) {
 					case *ast.FuncLit:
 						s := m.ctxInScope(y.Type)
 						// A closure kept to run later (stored in a field, a
-						// composite literal, returned: m.uncounted) runs
+						// composite literal, returned: Result.Uncounted) runs
 						// after the caller's context may be gone.
-						if s == "" && !m.uncounted[y] {
+						if s == "" && !m.res.Uncounted(y) {
 							s = scope
 						}
 						walk(y.Body, s)
@@ -112,7 +113,7 @@ func (m *builder) findDropped(t *Timeouts) {
 // (not of one that returns nothing), or the value of a variable. Comparisons (ctx != context.Background()) and returns of a
 // context-choosing helper are not, nor is a context given a lifetime of
 // its own (ownLifetime). grand is parent's parent.
-func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast.BlockStmt) bool {
+func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast.BlockStmt) bool {
 	switch p := parent.(type) {
 	case *ast.CallExpr:
 		if m.ownLifetime(bg, p, grand, body) {
@@ -150,7 +151,7 @@ func (m *builder) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast
 // InfoContext, a tracer's or a frame observer's notification). Whether the
 // function is static or an interface method does not matter: the
 // signature says it.
-func (m *builder) returnsNothing(call *ast.CallExpr) bool {
+func (m *layer) returnsNothing(call *ast.CallExpr) bool {
 	sig, ok := m.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
 	if !ok {
 		return false
@@ -171,7 +172,7 @@ func (m *builder) returnsNothing(call *ast.CallExpr) bool {
 // called here (defer cancel()) ends the context when the call is over
 // anyway: the caller's cancellation is still dropped. grand is deriv's
 // parent.
-func (m *builder) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body *ast.BlockStmt) bool {
+func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body *ast.BlockStmt) bool {
 	if len(deriv.Args) == 0 || deriv.Args[0] != bg {
 		return false
 	}
@@ -208,7 +209,7 @@ func (m *builder) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, 
 	if !ok {
 		return false
 	}
-	if !isLocal(v) {
+	if !provenance.IsLocal(v) {
 		return true // a package-level variable
 	}
 	return m.escapes(v, body)
@@ -218,7 +219,7 @@ func (m *builder) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, 
 // other than by calling it in place: as a value (stored, returned, passed
 // on), or called from a goroutine or from a closure that is not run in
 // place (deferred or called at once).
-func (m *builder) escapes(v *types.Var, body *ast.BlockStmt) bool {
+func (m *layer) escapes(v *types.Var, body *ast.BlockStmt) bool {
 	info := m.pass.TypesInfo
 	escaped := false
 	var stack []ast.Node
@@ -277,14 +278,14 @@ func (m *builder) escapes(v *types.Var, body *ast.BlockStmt) bool {
 // context.Background()) is used in body only in comparisons (a == bg),
 // a reference value, or as the parent of contexts with a lifetime of their
 // own (ownLifetime): no call runs under it as it is.
-func (m *builder) neverRunUnder(lhs ast.Expr, body *ast.BlockStmt) bool {
+func (m *layer) neverRunUnder(lhs ast.Expr, body *ast.BlockStmt) bool {
 	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return false
 	}
 	info := m.pass.TypesInfo
 	v, ok := info.ObjectOf(id).(*types.Var)
-	if !ok || !isLocal(v) {
+	if !ok || !provenance.IsLocal(v) {
 		return false
 	}
 	compared, other := 0, false

@@ -1,4 +1,4 @@
-package model
+package waits
 
 import (
 	"go/ast"
@@ -50,16 +50,16 @@ const maxFactRounds = 8
 
 // findDelayFuncs marks the package's functions whose body waits, exports
 // their WaitFact, and returns them with whether each is a pure wait.
-func (m *builder) findDelayFuncs() map[*types.Func]bool {
-	in := &interp{info: m.pass.TypesInfo, delayFuncs: map[*types.Func]bool{}, pureWaits: map[*types.Func]bool{}, imports: m.importWait, certainWaits: true}
+func (m *Result) findDelayFuncs() map[*types.Func]bool {
+	in := Calls{Info: m.pass.TypesInfo, Funcs: map[*types.Func]bool{}, Pure: map[*types.Func]bool{}, Import: m.ImportedWait, Certain: true}
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.decls {
-			if in.delayFuncs[fn] {
+		for fn, d := range m.vals.Decls {
+			if in.Funcs[fn] {
 				continue
 			}
-			if waitsOnEveryCall(d.Body, in.waitsHere) {
-				in.delayFuncs[fn] = true
+			if waitsOnEveryCall(d.Body, in.WaitsHere) {
+				in.Funcs[fn] = true
 				changed = true
 			}
 		}
@@ -68,27 +68,27 @@ func (m *builder) findDelayFuncs() map[*types.Func]bool {
 		}
 	}
 	// A pure wait calls nothing fallible but waits.
-	for fn := range in.delayFuncs {
-		d := m.vals.decls[fn]
+	for fn := range in.Funcs {
+		d := m.vals.Decls[fn]
 		pure := true
 		ast.Inspect(d.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false
 			}
-			if c, ok := n.(*ast.CallExpr); ok && !in.isPureWait(c) && in.isOp(c) {
+			if c, ok := n.(*ast.CallExpr); ok && !in.IsPureWait(c) && in.IsOp(c) {
 				pure = false
 			}
 			return pure
 		})
 		if pure {
-			in.pureWaits[fn] = true
+			in.Pure[fn] = true
 		}
 	}
-	for fn := range in.delayFuncs {
-		m.pass.ExportObjectFact(fn, &WaitFact{Pure: in.pureWaits[fn]})
+	for fn := range in.Funcs {
+		m.pass.ExportObjectFact(fn, &WaitFact{Pure: in.Pure[fn]})
 	}
-	m.pureWaits = in.pureWaits
-	return in.delayFuncs
+	m.PureWaits = in.Pure
+	return in.Funcs
 }
 
 // waitsOnEveryCall reports whether body waits outside loops and closures.
@@ -107,8 +107,8 @@ func waitsOnEveryCall(body *ast.BlockStmt, waitsHere func(ast.Node) bool) bool {
 	return found
 }
 
-// importWait returns the WaitFact of a function of another package.
-func (m *builder) importWait(fn *types.Func) *WaitFact {
+// ImportedWait returns the WaitFact of a function of another package.
+func (m *Result) ImportedWait(fn *types.Func) *WaitFact {
 	if fn.Pkg() == nil || fn.Pkg() == m.pass.Pkg {
 		return nil
 	}
@@ -121,11 +121,11 @@ func (m *builder) importWait(fn *types.Func) *WaitFact {
 
 // findRandomFuncs marks the package's functions that return a random
 // value and exports their RandomFact.
-func (m *builder) findRandomFuncs() {
+func (m *Result) findRandomFuncs() {
 	m.randomFuncs = map[*types.Func]bool{}
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.decls {
+		for fn, d := range m.vals.Decls {
 			if m.randomFuncs[fn] || d.Body == nil {
 				continue
 			}
@@ -170,7 +170,7 @@ func isNumeric(t types.Type) bool {
 // math/rand/v2 and crypto/rand (but not their constructors), runtime/retry's
 // jitter functions, or a function known to return a random value (this
 // package's, or another's through its RandomFact).
-func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
+func (m *Result) IsRandomCall(call *ast.CallExpr, fn *types.Func) bool {
 	if randPaths[analysisutil.PkgPath(fn)] {
 		switch fn.Name() {
 		case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed":
@@ -194,36 +194,36 @@ func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
 // isDelayCall reports whether call sleeps: time.Sleep, runtime/retry's
 // Sleep, or a function that waits (this package's, or another's through
 // its WaitFact).
-func (in *interp) isDelayCall(call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(in.info, call)
+func (in Calls) IsDelayCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.Info, call)
 	if fn == nil {
 		return false
 	}
 	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
 		return true
 	}
-	if in.delayFuncs[fn] {
+	if in.Funcs[fn] {
 		return true
 	}
-	return in.imports != nil && in.imports(fn) != nil
+	return in.Import != nil && in.Import(fn) != nil
 }
 
 // isPureWait reports whether call only waits: time.Sleep, runtime/retry's
 // Sleep, or a function whose body only waits (this package's, or
 // another's through its WaitFact).
-func (in *interp) isPureWait(call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(in.info, call)
+func (in Calls) IsPureWait(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.Info, call)
 	if fn == nil {
 		return false
 	}
 	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
 		return true
 	}
-	if in.pureWaits[fn] {
+	if in.Pure[fn] {
 		return true
 	}
-	if in.imports != nil {
-		if f := in.imports(fn); f != nil {
+	if in.Import != nil {
+		if f := in.Import(fn); f != nil {
 			return f.Pure
 		}
 	}

@@ -1,4 +1,4 @@
-package model
+package waits
 
 import (
 	"go/ast"
@@ -8,12 +8,13 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // shape classifies a duration expression, following the local variables
 // it is made of (every assignment in the function, so `delay *= 2` is
 // seen) and the helpers of this package it calls.
-func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
+func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	info := m.pass.TypesInfo
 	var sh DelayShape
 	random, fixed := false, false
@@ -32,10 +33,10 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 			case *ast.FuncLit:
 				return false
 			case *ast.Ident:
-				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
-					for _, a := range m.vals.assigns[v] {
-						if a.value != nil {
-							visitExpr(a.value, depth+1)
+				if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) {
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil {
+							visitExpr(a.Value, depth+1)
 						}
 					}
 					// x op= y, x++ anywhere in the function declaring x
@@ -70,7 +71,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				}
 			case *ast.CallExpr:
 				if fn := analysisutil.Callee(info, x); fn != nil {
-					if d := m.vals.decls[fn]; d != nil {
+					if d := m.vals.Decls[fn]; d != nil {
 						helpers = append(helpers, d)
 						ast.Inspect(d.Body, func(n ast.Node) bool {
 							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
@@ -103,7 +104,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				return true
 			}
 			fn := analysisutil.Callee(info, c)
-			if fn == nil || !(m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+			if fn == nil || !(m.IsRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
 				return true
 			}
 			underAdd := false
@@ -162,7 +163,7 @@ func (m *builder) shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
 					random = true
 				default:
-					if m.isRandomCall(x, fn) {
+					if m.IsRandomCall(x, fn) {
 						random = true
 						if pos, ok := m.constSeeded(x); ok {
 							sh.Jitter = JitterSeeded
@@ -219,10 +220,10 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 	return capped
 }
 
-// maxGrowthAttempts is the largest attempt bound under which exponential
+// MaxGrowthAttempts is the largest attempt bound under which exponential
 // growth counts as capped by the bound itself: 2^6 = 64 times the first
 // delay at most.
-const maxGrowthAttempts = 7
+const MaxGrowthAttempts = 7
 
 // growsBelowCap reports whether the growth statement s of v runs only
 // while v is below a limit: it is in the body of an if whose condition
@@ -267,15 +268,15 @@ func growsBelowCap(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *as
 }
 
 // isDoubling recognizes d * 2, 2 * d on a non-constant d.
-func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
+func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bool {
 	for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
 		if tv := info.Types[pair[1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
 			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
 				// d * 2 where d is the delay itself (not time.Second * 2).
 				if id := identOf(pair[0]); id != nil {
-					if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
-						for _, a := range vals.assigns[v] {
-							if a.value != nil && mentionsObj(info, a.value, v) {
+					if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
+						for _, a := range vals.Assigns[v] {
+							if a.Value != nil && mentionsObj(info, a.Value, v) {
 								return true
 							}
 						}
@@ -288,9 +289,9 @@ func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *values) bool {
 	return false
 }
 
-func selfAssigned(vals *values, v *types.Var, x ast.Expr) bool {
-	for _, a := range vals.assigns[v] {
-		if a.value == x {
+func selfAssigned(vals *provenance.Values, v *types.Var, x ast.Expr) bool {
+	for _, a := range vals.Assigns[v] {
+		if a.Value == x {
 			return true
 		}
 	}
@@ -308,18 +309,18 @@ func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
 	return found
 }
 
-func (m *builder) isRandom(e ast.Expr) bool {
+func (m *Result) isRandom(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.isRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.IsRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
 				found = true
 			}
 		}
 		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) {
-				for _, a := range m.vals.assigns[v] {
-					if a.value != nil && a.value != e && m.isRandomShallow(a.value) {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
+				for _, a := range m.vals.Assigns[v] {
+					if a.Value != nil && a.Value != e && m.isRandomShallow(a.Value) {
 						found = true
 					}
 				}
@@ -330,11 +331,11 @@ func (m *builder) isRandom(e ast.Expr) bool {
 	return found
 }
 
-func (m *builder) isRandomShallow(e ast.Expr) bool {
+func (m *Result) isRandomShallow(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.isRandomCall(c, fn) {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.IsRandomCall(c, fn) {
 				found = true
 			}
 		}
@@ -345,7 +346,7 @@ func (m *builder) isRandomShallow(e ast.Expr) bool {
 
 // constSeeded reports whether a random call draws from a generator made
 // with a constant seed: rand.New(rand.NewSource(42)).
-func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
+func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return token.NoPos, false
@@ -353,8 +354,8 @@ func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 	if _, isPkg := m.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); isPkg {
 		return token.NoPos, false // the package-level generator
 	}
-	for _, o := range m.vals.trace(sel.X) {
-		c, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+	for _, o := range m.vals.Trace(sel.X) {
+		c, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			continue
 		}
@@ -382,7 +383,7 @@ func (m *builder) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
-func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
+func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 	inHelper := func(pos token.Pos) bool {
 		for _, d := range helpers {
 			if d.Pos() <= pos && pos < d.End() {
@@ -411,9 +412,9 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 					}
 				}
 				opaque = true
-			} else if m.vals.decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+			} else if m.vals.Decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
 				opaque = true
-			} else if m.vals.decls[fn] != nil {
+			} else if m.vals.Decls[fn] != nil {
 				// A helper of this package, followed into its
 				// returns: the receiver it is called on gives no
 				// value of its own; the arguments do.
@@ -430,7 +431,7 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 				opaque = true
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && len(m.vals.assigns[v]) == 0 && !inHelper(v.Pos()) {
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) {
 				opaque = true // a parameter of the retrying function
 			}
 		}
@@ -447,20 +448,18 @@ func (m *builder) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 // draw: a configured delay, the same for every retry of every client
 // that shares the configuration, so a wait of it has no jitter whatever
 // its value. A function or interface field is a policy that may jitter.
-func (m *builder) fixedField(f *types.Var) bool {
+func (m *Result) fixedField(f *types.Var) bool {
 	b, ok := f.Type().Underlying().(*types.Basic)
 	if !ok || b.Info()&types.IsNumeric == 0 {
 		return false
 	}
-	if m.randomFields == nil {
-		m.randomFields = m.findRandomFields()
-	}
+	m.randomOnce.Do(func() { m.randomFields = m.findRandomFields() })
 	return !m.randomFields[f]
 }
 
 // findRandomFields lists the fields the package assigns, in a statement
 // or a composite literal, a value with a random draw.
-func (m *builder) findRandomFields() map[*types.Var]bool {
+func (m *Result) findRandomFields() map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Var]bool{}
 	mark := func(lhs ast.Expr, value ast.Expr) {

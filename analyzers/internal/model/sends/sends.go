@@ -1,4 +1,4 @@
-package model
+package sends
 
 import (
 	"fmt"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // HeaderWrite is a header set on a request.
@@ -92,7 +94,7 @@ func IdempotentMethod(m string) bool {
 	return false
 }
 
-func (m *builder) constString(e ast.Expr) (string, bool) {
+func (m *layer) constString(e ast.Expr) (string, bool) {
 	// http.CanonicalHeaderKey("idempotency-key"), strings.ToUpper("post")
 	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
 		fn := analysisutil.Callee(m.pass.TypesInfo, c)
@@ -107,8 +109,8 @@ func (m *builder) constString(e ast.Expr) (string, bool) {
 			}
 		}
 	}
-	for _, o := range m.vals.trace(e) {
-		if tv := m.pass.TypesInfo.Types[o.expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
+	for _, o := range m.vals.Trace(e) {
+		if tv := m.pass.TypesInfo.Types[o.Expr]; tv.Value != nil && tv.Value.Kind() == constant.String {
 			return constant.StringVal(tv.Value), true
 		}
 	}
@@ -119,7 +121,7 @@ func (m *builder) constString(e ast.Expr) (string, bool) {
 }
 
 // sendOf recognizes an HTTP send and what is known of its request.
-func (m *builder) sendOf(call *ast.CallExpr) *Send {
+func (m *layer) sendOf(call *ast.CallExpr) *Send {
 	info := m.pass.TypesInfo
 	fn := analysisutil.Callee(info, call)
 	if fn == nil {
@@ -149,14 +151,14 @@ func (m *builder) sendOf(call *ast.CallExpr) *Send {
 }
 
 // request fills in the method and headers of the request expression e.
-func (m *builder) request(s *Send, e ast.Expr) {
+func (m *layer) request(s *Send, e ast.Expr) {
 	methods := map[string]bool{}
 	unknown := false
 	hosts := map[string]bool{}
-	for _, o := range m.vals.trace(e) {
+	for _, o := range m.vals.Trace(e) {
 		method, ok := "", false
 		host := ""
-		switch x := analysisutil.Unparen(o.expr).(type) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(m.pass.TypesInfo, x)
 			if fn == nil {
@@ -184,14 +186,14 @@ func (m *builder) request(s *Send, e ast.Expr) {
 				}
 			}
 		case *ast.CompositeLit:
-			if v, found := litField(x, "Method"); found {
+			if v, found := provenance.LitField(x, "Method"); found {
 				method, ok = m.constString(v)
 			} else {
 				method, ok = http.MethodGet, true
 			}
 		}
-		if w := m.lastWrite(o.via, "Method"); w != nil {
-			method, ok = m.constString(w.value)
+		if w := m.vals.LastWrite(o.Via, "Method"); w != nil {
+			method, ok = m.constString(w.Value)
 		}
 		if ok {
 			methods[strings.ToUpper(method)] = true
@@ -199,7 +201,7 @@ func (m *builder) request(s *Send, e ast.Expr) {
 			unknown = true
 		}
 		hosts[host] = true
-		for _, obj := range o.via {
+		for _, obj := range o.Via {
 			s.Headers = append(s.Headers, m.headers[obj]...)
 		}
 	}
@@ -228,14 +230,14 @@ func (m *builder) request(s *Send, e ast.Expr) {
 }
 
 // keyTransport reports whether a client's transport adds idempotency keys.
-func (m *builder) keyTransport(client ast.Expr, depth int) bool {
+func (m *layer) keyTransport(client ast.Expr, depth int) bool {
 	if depth > 4 {
 		return false
 	}
 	info := m.pass.TypesInfo
 	isKeyTransport := func(e ast.Expr) bool {
-		for _, o := range m.vals.trace(e) {
-			t := info.TypeOf(o.expr)
+		for _, o := range m.vals.Trace(e) {
+			t := info.TypeOf(o.Expr)
 			for i := range catalog.Rows {
 				r := &catalog.Rows[i]
 				if r.Role == catalog.KeyTransport && analysisutil.IsNamedType(t, r.Path, r.Name) {
@@ -245,21 +247,21 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 		}
 		return false
 	}
-	for _, o := range m.vals.trace(client) {
-		if w := m.lastWrite(o.via, "Transport"); w != nil && isKeyTransport(w.value) {
+	for _, o := range m.vals.Trace(client) {
+		if w := m.vals.LastWrite(o.Via, "Transport"); w != nil && isKeyTransport(w.Value) {
 			return true
 		}
-		if w := m.lastWrite(o.via, "HTTPClient"); w != nil && m.keyTransport(w.value, depth+1) {
+		if w := m.vals.LastWrite(o.Via, "HTTPClient"); w != nil && m.keyTransport(w.Value, depth+1) {
 			return true
 		}
-		lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit)
+		lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
 		if !ok {
 			continue
 		}
-		if v, ok := litField(lit, "Transport"); ok && isKeyTransport(v) {
+		if v, ok := provenance.LitField(lit, "Transport"); ok && isKeyTransport(v) {
 			return true
 		}
-		if v, ok := litField(lit, "HTTPClient"); ok && m.keyTransport(v, depth+1) {
+		if v, ok := provenance.LitField(lit, "HTTPClient"); ok && m.keyTransport(v, depth+1) {
 			return true
 		}
 	}
@@ -268,13 +270,13 @@ func (m *builder) keyTransport(client ast.Expr, depth int) bool {
 
 // sendsIn lists the sends reached from root: direct sends, and calls of
 // functions that send.
-func (m *builder) sendsIn(root ast.Node) []*Send {
+func (m *layer) sendsIn(root ast.Node) []*Send {
 	info := m.pass.TypesInfo
 	var out []*Send
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
-			if m.uncounted[x] {
+			if m.res.Uncounted(x) {
 				return false
 			}
 		case *ast.CallExpr:
@@ -301,8 +303,8 @@ func (m *builder) sendsIn(root ast.Node) []*Send {
 }
 
 // sendSummary returns the SendFact of fn.
-func (m *builder) sendSummary(fn *types.Func) *SendFact {
-	return summarize(m, m.ssummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *SendFact {
+func (m *layer) sendSummary(fn *types.Func) *SendFact {
+	return provenance.Summarize(m.pass, m.vals, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *SendFact {
 		sends := m.sendsIn(d.Body)
 		var f *SendFact
 		for _, s := range sends {
@@ -324,7 +326,7 @@ func (m *builder) sendSummary(fn *types.Func) *SendFact {
 
 // keyNames splits the headers set on a request into those whose value is
 // made inside body (a key made per call) and those given from outside.
-func (m *builder) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
+func (m *layer) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
 	for _, h := range hs {
 		if h.Made || h.Value != nil && m.madeIn(h.Value, []ast.Node{body}) {
 			made = append(made, h.Name)
@@ -337,7 +339,7 @@ func (m *builder) keyNames(hs []HeaderWrite, body ast.Node) (made, given []strin
 
 // madeIn reports whether the value v is made (by a call) within the
 // regions: directly, or through a local variable assigned there.
-func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
+func (m *layer) madeIn(v ast.Expr, regions []ast.Node) bool {
 	info := m.pass.TypesInfo
 	inside := func(pos token.Pos) bool {
 		for _, r := range regions {
@@ -370,17 +372,17 @@ func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
 			}
 		case *ast.Ident:
 			v, ok := info.Uses[x].(*types.Var)
-			if !ok || !isLocal(v) {
+			if !ok || !provenance.IsLocal(v) {
 				return false
 			}
-			var last *assign
-			for i, a := range m.vals.assigns[v] {
-				if a.pos < cutoff && (last == nil || a.pos > last.pos) {
-					last = &m.vals.assigns[v][i]
+			var last *provenance.Assign
+			for i, a := range m.vals.Assigns[v] {
+				if a.Pos < cutoff && (last == nil || a.Pos > last.Pos) {
+					last = &m.vals.Assigns[v][i]
 				}
 			}
-			if last != nil && last.value != nil {
-				return made(last.value, last.pos, depth+1)
+			if last != nil && last.Value != nil {
+				return made(last.Value, last.Pos, depth+1)
 			}
 		}
 		return false
@@ -389,30 +391,24 @@ func (m *builder) madeIn(v ast.Expr, regions []ast.Node) bool {
 }
 
 // findSends records the sends each retry's attempts make.
-func (m *builder) findSends(r *Retry) {
-	if r.Kind == ClientRetry {
+func (m *layer) findSends(r *model.Retry) []*Send {
+	var out []*Send
+	if r.Kind == model.ClientRetry {
 		if call, ok := r.Node.(*ast.CallExpr); ok {
 			if s := m.sendOf(call); s != nil {
-				r.Sends = append(r.Sends, s)
+				out = append(out, s)
 			}
 		}
-		return
+		return out
 	}
 	for _, op := range r.Ops {
 		for _, s := range m.sendsIn(op) {
-			if r.Kind == LoopRetry && s.Call != nil && sentOnce(m.pass.TypesInfo, r, s.Call) {
+			if r.Kind == model.LoopRetry && s.Call != nil && model.SentOnce(m.pass.TypesInfo, r, s.Call) {
 				continue // made once, then the loop is left: not re-sent
 			}
-			r.Sends = append(r.Sends, s)
+			out = append(out, s)
 		}
 	}
-	defer func() {
-		for _, s := range r.Sends {
-			for i := range s.Headers {
-				s.Headers[i].PerAttempt = m.perAttempt(s.Headers[i], r)
-			}
-		}
-	}()
 	for _, fn := range r.OpFuncs {
 		if f := m.sendSummary(fn); f != nil {
 			s := &Send{Pos: r.Pos, End: r.End, Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f, Host: f.Host}
@@ -422,14 +418,20 @@ func (m *builder) findSends(r *Retry) {
 			for _, k := range f.Given {
 				s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: r.Pos})
 			}
-			r.Sends = append(r.Sends, s)
+			out = append(out, s)
 		}
 	}
+	for _, s := range out {
+		for i := range s.Headers {
+			s.Headers[i].PerAttempt = m.perAttempt(s.Headers[i], r)
+		}
+	}
+	return out
 }
 
 // PerAttempt reports whether the header write's value is made anew in
 // every attempt of r.
-func (m *builder) perAttempt(h HeaderWrite, r *Retry) bool {
+func (m *layer) perAttempt(h HeaderWrite, r *model.Retry) bool {
 	if h.Made {
 		return true
 	}
@@ -437,7 +439,7 @@ func (m *builder) perAttempt(h HeaderWrite, r *Retry) bool {
 }
 
 // requestFacts exports RequestFacts for functions returning requests.
-func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
+func (m *layer) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 	sig := fn.Type().(*types.Signature)
 	if sig.Results().Len() == 0 {
 		return nil
@@ -467,7 +469,7 @@ func (m *builder) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 // urlHost returns the host of a URL expression when the model can read
 // it: a constant URL, or a sum whose constant leftmost part holds the
 // whole host ("http://pay.shop:8080/" + id, not "http://pay" + region).
-func (m *builder) urlHost(e ast.Expr, depth int) string {
+func (m *layer) urlHost(e ast.Expr, depth int) string {
 	if depth > 8 {
 		return ""
 	}
@@ -492,4 +494,8 @@ func (m *builder) urlHost(e ast.Expr, depth int) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+func catalogRow(fn *types.Func) *catalog.Row {
+	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 }

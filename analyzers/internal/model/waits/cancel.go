@@ -1,4 +1,4 @@
-package model
+package waits
 
 import (
 	"go/ast"
@@ -6,12 +6,13 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // inSelectWithDone reports whether call is in (or feeds) a select, within
 // root, that also waits on a context's Done channel — or a timer whose
 // channel is received in such a select.
-func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
+func (m *Result) InSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 	found := false
 	ast.Inspect(root, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectStmt)
@@ -45,7 +46,7 @@ func (m *builder) inSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 
 // isDoneChan reports whether e is a context's Done channel: ctx.Done(),
 // or a local variable that is only ever assigned ctx.Done().
-func (m *builder) isDoneChan(e ast.Expr) bool {
+func (m *Result) isDoneChan(e ast.Expr) bool {
 	if isDoneCall(m.pass.TypesInfo, e) {
 		return true
 	}
@@ -54,15 +55,15 @@ func (m *builder) isDoneChan(e ast.Expr) bool {
 		return false
 	}
 	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || !isLocal(v) {
+	if !ok || !provenance.IsLocal(v) {
 		return false
 	}
-	as := m.vals.assigns[v]
+	as := m.vals.Assigns[v]
 	if len(as) == 0 {
 		return false
 	}
 	for _, a := range as {
-		if a.value == nil || !isDoneCall(m.pass.TypesInfo, a.value) {
+		if a.Value == nil || !isDoneCall(m.pass.TypesInfo, a.Value) {
 			return false
 		}
 	}
@@ -72,7 +73,7 @@ func (m *builder) isDoneChan(e ast.Expr) bool {
 // underNeverDone reports whether call runs only when a context can never
 // be cancelled: inside `if ctx.Done() == nil { ... }` (a conjunct of the
 // condition will do).
-func (m *builder) underNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
+func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
 	var nilDone func(e ast.Expr) bool
 	nilDone = func(e ast.Expr) bool {
 		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
@@ -110,7 +111,7 @@ func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root 
 	var made types.Object
 	ast.Inspect(root, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == ast.Expr(call) {
-			made = baseObj(info, as.Lhs[0])
+			made = provenance.BaseObj(info, as.Lhs[0])
 		}
 		return made == nil
 	})
@@ -120,9 +121,9 @@ func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root 
 		if !ok || se.Sel.Name != "C" {
 			return true
 		}
-		if obj := baseObj(info, se.X); obj != nil {
+		if obj := provenance.BaseObj(info, se.X); obj != nil {
 			// the timer var assigned from call, or reset by call
-			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && baseObj(info, sx.X) == obj || made != nil && made == obj {
+			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && provenance.BaseObj(info, sx.X) == obj || made != nil && made == obj {
 				feeds = true
 			}
 		}

@@ -1,4 +1,4 @@
-package model
+package timeouts
 
 import (
 	"fmt"
@@ -10,6 +10,10 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // TimeoutFact is exported for functions that set a timeout on the context
@@ -50,8 +54,8 @@ type DroppedContext struct {
 
 // CancelDelay is a retry's wait that ignores the context's cancellation.
 type CancelDelay struct {
-	Delay   *Delay
-	Retry   *Retry
+	Delay   *waits.Delay
+	Retry   *model.Retry
 	Ctx     string // the context in scope
 	Stmt    ast.Stmt
 	Returns bool // the enclosing function returns only an error
@@ -59,7 +63,7 @@ type CancelDelay struct {
 
 // AttemptFit is a retry whose attempts cannot fit in its deadline.
 type AttemptFit struct {
-	Retry      *Retry
+	Retry      *model.Retry
 	PerAttempt time.Duration
 	Delays     time.Duration // known total of the waits between attempts
 	Outer      Bound
@@ -68,8 +72,8 @@ type AttemptFit struct {
 // NoTimeout is a send in a retry whose client has no timeout and whose
 // request has no deadline.
 type NoTimeout struct {
-	Send  *Send
-	Retry *Retry
+	Send  *sends.Send
+	Retry *model.Retry
 }
 
 // Timeouts is what the model knows about the package's deadlines.
@@ -81,7 +85,7 @@ type Timeouts struct {
 	NoTimeout []*NoTimeout
 }
 
-func (m *builder) isContextFunc(call *ast.CallExpr, names ...string) bool {
+func (m *layer) isContextFunc(call *ast.CallExpr, names ...string) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	for _, n := range names {
 		if analysisutil.IsFunc(fn, "context", n) {
@@ -96,9 +100,8 @@ func isContextType(t types.Type) bool {
 }
 
 // durationOf evaluates a constant duration.
-func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
-	v, ok := in.eval(e, nil)
+func (m *layer) durationOf(e ast.Expr) (time.Duration, bool) {
+	v, ok := m.res.Eval(e)
 	if !ok || v.Kind() != constant.Int {
 		return 0, false
 	}
@@ -107,7 +110,7 @@ func (m *builder) durationOf(e ast.Expr) (time.Duration, bool) {
 }
 
 // timeoutOf returns the timeout a WithTimeout/WithDeadline call sets.
-func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
+func (m *layer) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
 	switch {
 	case m.isContextFunc(call, "WithTimeout", "WithTimeoutCause") && len(call.Args) >= 2:
 		return m.durationOf(call.Args[1])
@@ -128,14 +131,14 @@ func (m *builder) timeoutOf(call *ast.CallExpr) (time.Duration, bool) {
 
 // bound returns the known time a context expression has left, following
 // derived contexts back to constant timeouts set in this package.
-func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
+func (m *layer) bound(ctx ast.Expr, depth int) (Bound, bool) {
 	if depth > 10 {
 		return Bound{}, false
 	}
 	var best Bound
 	found := false
-	for _, o := range m.vals.trace(ctx) {
-		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+	for _, o := range m.vals.Trace(ctx) {
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			return Bound{}, false // a parameter or field: unknown
 		}
@@ -162,16 +165,16 @@ func (m *builder) bound(ctx ast.Expr, depth int) (Bound, bool) {
 
 // noDeadline reports whether a context expression is known to carry no
 // deadline: Background, TODO, or contexts derived from them without one.
-func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
+func (m *layer) noDeadline(ctx ast.Expr, depth int) bool {
 	if depth > 10 {
 		return false
 	}
-	origins := m.vals.trace(ctx)
+	origins := m.vals.Trace(ctx)
 	if len(origins) == 0 {
 		return false
 	}
 	for _, o := range origins {
-		call, ok := analysisutil.Unparen(o.expr).(*ast.CallExpr)
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			return false
 		}
@@ -189,8 +192,8 @@ func (m *builder) noDeadline(ctx ast.Expr, depth int) bool {
 }
 
 // timeoutSummary returns the TimeoutFact of fn.
-func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
-	return summarize(m, m.tsummaries, fn, func(fn *types.Func, d *ast.FuncDecl) *TimeoutFact {
+func (m *layer) timeoutSummary(fn *types.Func) *TimeoutFact {
+	return provenance.Summarize(m.pass, m.vals, m.summaries, fn, func(fn *types.Func, d *ast.FuncDecl) *TimeoutFact {
 		sig := fn.Type().(*types.Signature)
 		var f *TimeoutFact
 		for i := range sig.Params().Len() {
@@ -227,7 +230,7 @@ func (m *builder) timeoutSummary(fn *types.Func) *TimeoutFact {
 	})
 }
 
-func calleeName(m *builder, call *ast.CallExpr) string {
+func calleeName(m *layer, call *ast.CallExpr) string {
 	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
 		return analysisutil.FuncName(fn, nil)
 	}
@@ -235,7 +238,7 @@ func calleeName(m *builder, call *ast.CallExpr) string {
 }
 
 // findTimeouts computes the timeout findings of the package.
-func (m *builder) findTimeouts() *Timeouts {
+func (m *layer) findTimeouts() *Timeouts {
 	info := m.pass.TypesInfo
 	t := &Timeouts{}
 	for _, f := range m.pass.Files {
@@ -252,7 +255,7 @@ func (m *builder) findTimeouts() *Timeouts {
 				return true
 			}
 			// An http.Client Timeout on a request whose context has less.
-			if s := m.sendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
+			if s := m.sends.SendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
 				if ct, ok := m.clientTimeout(call); ok {
 					if bf := analysisutil.Callee(info, s.Build); bf != nil && bf.Name() == "NewRequestWithContext" {
 						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D <= ct {
@@ -273,7 +276,7 @@ func (m *builder) findTimeouts() *Timeouts {
 		})
 	}
 	m.findDropped(t)
-	for _, r := range m.result.Retries {
+	for _, r := range m.res.Retries {
 		m.retryTimeouts(t, r)
 	}
 	return t
@@ -281,7 +284,7 @@ func (m *builder) findTimeouts() *Timeouts {
 
 // retryTimeouts finds, for one retry, waits that ignore cancellation,
 // attempts that cannot fit in the deadline, and sends without any timeout.
-func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
+func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 	info := m.pass.TypesInfo
 	fnType, results := m.enclosingFunc(r.Pos)
 	scope := m.ctxInScope(fnType)
@@ -300,7 +303,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 		var parent ast.Expr
 		for _, op := range r.Ops {
 			ast.Inspect(op, func(n ast.Node) bool {
-				if _, ok := n.(*ast.FuncLit); ok && r.Kind != LibraryRetry {
+				if _, ok := n.(*ast.FuncLit); ok && r.Kind != model.LibraryRetry {
 					return false
 				}
 				if call, ok := n.(*ast.CallExpr); ok {
@@ -312,9 +315,9 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 			})
 		}
 		if call, ok := r.Node.(*ast.CallExpr); ok && r.Row != nil && r.Row.Path == catalog.ResilintRetry && len(call.Args) > 1 {
-			for _, o := range m.vals.trace(call.Args[1]) {
-				if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
-					if v, ok := litField(lit, "PerAttemptTimeout"); ok {
+			for _, o := range m.vals.Trace(call.Args[1]) {
+				if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
+					if v, ok := provenance.LitField(lit, "PerAttemptTimeout"); ok {
 						if d, ok := m.durationOf(v); ok {
 							per, parent = d, call.Args[0]
 						}
@@ -326,7 +329,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 			if b, ok := m.bound(parent, 0); ok {
 				var delays time.Duration
 				for _, d := range r.Delays {
-					if dd, ok := m.durationOf(d.Dur); ok && d.Shape.Jitter == JitterNone && !d.Shape.Exponential {
+					if dd, ok := m.durationOf(d.Dur); ok && d.Shape.Jitter == waits.JitterNone && !d.Shape.Exponential {
 						delays += dd * time.Duration(r.Attempts-1)
 					}
 				}
@@ -337,7 +340,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 		}
 	}
 	// 5. Sends with no timeout at all.
-	for _, s := range r.Sends {
+	for _, s := range m.sends.Of(r) {
 		if s.Call == nil || s.Fact != nil {
 			continue
 		}
@@ -354,7 +357,7 @@ func (m *builder) retryTimeouts(t *Timeouts, r *Retry) {
 
 // enclosingFunc returns the type of the innermost function around pos and
 // whether it returns exactly one error.
-func (m *builder) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
+func (m *layer) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
 	var ft *ast.FuncType
 	for _, f := range m.pass.Files {
 		if !(f.FileStart <= pos && pos < f.FileEnd) {
@@ -384,7 +387,7 @@ func (m *builder) enclosingFunc(pos token.Pos) (*ast.FuncType, bool) {
 // clientWithoutTimeout reports whether a net/http send's client is known
 // to have no Timeout: http.DefaultClient, a package-level helper, or a
 // literal without Timeout that nothing sets later.
-func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
+func (m *layer) clientWithoutTimeout(call *ast.CallExpr) bool {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
@@ -394,21 +397,21 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 			return true // http.Get, http.Post: the default client
 		}
 	}
-	origins := m.vals.trace(sel.X)
+	origins := m.vals.Trace(sel.X)
 	if len(origins) == 0 {
 		return false
 	}
 	for _, o := range origins {
-		if w := m.lastWrite(o.via, "Timeout"); w != nil {
+		if w := m.vals.LastWrite(o.Via, "Timeout"); w != nil {
 			return false
 		}
-		switch x := analysisutil.Unparen(o.expr).(type) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.SelectorExpr:
 			if v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var); !ok || analysisutil.PkgPath(v) != "net/http" || v.Name() != "DefaultClient" {
 				return false
 			}
 		case *ast.CompositeLit:
-			if _, ok := litField(x, "Timeout"); ok {
+			if _, ok := provenance.LitField(x, "Timeout"); ok {
 				return false
 			}
 		default:
@@ -420,7 +423,7 @@ func (m *builder) clientWithoutTimeout(call *ast.CallExpr) bool {
 
 // requestWithoutDeadline reports whether the request of a send is known
 // to carry no deadline.
-func (m *builder) requestWithoutDeadline(s *Send) bool {
+func (m *layer) requestWithoutDeadline(s *sends.Send) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, s.Call)
 	if fn == nil {
 		return false
@@ -442,7 +445,7 @@ func (m *builder) requestWithoutDeadline(s *Send) bool {
 }
 
 // clientTimeout returns the constant Timeout of a net/http send's client.
-func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
+func (m *layer) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return 0, false
@@ -453,12 +456,12 @@ func (m *builder) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	}
 	var best time.Duration
 	found := false
-	for _, o := range m.vals.trace(sel.X) {
+	for _, o := range m.vals.Trace(sel.X) {
 		var v ast.Expr
-		if w := m.lastWrite(o.via, "Timeout"); w != nil {
-			v = w.value
-		} else if lit, ok := analysisutil.Unparen(o.expr).(*ast.CompositeLit); ok {
-			v, _ = litField(lit, "Timeout")
+		if w := m.vals.LastWrite(o.Via, "Timeout"); w != nil {
+			v = w.Value
+		} else if lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit); ok {
+			v, _ = provenance.LitField(lit, "Timeout")
 		}
 		if v == nil {
 			return 0, false

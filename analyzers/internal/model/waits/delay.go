@@ -1,4 +1,4 @@
-package model
+package waits
 
 import (
 	"go/ast"
@@ -6,14 +6,13 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
-	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // waits reports whether executing the simple parts of stmt waits: a
 // sleep, a receive from a timer or ticker channel, a call of a function
 // that sleeps. Bodies of compound statements are not looked at (the
 // interpreter executes them statement by statement).
-func (in *interp) waits(stmt ast.Node) bool {
+func (in Calls) Waits(stmt ast.Node) bool {
 	var nodes []ast.Node
 	switch st := stmt.(type) {
 	case *ast.IfStmt:
@@ -27,17 +26,17 @@ func (in *interp) waits(stmt ast.Node) bool {
 	default:
 		nodes = []ast.Node{stmt}
 	}
-	return anyIn(nodes, in.waitsHere)
+	return analysisutil.AnyIn(nodes, in.WaitsHere)
 }
 
-// waitsHere reports whether n itself waits: a receive from a timer or
+// WaitsHere reports whether n itself waits: a receive from a timer or
 // ctx.Done(), or a call that sleeps.
-func (in *interp) waitsHere(n ast.Node) bool {
+func (in Calls) WaitsHere(n ast.Node) bool {
 	switch x := n.(type) {
 	case *ast.UnaryExpr:
-		return x.Op == token.ARROW && (isTimeChan(in.info.TypeOf(x.X)) || in.isDone(x.X))
+		return x.Op == token.ARROW && (isTimeChan(in.Info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
-		return in.isDelayCall(x) || !in.certainWaits && in.mayWait(x)
+		return in.IsDelayCall(x) || !in.Certain && in.mayWait(x)
 	}
 	return false
 }
@@ -46,15 +45,15 @@ func (in *interp) waitsHere(n ast.Node) bool {
 // a field) that is given a time.Duration: a sleeper handed in by the
 // caller (`sp(ctx, d)`) may wait, and the model cannot tell that it does
 // not.
-func (in *interp) mayWait(call *ast.CallExpr) bool {
-	if analysisutil.Callee(in.info, call) != nil {
+func (in Calls) mayWait(call *ast.CallExpr) bool {
+	if analysisutil.Callee(in.Info, call) != nil {
 		return false
 	}
-	if tv, ok := in.info.Types[call.Fun]; !ok || tv.IsType() {
+	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
 	}
 	for _, a := range call.Args {
-		if analysisutil.IsNamedType(in.info.TypeOf(a), "time", "Duration") {
+		if analysisutil.IsNamedType(in.Info.TypeOf(a), "time", "Duration") {
 			return true
 		}
 	}
@@ -63,7 +62,7 @@ func (in *interp) mayWait(call *ast.CallExpr) bool {
 
 // isDone reports whether e is ctx.Done(): a receive from it waits until
 // the context ends.
-func (in *interp) isDone(e ast.Expr) bool { return isDoneCall(in.info, e) }
+func (in Calls) isDone(e ast.Expr) bool { return isDoneCall(in.Info, e) }
 
 // isDoneCall reports whether e is a call of a context's Done method.
 func isDoneCall(info *types.Info, e ast.Expr) bool {
@@ -109,62 +108,3 @@ type DelayShape struct {
 }
 
 var randPaths = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
-
-// findDelays lists the waits of a loop retry with a duration argument.
-func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
-	info := m.pass.TypesInfo
-	for _, op := range r.Ops {
-		ast.Inspect(op, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				fn := analysisutil.Callee(info, x)
-				if fn == nil {
-					return true
-				}
-				var dur ast.Expr
-				helper := false
-				switch {
-				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
-					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
-					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
-					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
-					if len(x.Args) == 1 {
-						dur = x.Args[0]
-					}
-				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
-					if len(x.Args) == 2 {
-						dur = x.Args[1]
-					}
-				case m.delayFuncs[fn.Origin()] || m.importWait(fn.Origin()) != nil:
-					// sleep(ctx, d): a function that waits (this package's,
-					// or one with a WaitFact), given one duration, waits
-					// that long.
-					helper = true
-					for _, a := range x.Args {
-						if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
-							if dur != nil {
-								dur = nil
-								break
-							}
-							dur = a
-						}
-					}
-				}
-				if dur != nil {
-					d := &Delay{Call: x, Dur: dur, Shape: m.shape(dur, fnBody)}
-					if d.Shape.Exponential && !d.Shape.Capped && r.Attempts > 0 && r.Attempts <= maxGrowthAttempts {
-						// 100ms<<attempt in three attempts never exceeds
-						// 400ms: the attempt bound is the cap.
-						d.Shape.Capped = true
-					}
-					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.inSelectWithDone(x, op) ||
-						m.underNeverDone(x, fnBody) || helper // whether a helper watches a context is its own business
-					r.Delays = append(r.Delays, d)
-				}
-			}
-			return true
-		})
-	}
-}

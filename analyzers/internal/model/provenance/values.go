@@ -1,0 +1,345 @@
+package provenance
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// Values indexes, for the whole package, every value assigned to each
+// variable and struct field, and every `x.Field = v` write, so that a
+// client, backoff or policy can be traced from where it is used to where
+// it was made, through locals, struct fields and helper functions.
+type Values struct {
+	Info     *types.Info
+	Assigns  map[types.Object][]Assign // values given to a variable or field
+	ZeroDecl map[*ast.Ident]bool       // `var x T` without a value: x is the zero value
+	FieldSet map[types.Object][]FieldWrite
+	Decls    map[*types.Func]*ast.FuncDecl
+
+	pkg        *types.Package
+	consts     map[*types.Var]int64 // the package's constant variables (ConstFact)
+	importFact func(types.Object, analysis.Fact) bool
+}
+
+// Assign is one value given to a variable or field; value is nil when it
+// cannot be followed (one result of a multi-value call).
+type Assign struct {
+	Pos   token.Pos
+	Value ast.Expr
+}
+
+type FieldWrite struct {
+	Field string
+	Value ast.Expr
+	Pos   token.Pos
+}
+
+func New(info *types.Info, files []*ast.File) *Values {
+	v := &Values{
+		Info:     info,
+		Assigns:  map[types.Object][]Assign{},
+		ZeroDecl: map[*ast.Ident]bool{},
+		FieldSet: map[types.Object][]FieldWrite{},
+		Decls:    map[*types.Func]*ast.FuncDecl{},
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[n.Name].(*types.Func); ok && n.Body != nil {
+					v.Decls[fn] = n
+				}
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+					return true
+				}
+				for i, l := range n.Lhs {
+					var rhs ast.Expr
+					switch {
+					case len(n.Lhs) == len(n.Rhs):
+						rhs = n.Rhs[i]
+					case i == 0 && len(n.Rhs) == 1:
+						// x, err := f(): x is f's first result; v, ok :=
+						// x.(T), m[k], <-ch: v is the first.
+						switch ast.Unparen(n.Rhs[0]).(type) {
+						case *ast.CallExpr, *ast.TypeAssertExpr, *ast.IndexExpr:
+							rhs = n.Rhs[0]
+						}
+					}
+					// The value is assigned after the right-hand side is
+					// evaluated: uses in it still see the earlier value.
+					v.record(l, rhs, n.End())
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					var rhs ast.Expr
+					if len(n.Values) == len(n.Names) {
+						rhs = n.Values[i]
+					}
+					obj := info.Defs[id]
+					if obj == nil {
+						continue
+					}
+					if len(n.Values) == 0 {
+						v.ZeroDecl[id] = true
+						rhs = id
+					}
+					v.Assigns[obj] = append(v.Assigns[obj], Assign{n.End(), rhs})
+				}
+			case *ast.CompositeLit:
+				for _, e := range n.Elts {
+					kv, ok := e.(*ast.KeyValueExpr)
+					if !ok {
+						continue
+					}
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if fld, ok := info.Uses[id].(*types.Var); ok && fld.IsField() {
+							v.Assigns[fld] = append(v.Assigns[fld], Assign{kv.Pos(), kv.Value})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return v
+}
+
+func (v *Values) record(lhs, rhs ast.Expr, pos token.Pos) {
+	lhs = analysisutil.Unparen(lhs)
+	switch l := lhs.(type) {
+	case *ast.Ident:
+		obj := v.Info.Defs[l]
+		if obj == nil {
+			obj = v.Info.Uses[l]
+		}
+		if obj != nil {
+			v.Assigns[obj] = append(v.Assigns[obj], Assign{pos, rhs})
+		}
+	case *ast.SelectorExpr:
+		fld, ok := v.Info.Uses[l.Sel].(*types.Var)
+		if !ok || !fld.IsField() {
+			return
+		}
+		v.Assigns[fld] = append(v.Assigns[fld], Assign{pos, rhs})
+		if base := v.ObjOf(l.X); base != nil && rhs != nil {
+			v.FieldSet[base] = append(v.FieldSet[base], FieldWrite{Field: l.Sel.Name, Value: rhs, Pos: l.Pos()})
+		}
+	}
+}
+
+// ObjOf returns the variable or field an expression names.
+func (v *Values) ObjOf(e ast.Expr) types.Object {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		if obj := v.Info.Uses[x]; obj != nil {
+			return obj
+		}
+		return v.Info.Defs[x]
+	case *ast.SelectorExpr:
+		if sel, ok := v.Info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			return sel.Obj()
+		}
+		if obj, ok := v.Info.Uses[x.Sel].(*types.Var); ok {
+			return obj // package-qualified variable
+		}
+	case *ast.StarExpr:
+		return v.ObjOf(x.X)
+	}
+	return nil
+}
+
+// Origin is one place a traced value was made, with the variables and
+// fields it passed through on the way.
+type Origin struct {
+	Expr ast.Expr
+	Via  []types.Object
+}
+
+// Trace follows e back to where its value was made. An origin whose expr
+// is an identifier or selector could not be followed further (or, for a
+// `var x T` declaration, is the zero value).
+//
+// A local variable is followed to the last assignment before the use
+// (straight-line code: `b := New(); b = WithMax(3, b)`), and from there
+// to the assignments before that one; fields and package-level variables
+// to every value the package gives them.
+func (v *Values) Trace(e ast.Expr) []Origin {
+	var out []Origin
+	type visit struct {
+		n      ast.Node
+		cutoff token.Pos
+	}
+	seen := map[visit]bool{}
+	var walk func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int)
+	walk = func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int) {
+		e = analysisutil.Unparen(e)
+		if e == nil || seen[visit{e, cutoff}] || depth > 12 {
+			return
+		}
+		seen[visit{e, cutoff}] = true
+		switch x := e.(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				walk(x.X, via, cutoff, depth+1)
+				return
+			}
+		case *ast.StarExpr:
+			walk(x.X, via, cutoff, depth+1)
+			return
+		case *ast.CallExpr:
+			// A helper of this package that builds the value: follow its
+			// returns.
+			if fn := analysisutil.Callee(v.Info, x); fn != nil {
+				if d := v.helper(fn); d != nil {
+					found := false
+					ast.Inspect(d.Body, func(n ast.Node) bool {
+						switch n := n.(type) {
+						case *ast.FuncLit:
+							return false
+						case *ast.ReturnStmt:
+							if len(n.Results) > 0 {
+								found = true
+								walk(n.Results[0], via, n.Results[0].Pos(), depth+1)
+							}
+						}
+						return true
+					})
+					if found {
+						return
+					}
+				}
+			}
+		case *ast.Ident, *ast.SelectorExpr:
+			if id, ok := x.(*ast.Ident); ok && v.ZeroDecl[id] {
+				break
+			}
+			obj := v.ObjOf(x)
+			if obj != nil {
+				vals := v.Assigns[obj]
+				if IsLocal(obj) && cutoff.IsValid() {
+					// The last assignment before the use.
+					var last *Assign
+					for i := range vals {
+						if vals[i].Pos < cutoff && (last == nil || vals[i].Pos > last.Pos) {
+							last = &vals[i]
+						}
+					}
+					vals = nil
+					if last != nil {
+						vals = []Assign{*last}
+					}
+				}
+				if len(vals) > 0 {
+					nvia := append(append([]types.Object(nil), via...), obj)
+					for _, a := range vals {
+						if a.Value == nil {
+							out = append(out, Origin{Expr: x, Via: nvia})
+							continue
+						}
+						walk(a.Value, nvia, a.Pos, depth+1)
+					}
+					return
+				}
+				via = append(append([]types.Object(nil), via...), obj)
+			}
+		}
+		out = append(out, Origin{Expr: e, Via: via})
+	}
+	walk(e, nil, e.Pos(), 0)
+	return out
+}
+
+// IsLocal reports whether obj is a variable local to a function (a
+// parameter included), not a field or a package-level variable.
+func IsLocal(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	return ok && !v.IsField() && v.Pkg() != nil && v.Parent() != nil && v.Parent() != v.Pkg().Scope()
+}
+
+// helper returns the declaration of fn when trace follows its returns: a
+// function of the package with a body that no catalog row describes.
+func (v *Values) helper(fn *types.Func) *ast.FuncDecl {
+	d := v.Decls[fn]
+	if d == nil || catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()) != nil {
+		return nil
+	}
+	return d
+}
+
+// LastWrite returns the last `v.field = x` write among the variables a
+// value passed through, or nil.
+func (v *Values) LastWrite(via []types.Object, field string) *FieldWrite {
+	var best *FieldWrite
+	for _, obj := range via {
+		ws := v.FieldSet[obj]
+		for i := range ws {
+			if ws[i].Field == field && (best == nil || ws[i].Pos > best.Pos) {
+				best = &ws[i]
+			}
+		}
+	}
+	return best
+}
+
+// BaseObj returns the variable at the root of a selector chain: req,
+// req.Request (an embedded field: req), c.req. A field of a variable is
+// its own root, except an embedded one.
+func BaseObj(info *types.Info, e ast.Expr) types.Object {
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(x)
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				// An embedded field is part of the value that embeds it
+				// (retryablehttp's Request embeds the *http.Request):
+				// follow it to the holder; another field holds a value
+				// of its own.
+				embedded := false
+				if v, ok := sel.Obj().(*types.Var); ok {
+					embedded = v.Embedded()
+				}
+				if _, isIdent := analysisutil.Unparen(x.X).(*ast.Ident); isIdent && !embedded {
+					return sel.Obj() // a field holding the request
+				}
+				e = x.X
+				continue
+			}
+			return info.Uses[x.Sel]
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// LitField returns the value of field name in a keyed composite literal.
+func LitField(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+				return kv.Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Funcs returns the package's functions with a body, in source order.
+func (v *Values) Funcs() []*types.Func {
+	fns := make([]*types.Func, 0, len(v.Decls))
+	for fn := range v.Decls {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	return fns
+}

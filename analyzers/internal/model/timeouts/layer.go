@@ -1,0 +1,51 @@
+package timeouts
+
+import (
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/sends"
+)
+
+// Analyzer is the timeouts pass.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resiltimeouts",
+	Doc:        "state the package's timeouts and deadlines, and how its retries fit in them (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, sends.Analyzer},
+	ResultType: reflect.TypeOf((*Timeouts)(nil)),
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil)},
+}
+
+type layer struct {
+	pass      *analysis.Pass
+	res       *model.Result
+	sends     *sends.Result
+	vals      *provenance.Values
+	summaries *provenance.Summaries[TimeoutFact]
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	if res.Opaque() {
+		// The standard library is opaque to the model.
+		return (*Timeouts)(nil), nil
+	}
+	m := &layer{
+		pass:      pass,
+		res:       res,
+		sends:     pass.ResultOf[sends.Analyzer].(*sends.Result),
+		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
+		summaries: provenance.NewSummaries[TimeoutFact](),
+	}
+	for _, fn := range m.vals.Funcs() {
+		if f := m.timeoutSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return m.findTimeouts(), nil
+}

@@ -1,0 +1,171 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
+)
+
+// The waits layer (package waits) seen from the model: the interpreter's
+// questions about calls that wait, and the waits of a retry.
+
+func (m *builder) importWait(fn *types.Func) *waits.WaitFact { return m.waitLayer.ImportedWait(fn) }
+
+func (m *builder) isRandomCall(call *ast.CallExpr, fn *types.Func) bool {
+	return m.waitLayer.IsRandomCall(call, fn)
+}
+
+func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
+	return m.waitLayer.ChecksContext(fn, call)
+}
+
+func isCtxQuery(fn *types.Func) bool { return waits.IsCtxQuery(fn) }
+
+func (in *interp) calls() waits.Calls {
+	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Import: in.imports, Certain: in.certainWaits}
+}
+
+func (in *interp) waits(stmt ast.Node) bool            { return in.calls().Waits(stmt) }
+func (in *interp) waitsHere(n ast.Node) bool           { return in.calls().WaitsHere(n) }
+func (in *interp) isDelayCall(call *ast.CallExpr) bool { return in.calls().IsDelayCall(call) }
+func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPureWait(call) }
+
+// findDelays lists the waits of a loop retry with a duration argument.
+func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
+	info := m.pass.TypesInfo
+	for _, op := range r.Ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(info, x)
+				if fn == nil {
+					return true
+				}
+				var dur ast.Expr
+				helper := false
+				switch {
+				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
+					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
+					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
+					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
+					if len(x.Args) == 1 {
+						dur = x.Args[0]
+					}
+				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
+					if len(x.Args) == 2 {
+						dur = x.Args[1]
+					}
+				case m.delayFuncs[fn.Origin()] || m.importWait(fn.Origin()) != nil:
+					// sleep(ctx, d): a function that waits (this package's,
+					// or one with a WaitFact), given one duration, waits
+					// that long.
+					helper = true
+					for _, a := range x.Args {
+						if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
+							if dur != nil {
+								dur = nil
+								break
+							}
+							dur = a
+						}
+					}
+				}
+				if dur != nil {
+					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.Shape(dur, fnBody)}
+					if d.Shape.Exponential && !d.Shape.Capped && r.Attempts > 0 && r.Attempts <= waits.MaxGrowthAttempts {
+						// 100ms<<attempt in three attempts never exceeds
+						// 400ms: the attempt bound is the cap.
+						d.Shape.Capped = true
+					}
+					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.waitLayer.InSelectWithDone(x, op) ||
+						m.waitLayer.UnderNeverDone(x, fnBody) || helper // whether a helper watches a context is its own business
+					r.Delays = append(r.Delays, d)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// stopCase reports whether a select case receives from a channel and
+// leaves the loop (returns or breaks): the loop ends when another
+// goroutine closes or signals that channel, or when a deadline's timer
+// fires (`case <-deadline.C: return`).
+func (m *builder) stopCase(cc *ast.CommClause) bool {
+	if cc.Comm == nil {
+		return false
+	}
+	var recv *ast.UnaryExpr
+	ast.Inspect(cc.Comm, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			recv = u
+		}
+		return recv == nil
+	})
+	if recv == nil {
+		return false
+	}
+	leaves := false
+	for _, st := range cc.Body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				leaves = true
+			case *ast.BranchStmt:
+				if x.Tok == token.BREAK || x.Tok == token.GOTO {
+					leaves = true
+				}
+			}
+			return !leaves
+		})
+	}
+	return leaves
+}
+
+// flagStop reports whether ifs leaves the loop (its body returns or
+// breaks) when state kept outside the function says so: its condition
+// reads a struct field (p.closed, p.closedFlag.Load()) and no local
+// variable of its own. Another goroutine sets that field to end the loop.
+func (m *builder) flagStop(ifs *ast.IfStmt) bool {
+	if ifs.Init != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if last.Tok != token.BREAK {
+			return false
+		}
+	default:
+		return false
+	}
+	info := m.pass.TypesInfo
+	field, local := false, false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				field = true
+				return false // the receiver of a field is the shared state
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+				local = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	}
+	ast.Inspect(ifs.Cond, visit)
+	return field && !local
+}

@@ -1,0 +1,144 @@
+package waits
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+)
+
+// Analyzer is the waits pass.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resilwaits",
+	Doc:        "find the functions that wait, draw random values or check their context, and read the shape of delays (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{provenance.Analyzer},
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
+}
+
+// Result is the waits layer of one package: its functions that wait,
+// return a random value or check their context (those of other packages
+// are known by their facts), and the questions the model asks about the
+// waits of a retry.
+type Result struct {
+	// WaitFuncs are the package's functions that wait on every call
+	// (WaitFact); PureWaits those of them that do nothing fallible but
+	// wait.
+	WaitFuncs map[*types.Func]bool
+	PureWaits map[*types.Func]bool
+
+	pass        *analysis.Pass
+	vals        *provenance.Values
+	randomFuncs map[*types.Func]bool
+	ctxChecks   map[*types.Func]int // functions that check their context parameter, by its index
+	// randomFields are the fields the package sets from a random draw
+	// (computed when first needed).
+	randomOnce   sync.Once
+	randomFields map[*types.Var]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := &Result{
+		pass:        pass,
+		vals:        pass.ResultOf[provenance.Analyzer].(*provenance.Values),
+		WaitFuncs:   map[*types.Func]bool{},
+		PureWaits:   map[*types.Func]bool{},
+		randomFuncs: map[*types.Func]bool{},
+		ctxChecks:   map[*types.Func]int{},
+	}
+	if analysisutil.IsStd(pass.Pkg.Path()) {
+		// The model treats the standard library as opaque.
+		return m, nil
+	}
+	m.WaitFuncs = m.findDelayFuncs()
+	m.findRandomFuncs()
+	m.findCtxChecks()
+	return m, nil
+}
+
+// Calls says which calls wait, for the interpreter of one package: Funcs
+// and Pure are the package's functions that wait (Result.WaitFuncs,
+// PureWaits), Import gives another package's WaitFact.
+type Calls struct {
+	Info  *types.Info
+	Funcs map[*types.Func]bool
+	Pure  map[*types.Func]bool
+	// Import returns the WaitFact of a function of another package.
+	Import func(*types.Func) *WaitFact
+	// Certain leaves out the calls that only may wait (a function value
+	// given a duration): a function's WaitFact needs a wait that
+	// happens, not one that might.
+	Certain bool
+}
+
+// Results returns the types of the results of call.
+func Results(info *types.Info, call *ast.CallExpr) []types.Type {
+	tv, ok := info.Types[call]
+	if !ok || tv.Type == nil {
+		return nil
+	}
+	if tup, ok := tv.Type.(*types.Tuple); ok {
+		out := make([]types.Type, tup.Len())
+		for i := range out {
+			out[i] = tup.At(i).Type()
+		}
+		return out
+	}
+	return []types.Type{tv.Type}
+}
+
+// IsOp reports whether call is a fallible operation: it returns an error
+// (or an *http.Response), is not an error constructor or wrapper, not a
+// wait, and not one of the accessors whose error is not an outcome
+// (Close, Err).
+func (in Calls) IsOp(call *ast.CallExpr) bool {
+	res := Results(in.Info, call)
+	if len(res) == 0 {
+		return false
+	}
+	fallible := analysisutil.IsErrorType(res[len(res)-1])
+	for _, r := range res {
+		if analysisutil.IsNamedType(r, "net/http", "Response") {
+			fallible = true
+		}
+	}
+	if !fallible {
+		return false
+	}
+	if tv, ok := in.Info.Types[call.Fun]; ok && tv.IsType() {
+		return false // conversion
+	}
+	if in.IsPureWait(call) {
+		return false // a wait (retry.Sleep returns the context's error)
+	}
+	for _, a := range call.Args {
+		if tv, ok := in.Info.Types[a]; ok && analysisutil.IsErrorType(tv.Type) && len(res) == 1 {
+			// A wrapper: an operation only if it wraps one
+			// (errors.Join(a(), b()), fmt.Errorf("...: %w", op())).
+			for _, b := range call.Args {
+				if c, ok := analysisutil.Unparen(b).(*ast.CallExpr); ok && in.IsOp(c) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if fn := analysisutil.Callee(in.Info, call); fn != nil {
+		if catalog.ProtocolMethod(catalog.NotOperation, fn.Name()) {
+			return false // Close, Err, Unwrap, Wait: no downstream call's outcome
+		}
+		switch analysisutil.PkgPath(fn) {
+		case "errors", "fmt", "log", "log/slog":
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,14 @@
+package waits_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
+	"github.com/resilint/resilint/analyzers/internal/testutil"
+)
+
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, testutil.TestData(), waits.Analyzer, "waits/...")
+}

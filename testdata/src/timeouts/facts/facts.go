@@ -1,0 +1,54 @@
+// Package facts has functions that set a timeout on the context they are
+// given, and near misses.
+package facts
+
+import (
+	"context"
+	"time"
+)
+
+// Charge sets a 2s timeout on its caller's context.
+func Charge(ctx context.Context, id string) error { // want Charge:`timeout\(0, 2s\)`
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return call(ctx, id)
+}
+
+// Pay passes its context to Charge: the timeout is set on it too.
+func Pay(id string, ctx context.Context) error { // want Pay:`timeout\(1, 2s\)`
+	return Charge(ctx, id)
+}
+
+// Longest keeps the longest of its timeouts.
+func Longest(ctx context.Context) error { // want Longest:`timeout\(0, 5s\)`
+	a, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	b, cancel2 := context.WithDeadline(ctx, time.Now().Add(5*time.Second))
+	defer cancel2()
+	return errs(call(a, ""), call(b, ""))
+}
+
+// detached sets a timeout on a context of its own, not its caller's.
+func detached(ctx context.Context) error {
+	c, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return call(c, "")
+}
+
+// unknown sets a timeout whose length is not a constant.
+func unknown(ctx context.Context, d time.Duration) error {
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return call(c, "")
+}
+
+func call(ctx context.Context, id string) error { return ctx.Err() }
+
+func errs(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+var _ = []any{detached, unknown}

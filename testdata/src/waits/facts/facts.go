@@ -1,0 +1,81 @@
+// Package facts has functions that wait, draw random values and check
+// their context, and near misses that only look as if they did.
+package facts
+
+import (
+	"context"
+	"math/rand"
+	"time"
+)
+
+// pause waits and does nothing fallible: a pure wait.
+func pause(d time.Duration) { time.Sleep(d) } // want pause:`waits\(pure\)`
+
+// Hold waits on the context or a timer; its error is the context's.
+func Hold(ctx context.Context, d time.Duration) error { // want Hold:`waits\(pure\)` Hold:"checksctx"
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Nap waits through another helper that waits.
+func Nap() { pause(time.Second) } // want Nap:`waits\(pure\)`
+
+// fetchThenWait waits, but also calls something fallible.
+func fetchThenWait() error { // want fetchThenWait:"waits"
+	if err := fetch(); err != nil {
+		return err
+	}
+	time.Sleep(time.Second)
+	return nil
+}
+
+// retrySleeps waits only between its own attempts, inside a loop: its
+// caller's next attempt follows the last one at once.
+func retrySleeps() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = fetch(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// sleepy has the name of a wait and does not wait.
+func sleepy() int { return 1 }
+
+func fetch() error { return nil }
+
+// Jitter returns a random duration.
+func Jitter(d time.Duration) time.Duration { // want Jitter:"random"
+	return time.Duration(rand.Int63n(int64(d)))
+}
+
+// spread draws through Jitter.
+func spread(d time.Duration) time.Duration { return d/2 + Jitter(d/2) } // want spread:"random"
+
+// randomName has the name of a random draw and returns a constant.
+func randomName() time.Duration { return time.Second }
+
+// newSource is a constructor of a generator, no random draw.
+func newSource() *rand.Rand { return rand.New(rand.NewSource(1)) }
+
+// Stopped checks the context it is given.
+func Stopped(ctx context.Context, err error) bool { // want Stopped:"checksctx"
+	return err != nil && ctx.Err() != nil
+}
+
+// halted checks it through Stopped.
+func halted(ctx context.Context) bool { return Stopped(ctx, nil) } // want halted:"checksctx"
+
+// carries takes a context and never looks at it.
+func carries(ctx context.Context, n int) int { return n + 1 }
+
+var _ = []any{retrySleeps, sleepy, randomName, newSource, carries, Nap, fetchThenWait, spread, halted}

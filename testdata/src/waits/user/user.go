@@ -1,0 +1,23 @@
+// Package user builds on another package's helpers, known by their facts.
+package user
+
+import (
+	"context"
+	"time"
+
+	"waits/facts"
+)
+
+// wait waits through the other package's pure wait.
+func wait(ctx context.Context) error { return facts.Hold(ctx, time.Second) } // want wait:`waits\(pure\)` wait:"checksctx"
+
+// backoff is random through the other package's jitter.
+func backoff(d time.Duration) time.Duration { return facts.Jitter(d) } // want backoff:"random"
+
+// done checks its context through the other package's check.
+func done(ctx context.Context) bool { return facts.Stopped(ctx, nil) } // want done:"checksctx"
+
+// other calls something of the other package that does none of it.
+func other(ctx context.Context) bool { return ctx != nil }
+
+var _ = []any{wait, backoff, done, other}
