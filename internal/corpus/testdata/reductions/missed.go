@@ -190,3 +190,44 @@ func (b *backend) do(req *http.Request, handle func(*http.Response, error) (any,
 	}
 	return result, err
 }
+
+// M9: the default delay is a closure stored in a field when the client is
+// built (linear, no random part), and no option replaces it; the retry
+// loop calls the field.
+type apiClient struct {
+	hc       *http.Client
+	maxRetry int
+	delay    func(n int) time.Duration
+}
+
+func newAPIClient(hc *http.Client) *apiClient {
+	c := &apiClient{hc: hc, maxRetry: 3}
+	if c.delay == nil {
+		c.delay = func(n int) time.Duration { return time.Duration(n) * time.Second }
+	}
+	return c
+}
+
+func (c *apiClient) send(req *http.Request) (*http.Response, error) {
+	for n := 0; ; {
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusBadGateway && resp.StatusCode != http.StatusServiceUnavailable {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if n >= c.maxRetry {
+			return nil, errors.New("too many retries")
+		}
+		n++
+		t := time.NewTimer(c.delay(n))
+		select {
+		case <-req.Context().Done():
+			t.Stop()
+			return nil, req.Context().Err()
+		case <-t.C:
+		}
+	}
+}

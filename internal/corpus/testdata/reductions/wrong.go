@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -358,4 +359,104 @@ func Cause(err error) error {
 		err = c.Cause()
 	}
 	return err
+}
+
+// A2: a listener on port 0 opened again after an address-in-use race:
+// each pass the kernel picks another port, and nothing remote is retried.
+func listenAny(open func(port int) (net.Listener, error), tries int) (net.Listener, error) {
+	var err error
+	for range tries {
+		var l net.Listener
+		if l, err = open(0); err == nil {
+			return l, nil
+		}
+	}
+	return nil, err
+}
+
+// A4: a status poll of a long-running operation: the loop waits for a
+// state, not for a failure to pass, under a deadline.
+type opState struct{ Phase string }
+
+func awaitPhase(ctx context.Context, get func(context.Context) (opState, error), every, limit time.Duration) error {
+	pctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	for {
+		s, err := get(pctx)
+		if err != nil {
+			return err
+		}
+		if s.Phase == "Ready" {
+			return nil
+		}
+		select {
+		case <-time.After(every):
+		case <-pctx.Done():
+			return pctx.Err()
+		}
+	}
+}
+
+// B5: a reconnect loop meant to run until Close, which sets a flag under
+// a mutex; a method reads it after every failed attempt.
+type listener struct {
+	mu       sync.Mutex
+	isClosed bool
+}
+
+func (l *listener) closed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.isClosed
+}
+func (l *listener) connect() error { return nil }
+func (l *listener) run(min, max time.Duration) {
+	d := min
+	for {
+		if err := l.connect(); err == nil {
+			return
+		}
+		if l.closed() {
+			return
+		}
+		time.Sleep(d + rand.N(d))
+		d *= 2
+		if d > max {
+			d = max
+		}
+	}
+}
+
+// H1: a retry library's own convenience for a policy the caller names:
+// the caller chose a constant delay; jitter is the library's opt-in wrapper.
+type Policy interface{ Next() (time.Duration, bool) }
+type constPolicy time.Duration
+
+func (p constPolicy) Next() (time.Duration, bool) { return time.Duration(p), false }
+func Do(ctx context.Context, p Policy, f func(context.Context) error) error {
+	for {
+		err := f(ctx)
+		if err == nil {
+			return nil
+		}
+		d, stop := p.Next()
+		if stop {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+}
+func Constant(ctx context.Context, d time.Duration, f func(context.Context) error) error {
+	return Do(ctx, constPolicy(d), f)
+}
+
+// H2: proportional jitter, a random factor around 1, is a deliberate
+// policy (not a fixed part plus a random part to argue over).
+func scaledDelay(base time.Duration, try int) time.Duration {
+	d := base * time.Duration(1<<min(try, 20)-1)
+	return time.Duration(float64(d) * (0.8 + rand.Float64()/2))
 }
