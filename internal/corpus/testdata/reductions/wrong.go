@@ -460,3 +460,170 @@ func scaledDelay(base time.Duration, try int) time.Duration {
 	d := base * time.Duration(1<<min(try, 20)-1)
 	return time.Duration(float64(d) * (0.8 + rand.Float64()/2))
 }
+
+// C2: the wait is an interface method; the package's only implementation
+// waits a jittered delay (or gives up at the ctx deadline).
+type waiter2 interface {
+	WaitOrSkip(ctx context.Context, attempt int, err error) bool
+}
+type jitterWaiter struct{}
+
+func (jitterWaiter) WaitOrSkip(ctx context.Context, attempt int, err error) bool {
+	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 10)))
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+type wireClient struct {
+	w    waiter2
+	call func(context.Context) error
+}
+
+// A5: the one immediate resend is on the client's own sentinel for a
+// connection that reached its lifetime: nothing failed, the next pass gets
+// a fresh connection.
+var errExpired = errors.New("connection expired")
+
+func (c *wireClient) Do(ctx context.Context) (err error) {
+	attempts := 1
+retry:
+	err = c.call(ctx)
+	if err == errExpired {
+		goto retry
+	}
+	if err != nil && c.w.WaitOrSkip(ctx, attempts, err) {
+		attempts++
+		goto retry
+	}
+	return err
+}
+
+// A1: a recursive reader: on a chunk marker it calls itself to copy the
+// next chunk; it consumes the stream, it does not retry.
+var errMoreChunks = errors.New("chunked")
+
+func copyChunks(r io.ByteReader, w io.Writer, readChunk func(io.ByteReader, io.Writer) (int64, error)) (int64, error) {
+	n, err := readChunk(r, w)
+	if err == errMoreChunks {
+		m, err := copyChunks(r, w, readChunk)
+		return n + m, err
+	}
+	return n, err
+}
+
+// B2: the loop condition reads the stop flag Close sets; the wait polls it too.
+type refresher struct{ stop atomic.Uint32 }
+
+func (r *refresher) refreshRound() error { return nil }
+func (r *refresher) pause(d time.Duration) {
+	for d > 0 && r.stop.Load() == 0 {
+		s := min(d, 20*time.Millisecond)
+		time.Sleep(s)
+		d -= s
+	}
+}
+func (r *refresher) refreshLoop() {
+	for n := 0; r.stop.Load() == 0; n++ {
+		if err := r.refreshRound(); err == nil {
+			return
+		}
+		r.pause(time.Duration(rand.Int64N(int64(time.Millisecond) << min(n, 10))))
+	}
+}
+
+// A6: the inner loop is one round over a list of instances, each visited
+// once (a fail-over), not a retry nested in the outer one.
+func roundOverAll(addrs []string, try func(string) error) error {
+	var err error
+	for _, a := range addrs {
+		if err = try(a); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// K1: the chain to another retry crosses a go statement: the inner retry
+// runs in its own goroutine, not inside the outer attempt.
+type sinkish struct{ draining atomic.Bool }
+
+func (s *sinkish) initID(ctx context.Context) error {
+	for i := 0; ; i++ {
+		if err := send(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+}
+func (s *sinkish) drain() { _ = s.initID(context.Background()) }
+func (s *sinkish) maybeDrain() {
+	if s.draining.CompareAndSwap(false, true) {
+		go s.drain()
+	}
+}
+func (s *sinkish) addToTxn(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		s.maybeDrain()
+		if err := send(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// A7 (disputed): a protocol fallback: the server resets the connection on
+// a handshake version it does not know; the next tries reconnect, the last
+// downgrades the request.
+var errVersionReset = errors.New("reset on version probe")
+
+func handshake(dial func(version int) error) error {
+	for tries := 1; ; tries++ {
+		version := 4
+		if tries >= 3 {
+			version = 0
+		}
+		err := dial(version)
+		if errors.Is(err, errVersionReset) && tries < 3 {
+			continue
+		}
+		return err
+	}
+}
+
+// H3 (disputed): waiting out a state of this client's own session at the
+// server (one writer per id), with a small base and floors that grow with
+// the time stalled: no fleet fails together here.
+var errConcurrent = errors.New("concurrent transactions")
+
+func withConcurrent(ctx context.Context, base time.Duration, fn func() error) error {
+	start := time.Now()
+	d := base
+	for {
+		err := fn()
+		if !errors.Is(err, errConcurrent) {
+			return err
+		}
+		if time.Since(start) > time.Second && d < 200*time.Millisecond {
+			d = 200 * time.Millisecond
+		}
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
