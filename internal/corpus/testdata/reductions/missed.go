@@ -5,6 +5,7 @@ package reductions
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"time"
 )
@@ -230,4 +231,98 @@ func (c *apiClient) send(req *http.Request) (*http.Response, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// M10: a client turns retries on by building a retrying client (here a
+// stand-in for a retrying-HTTP library's constructor, whose default
+// backoff doubles with no random part) and sets only the attempt count
+// and the delay bounds: the default, unjittered backoff stays.
+type retrying struct {
+	RetryMax         int
+	WaitMin, WaitMax time.Duration
+	Backoff          func(min, max time.Duration, n int) time.Duration
+}
+
+func doublingBackoff(lo, hi time.Duration, n int) time.Duration {
+	return min(hi, lo<<min(n, 30))
+}
+
+func newRetrying() *retrying {
+	return &retrying{RetryMax: 4, WaitMin: time.Second, WaitMax: 30 * time.Second, Backoff: doublingBackoff}
+}
+
+func (r *retrying) Do(req *http.Request) (*http.Response, error) {
+	for n := 0; ; n++ {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+		if n >= r.RetryMax {
+			return nil, errors.New("giving up")
+		}
+		select {
+		case <-req.Context().Done():
+			return nil, req.Context().Err()
+		case <-time.After(r.Backoff(r.WaitMin, r.WaitMax, n)):
+		}
+	}
+}
+
+type sdk struct{ rc *retrying }
+type sdkConfig struct {
+	RetryMax int
+	WaitMin  *float64
+}
+
+func newSDK(cfg sdkConfig) *sdk {
+	s := &sdk{}
+	if cfg.RetryMax > 0 {
+		rc := newRetrying()
+		rc.RetryMax = cfg.RetryMax
+		if cfg.WaitMin != nil {
+			rc.WaitMin = time.Duration(*cfg.WaitMin * float64(time.Second))
+		}
+		s.rc = rc
+	}
+	return s
+}
+
+// M11: a worker loop calls a fetch helper each pass until done; the helper
+// waits (jittered) when the queue is empty but returns at once on an
+// error, so while the store is down every worker spins on it.
+var errEmpty = errors.New("no task")
+
+type worker struct {
+	done  chan struct{}
+	every time.Duration
+	fetch func() (string, error)
+	run   func(string)
+}
+
+func (w *worker) execOnce() {
+	task, err := w.fetch()
+	switch {
+	case errors.Is(err, errEmpty):
+		time.Sleep(w.every/2 + time.Duration(rand.Int64N(int64(w.every))))
+		return
+	case err != nil:
+		return
+	}
+	w.run(task)
+}
+
+func (w *worker) start() {
+	go func() {
+		for {
+			select {
+			case <-w.done:
+				return
+			default:
+				w.execOnce()
+			}
+		}
+	}()
 }

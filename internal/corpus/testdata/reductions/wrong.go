@@ -627,3 +627,61 @@ func withConcurrent(ctx context.Context, base time.Duration, fn func() error) er
 		}
 	}
 }
+
+// D: a shared acceptance suite in a non-test file (the package imports
+// testing and is run by other packages' tests); its helper takes no t.
+func RunPublishTests(t *testing.T, publish func(string) error) {
+	if err := publishAgain(publish, "topic"); err != nil {
+		t.Fatal(err)
+	}
+}
+func publishAgain(publish func(string) error, topic string) error {
+	for left := 5; ; left-- {
+		err := publish(topic)
+		if err == nil || left == 1 {
+			return err
+		}
+	}
+}
+
+// L1 (disputed): a retrying decorator in an internal package that only
+// the module's own tests construct: no user can reach it.
+type publisherIface interface{ Publish(string) error }
+type retryPublisher struct {
+	pub   publisherIface
+	max   int
+	first time.Duration
+}
+
+func newRetryPublisher(p publisherIface) *retryPublisher {
+	return &retryPublisher{pub: p, max: 5, first: time.Second}
+}
+func (p *retryPublisher) send(topic string) error {
+	var err error
+	d := p.first
+	for i := 0; i < p.max; i++ {
+		if err = p.pub.Publish(topic); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d *= 2
+	}
+	return err
+}
+
+// H5 (disputed): a start-up-only subscribe, one per process, retried at a
+// fixed interval until it works or the server stops; the client library
+// reconnects by itself afterwards.
+func subscribeAtStart(subscribe func() (<-chan string, error), done <-chan struct{}) <-chan string {
+	for {
+		ch, err := subscribe()
+		if err == nil {
+			return ch
+		}
+		select {
+		case <-time.After(5 * time.Second):
+		case <-done:
+			return nil
+		}
+	}
+}
