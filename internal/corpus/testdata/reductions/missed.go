@@ -326,3 +326,41 @@ func (w *worker) start() {
 		}
 	}()
 }
+
+// M12: a loop repeated while a fetched result lacks what it needs (no
+// error at all: an empty member list during an election), each pass
+// invalidating the cache and waiting a fixed 100ms through a sleep
+// function stored in a field (time.Sleep, swapped in tests): every client
+// of the cluster re-fetches in lockstep while the election lasts.
+type table struct{ Writers []string }
+type router struct {
+	sleep func(time.Duration)
+	fetch func(context.Context) (*table, error)
+	drop  func()
+}
+
+func newRouter(fetch func(context.Context) (*table, error)) *router {
+	return &router{sleep: time.Sleep, fetch: fetch, drop: func() {}}
+}
+
+func (r *router) writers(ctx context.Context) ([]string, error) {
+	t, err := r.fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for left := 100; len(t.Writers) == 0; {
+		left--
+		if left == 0 {
+			break
+		}
+		r.drop()
+		r.sleep(100 * time.Millisecond)
+		if t, err = r.fetch(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if len(t.Writers) == 0 {
+		return nil, errors.New("no writers")
+	}
+	return t.Writers, nil
+}
