@@ -364,3 +364,71 @@ func (r *router) writers(ctx context.Context) ([]string, error) {
 	}
 	return t.Writers, nil
 }
+
+// M13: the attempt runs inside the timer's select case; after a failure
+// the timer is reset to a delay that grows by the golden ratio to a cap,
+// with no random part: every client of a restarted server retries in the
+// same waves. (The ctx is honoured and Retry-After replaces the delay.)
+func roundTrip(ctx context.Context, c *http.Client, req *http.Request, maxAttempts int) (*http.Response, error) {
+	delay := 100 * time.Millisecond
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for attempt := 1; ; attempt++ {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+			resp, err := c.Do(req)
+			if err == nil && resp.StatusCode != http.StatusServiceUnavailable {
+				return resp, nil
+			}
+			if err == nil {
+				resp.Body.Close()
+			}
+			if attempt >= maxAttempts {
+				return nil, errors.New("giving up")
+			}
+			timer.Reset(delay)
+			delay = min(time.Duration(float64(delay)*1.618), 15*time.Second)
+		}
+	}
+}
+
+// M14: on a rate-limit reply the client sleeps a delay function taken
+// from its profile, which falls back, when unset, to a package function
+// doubling whole seconds with no random part and no cap; the sleep is
+// time.Sleep although the request carries a context. (The retry is
+// opt-in: the attempt count is a profile field, zero by default.)
+type durationFunc func(i int) time.Duration
+
+func exponentialSeconds(i int) time.Duration {
+	return time.Duration(1<<min(i, 30)) * time.Second
+}
+
+type profile struct {
+	LimitRetries  int
+	LimitDuration durationFunc
+}
+
+var errLimitExceeded = errors.New("RequestLimitExceeded")
+
+func sendWithLimitRetry(c *http.Client, req *http.Request, p profile, check func(*http.Response) error) (*http.Response, error) {
+	d := p.LimitDuration
+	if d == nil {
+		d = exponentialSeconds
+	}
+	var resp *http.Response
+	var err error
+	for i := 0; i <= max(p.LimitRetries, 0); i++ {
+		if resp, err = c.Do(req); err != nil {
+			return nil, err
+		}
+		if err = check(resp); errors.Is(err, errLimitExceeded) && i < p.LimitRetries {
+			resp.Body.Close()
+			time.Sleep(d(i))
+			continue
+		}
+		return resp, err
+	}
+	return resp, err
+}
