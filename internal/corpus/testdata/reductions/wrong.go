@@ -685,3 +685,43 @@ func subscribeAtStart(subscribe func() (<-chan string, error), done <-chan struc
 		}
 	}
 }
+
+// E5: a context from Background only drives a ticker goroutine and is
+// cancelled by the function's own defer; the loop selects on the caller's
+// ctx.Done() and returns, which stops the ticks.
+func pollUntil(ctx context.Context, every time.Duration, cond func(context.Context) (bool, error)) error {
+	tickCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ticks := make(chan struct{})
+	go func() {
+		defer close(ticks)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-tickCtx.Done():
+				return
+			case <-t.C:
+				select {
+				case ticks <- struct{}{}:
+				case <-tickCtx.Done():
+					return
+				}
+			}
+		}
+	}()
+	for {
+		select {
+		case _, open := <-ticks:
+			ok, err := cond(ctx)
+			if err != nil || ok {
+				return err
+			}
+			if !open {
+				return errors.New("timed out")
+			}
+		case <-ctx.Done():
+			return errors.New("timed out")
+		}
+	}
+}
