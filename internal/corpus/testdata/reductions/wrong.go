@@ -725,3 +725,70 @@ func pollUntil(ctx context.Context, every time.Duration, cond func(context.Conte
 		}
 	}
 }
+
+// C3: time.Sleep reached only when ctx.Done() is nil (a context that can
+// never be cancelled); a cancellable ctx takes the select.
+func retryWith(ctx context.Context, op func() error, next func() (time.Duration, bool)) error {
+	for {
+		err := op()
+		if err == nil {
+			return nil
+		}
+		d, ok := next()
+		if !ok {
+			return err
+		}
+		if done := ctx.Done(); done != nil {
+			t := time.NewTimer(d)
+			select {
+			case <-done:
+				t.Stop()
+				return err
+			case <-t.C:
+				continue
+			}
+		}
+		time.Sleep(d)
+	}
+}
+
+// C4: the loop's ctx is Background (it cannot be cancelled); the wait
+// selects on the worker's stop channel, which is what ends it.
+type processor struct{ stopC chan struct{} }
+
+func (p *processor) resend(ctx context.Context, pages func(context.Context) error, lost func(error) bool) error {
+	d := 100 * time.Millisecond
+	for {
+		err := pages(ctx)
+		if err == nil || !lost(err) {
+			return err
+		}
+		t := time.NewTimer(d + rand.N(d))
+		select {
+		case <-p.stopC:
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		d = min(2*d, 5*time.Second)
+	}
+}
+func (p *processor) complete(pages func(context.Context) error, lost func(error) bool) error {
+	return p.resend(context.Background(), pages, lost)
+}
+
+// A1: a receive loop that drops a value that fails to decode and takes
+// the next one: it consumes the channel, it does not retry.
+func receiveValid(ch <-chan []byte, decode func([]byte) (any, error)) (any, bool) {
+	for {
+		b, ok := <-ch
+		if !ok {
+			return nil, false
+		}
+		v, err := decode(b)
+		if err != nil {
+			continue
+		}
+		return v, true
+	}
+}
