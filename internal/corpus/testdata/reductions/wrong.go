@@ -6,6 +6,7 @@
 package reductions
 
 import (
+	"bufio"
 	"context"
 	"crypto/x509"
 	"encoding/json"
@@ -790,5 +791,28 @@ func receiveValid(ch <-chan []byte, decode func([]byte) (any, error)) (any, bool
 			continue
 		}
 		return v, true
+	}
+}
+
+// A1: an incremental read: a "need more" sentinel means the buffer holds
+// no complete header yet; the next pass peeks one byte more than is
+// buffered, which blocks on the connection until it arrives.
+var errNeedMore = errors.New("need more data")
+
+func readHeader(r *bufio.Reader, parse func([]byte) error) error {
+	n := 1
+	for {
+		b, err := r.Peek(n)
+		if err != nil {
+			return err
+		}
+		err = parse(b)
+		if err == nil {
+			return nil
+		}
+		if err != errNeedMore {
+			return err
+		}
+		n = r.Buffered() + 1
 	}
 }
