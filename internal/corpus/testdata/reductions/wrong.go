@@ -6,6 +6,7 @@
 package reductions
 
 import (
+	"bufio"
 	"context"
 	"crypto/x509"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -358,4 +360,459 @@ func Cause(err error) error {
 		err = c.Cause()
 	}
 	return err
+}
+
+// A2: a listener on port 0 opened again after an address-in-use race:
+// each pass the kernel picks another port, and nothing remote is retried.
+func listenAny(open func(port int) (net.Listener, error), tries int) (net.Listener, error) {
+	var err error
+	for range tries {
+		var l net.Listener
+		if l, err = open(0); err == nil {
+			return l, nil
+		}
+	}
+	return nil, err
+}
+
+// A4: a status poll of a long-running operation: the loop waits for a
+// state, not for a failure to pass, under a deadline.
+type opState struct{ Phase string }
+
+func awaitPhase(ctx context.Context, get func(context.Context) (opState, error), every, limit time.Duration) error {
+	pctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	for {
+		s, err := get(pctx)
+		if err != nil {
+			return err
+		}
+		if s.Phase == "Ready" {
+			return nil
+		}
+		select {
+		case <-time.After(every):
+		case <-pctx.Done():
+			return pctx.Err()
+		}
+	}
+}
+
+// B5: a reconnect loop meant to run until Close, which sets a flag under
+// a mutex; a method reads it after every failed attempt.
+type listener struct {
+	mu       sync.Mutex
+	isClosed bool
+}
+
+func (l *listener) closed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.isClosed
+}
+func (l *listener) connect() error { return nil }
+func (l *listener) run(min, max time.Duration) {
+	d := min
+	for {
+		if err := l.connect(); err == nil {
+			return
+		}
+		if l.closed() {
+			return
+		}
+		time.Sleep(d + rand.N(d))
+		d *= 2
+		if d > max {
+			d = max
+		}
+	}
+}
+
+// H1: a retry library's own convenience for a policy the caller names:
+// the caller chose a constant delay; jitter is the library's opt-in wrapper.
+type Policy interface{ Next() (time.Duration, bool) }
+type constPolicy time.Duration
+
+func (p constPolicy) Next() (time.Duration, bool) { return time.Duration(p), false }
+func Do(ctx context.Context, p Policy, f func(context.Context) error) error {
+	for {
+		err := f(ctx)
+		if err == nil {
+			return nil
+		}
+		d, stop := p.Next()
+		if stop {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+}
+func Constant(ctx context.Context, d time.Duration, f func(context.Context) error) error {
+	return Do(ctx, constPolicy(d), f)
+}
+
+// H2: proportional jitter, a random factor around 1, is a deliberate
+// policy (not a fixed part plus a random part to argue over).
+func scaledDelay(base time.Duration, try int) time.Duration {
+	d := base * time.Duration(1<<min(try, 20)-1)
+	return time.Duration(float64(d) * (0.8 + rand.Float64()/2))
+}
+
+// C2: the wait is an interface method; the package's only implementation
+// waits a jittered delay (or gives up at the ctx deadline).
+type waiter2 interface {
+	WaitOrSkip(ctx context.Context, attempt int, err error) bool
+}
+type jitterWaiter struct{}
+
+func (jitterWaiter) WaitOrSkip(ctx context.Context, attempt int, err error) bool {
+	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 10)))
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+type wireClient struct {
+	w    waiter2
+	call func(context.Context) error
+}
+
+// A5: the one immediate resend is on the client's own sentinel for a
+// connection that reached its lifetime: nothing failed, the next pass gets
+// a fresh connection.
+var errExpired = errors.New("connection expired")
+
+func (c *wireClient) Do(ctx context.Context) (err error) {
+	attempts := 1
+retry:
+	err = c.call(ctx)
+	if err == errExpired {
+		goto retry
+	}
+	if err != nil && c.w.WaitOrSkip(ctx, attempts, err) {
+		attempts++
+		goto retry
+	}
+	return err
+}
+
+// A1: a recursive reader: on a chunk marker it calls itself to copy the
+// next chunk; it consumes the stream, it does not retry.
+var errMoreChunks = errors.New("chunked")
+
+func copyChunks(r io.ByteReader, w io.Writer, readChunk func(io.ByteReader, io.Writer) (int64, error)) (int64, error) {
+	n, err := readChunk(r, w)
+	if err == errMoreChunks {
+		m, err := copyChunks(r, w, readChunk)
+		return n + m, err
+	}
+	return n, err
+}
+
+// B2: the loop condition reads the stop flag Close sets; the wait polls it too.
+type refresher struct{ stop atomic.Uint32 }
+
+func (r *refresher) refreshRound() error { return nil }
+func (r *refresher) pause(d time.Duration) {
+	for d > 0 && r.stop.Load() == 0 {
+		s := min(d, 20*time.Millisecond)
+		time.Sleep(s)
+		d -= s
+	}
+}
+func (r *refresher) refreshLoop() {
+	for n := 0; r.stop.Load() == 0; n++ {
+		if err := r.refreshRound(); err == nil {
+			return
+		}
+		r.pause(time.Duration(rand.Int64N(int64(time.Millisecond) << min(n, 10))))
+	}
+}
+
+// A6: the inner loop is one round over a list of instances, each visited
+// once (a fail-over), not a retry nested in the outer one.
+func roundOverAll(addrs []string, try func(string) error) error {
+	var err error
+	for _, a := range addrs {
+		if err = try(a); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// K1: the chain to another retry crosses a go statement: the inner retry
+// runs in its own goroutine, not inside the outer attempt.
+type sinkish struct{ draining atomic.Bool }
+
+func (s *sinkish) initID(ctx context.Context) error {
+	for i := 0; ; i++ {
+		if err := send(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+}
+func (s *sinkish) drain() { _ = s.initID(context.Background()) }
+func (s *sinkish) maybeDrain() {
+	if s.draining.CompareAndSwap(false, true) {
+		go s.drain()
+	}
+}
+func (s *sinkish) addToTxn(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		s.maybeDrain()
+		if err := send(ctx); err == nil {
+			return nil
+		}
+		if err := pause(ctx, i); err != nil {
+			return err
+		}
+	}
+	return errors.New("gave up")
+}
+
+// A7 (disputed): a protocol fallback: the server resets the connection on
+// a handshake version it does not know; the next tries reconnect, the last
+// downgrades the request.
+var errVersionReset = errors.New("reset on version probe")
+
+func handshake(dial func(version int) error) error {
+	for tries := 1; ; tries++ {
+		version := 4
+		if tries >= 3 {
+			version = 0
+		}
+		err := dial(version)
+		if errors.Is(err, errVersionReset) && tries < 3 {
+			continue
+		}
+		return err
+	}
+}
+
+// H3 (disputed): waiting out a state of this client's own session at the
+// server (one writer per id), with a small base and floors that grow with
+// the time stalled: no fleet fails together here.
+var errConcurrent = errors.New("concurrent transactions")
+
+func withConcurrent(ctx context.Context, base time.Duration, fn func() error) error {
+	start := time.Now()
+	d := base
+	for {
+		err := fn()
+		if !errors.Is(err, errConcurrent) {
+			return err
+		}
+		if time.Since(start) > time.Second && d < 200*time.Millisecond {
+			d = 200 * time.Millisecond
+		}
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// D: a shared acceptance suite in a non-test file (the package imports
+// testing and is run by other packages' tests); its helper takes no t.
+func RunPublishTests(t *testing.T, publish func(string) error) {
+	if err := publishAgain(publish, "topic"); err != nil {
+		t.Fatal(err)
+	}
+}
+func publishAgain(publish func(string) error, topic string) error {
+	for left := 5; ; left-- {
+		err := publish(topic)
+		if err == nil || left == 1 {
+			return err
+		}
+	}
+}
+
+// L1 (disputed): a retrying decorator in an internal package that only
+// the module's own tests construct: no user can reach it.
+type publisherIface interface{ Publish(string) error }
+type retryPublisher struct {
+	pub   publisherIface
+	max   int
+	first time.Duration
+}
+
+func newRetryPublisher(p publisherIface) *retryPublisher {
+	return &retryPublisher{pub: p, max: 5, first: time.Second}
+}
+func (p *retryPublisher) send(topic string) error {
+	var err error
+	d := p.first
+	for i := 0; i < p.max; i++ {
+		if err = p.pub.Publish(topic); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d *= 2
+	}
+	return err
+}
+
+// H5 (disputed): a start-up-only subscribe, one per process, retried at a
+// fixed interval until it works or the server stops; the client library
+// reconnects by itself afterwards.
+func subscribeAtStart(subscribe func() (<-chan string, error), done <-chan struct{}) <-chan string {
+	for {
+		ch, err := subscribe()
+		if err == nil {
+			return ch
+		}
+		select {
+		case <-time.After(5 * time.Second):
+		case <-done:
+			return nil
+		}
+	}
+}
+
+// E5: a context from Background only drives a ticker goroutine and is
+// cancelled by the function's own defer; the loop selects on the caller's
+// ctx.Done() and returns, which stops the ticks.
+func pollUntil(ctx context.Context, every time.Duration, cond func(context.Context) (bool, error)) error {
+	tickCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ticks := make(chan struct{})
+	go func() {
+		defer close(ticks)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-tickCtx.Done():
+				return
+			case <-t.C:
+				select {
+				case ticks <- struct{}{}:
+				case <-tickCtx.Done():
+					return
+				}
+			}
+		}
+	}()
+	for {
+		select {
+		case _, open := <-ticks:
+			ok, err := cond(ctx)
+			if err != nil || ok {
+				return err
+			}
+			if !open {
+				return errors.New("timed out")
+			}
+		case <-ctx.Done():
+			return errors.New("timed out")
+		}
+	}
+}
+
+// C3: time.Sleep reached only when ctx.Done() is nil (a context that can
+// never be cancelled); a cancellable ctx takes the select.
+func retryWith(ctx context.Context, op func() error, next func() (time.Duration, bool)) error {
+	for {
+		err := op()
+		if err == nil {
+			return nil
+		}
+		d, ok := next()
+		if !ok {
+			return err
+		}
+		if done := ctx.Done(); done != nil {
+			t := time.NewTimer(d)
+			select {
+			case <-done:
+				t.Stop()
+				return err
+			case <-t.C:
+				continue
+			}
+		}
+		time.Sleep(d)
+	}
+}
+
+// C4: the loop's ctx is Background (it cannot be cancelled); the wait
+// selects on the worker's stop channel, which is what ends it.
+type processor struct{ stopC chan struct{} }
+
+func (p *processor) resend(ctx context.Context, pages func(context.Context) error, lost func(error) bool) error {
+	d := 100 * time.Millisecond
+	for {
+		err := pages(ctx)
+		if err == nil || !lost(err) {
+			return err
+		}
+		t := time.NewTimer(d + rand.N(d))
+		select {
+		case <-p.stopC:
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		d = min(2*d, 5*time.Second)
+	}
+}
+func (p *processor) complete(pages func(context.Context) error, lost func(error) bool) error {
+	return p.resend(context.Background(), pages, lost)
+}
+
+// A1: a receive loop that drops a value that fails to decode and takes
+// the next one: it consumes the channel, it does not retry.
+func receiveValid(ch <-chan []byte, decode func([]byte) (any, error)) (any, bool) {
+	for {
+		b, ok := <-ch
+		if !ok {
+			return nil, false
+		}
+		v, err := decode(b)
+		if err != nil {
+			continue
+		}
+		return v, true
+	}
+}
+
+// A1: an incremental read: a "need more" sentinel means the buffer holds
+// no complete header yet; the next pass peeks one byte more than is
+// buffered, which blocks on the connection until it arrives.
+var errNeedMore = errors.New("need more data")
+
+func readHeader(r *bufio.Reader, parse func([]byte) error) error {
+	n := 1
+	for {
+		b, err := r.Peek(n)
+		if err != nil {
+			return err
+		}
+		err = parse(b)
+		if err == nil {
+			return nil
+		}
+		if err != errNeedMore {
+			return err
+		}
+		n = r.Buffered() + 1
+	}
 }
