@@ -159,6 +159,37 @@ func TestGraphUpdate(t *testing.T) {
 	})
 }
 
+// TestGraphUpdateTestMainFresh: the go command's generated test main is
+// made anew, or its time refreshed by the go command's cache, by any
+// load; a fresh time on it is no edit, and the next edit still updates
+// the graph in memory.
+func TestGraphUpdateTestMainFresh(t *testing.T) {
+	dir := writeGraphModule(t)
+	b := filepath.Join(dir, "b", "b.go")
+	e := New([]*analysis.Analyzer{reporter}, Options{Version: "v1"})
+	touch := func() {
+		n := 0
+		packages.Visit(e.graph.pkgs, nil, func(p *packages.Package) {
+			if !isTestMain(p) {
+				return
+			}
+			for _, f := range p.CompiledGoFiles {
+				now := time.Now()
+				if err := os.Chtimes(f, now, now); err != nil {
+					t.Fatal(err)
+				}
+				n++
+			}
+		})
+		if n == 0 {
+			t.Fatal("no test main in the graph")
+		}
+	}
+	runSteps(t, e, dir, true, []step{{"open", b, bSource(`"m/a"`, `"m/d"`), GraphLoaded, false}})
+	touch()
+	runSteps(t, e, dir, true, []step{{"an import added after the test main's time changed", b, bSource(`"m/a"`, `"m/c"`, `"m/d"`), GraphUpdated, false}})
+}
+
 // TestPrepare: packages that an edit may import, prepared in the
 // background, join the graph when the edit imports them (if the go
 // command would let it), with no go command in the run; after a run
