@@ -61,7 +61,10 @@ type interp struct {
 	immediate  bool
 	delayFuncs map[*types.Func]bool // this package's functions that wait
 	pureWaits  map[*types.Func]bool // ...of which those that only wait
-	imports    func(*types.Func) *waits.WaitFact
+	// waitMethods are interface methods that may wait (an implementation
+	// in this package waits).
+	waitMethods map[*types.Func]bool
+	imports     func(*types.Func) *waits.WaitFact
 	// certainWaits leaves out the calls that only may wait (a function
 	// value given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.

@@ -25,7 +25,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 		return
 	}
 	// The error variables that hold an operation's result.
-	in := &interp{info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, imports: m.importWait}
+	in := &interp{info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait}
 	opErrs := map[types.Object]bool{}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {

@@ -26,7 +26,7 @@ func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
 func isCtxQuery(fn *types.Func) bool { return waits.IsCtxQuery(fn) }
 
 func (in *interp) calls() waits.Calls {
-	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Import: in.imports, Certain: in.certainWaits}
+	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits}
 }
 
 func (in *interp) waits(stmt ast.Node) bool            { return in.calls().Waits(stmt) }

@@ -44,10 +44,11 @@ func (in Calls) WaitsHere(n ast.Node) bool {
 // mayWait reports whether call is a call of a function value (a parameter,
 // a field) that is given a time.Duration: a sleeper handed in by the
 // caller (`sp(ctx, d)`) may wait, and the model cannot tell that it does
-// not.
+// not; or of an interface method that a type of this package implements
+// with a method that waits (Result.WaitMethods).
 func (in Calls) mayWait(call *ast.CallExpr) bool {
-	if analysisutil.Callee(in.Info, call) != nil {
-		return false
+	if fn := analysisutil.Callee(in.Info, call); fn != nil {
+		return in.Methods[fn]
 	}
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false

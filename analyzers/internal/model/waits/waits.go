@@ -34,6 +34,11 @@ type Result struct {
 	// wait.
 	WaitFuncs map[*types.Func]bool
 	PureWaits map[*types.Func]bool
+	// WaitMethods are the methods of the package's interfaces that a
+	// type of the package implements with a method that waits: a call
+	// through the interface may wait, and the model cannot tell that it
+	// does not.
+	WaitMethods map[*types.Func]bool
 
 	pass        *analysis.Pass
 	vals        *provenance.Values
@@ -51,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 		vals:        pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		WaitFuncs:   map[*types.Func]bool{},
 		PureWaits:   map[*types.Func]bool{},
+		WaitMethods: map[*types.Func]bool{},
 		randomFuncs: map[*types.Func]bool{},
 		ctxChecks:   map[*types.Func]int{},
 	}
@@ -59,6 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return m, nil
 	}
 	m.WaitFuncs = m.findDelayFuncs()
+	m.WaitMethods = m.findWaitMethods()
 	m.findRandomFuncs()
 	m.findCtxChecks()
 	return m, nil
@@ -73,6 +80,9 @@ type Calls struct {
 	Pure  map[*types.Func]bool
 	// Import returns the WaitFact of a function of another package.
 	Import func(*types.Func) *WaitFact
+	// Methods are the interface methods that may wait
+	// (Result.WaitMethods).
+	Methods map[*types.Func]bool
 	// Certain leaves out the calls that only may wait (a function value
 	// given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.
