@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -110,6 +111,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 	if walks || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) {
 		return true
 	}
+	m.readsPosition(nodes, ops, derived)
 	// port++ where port started from the input (port := cfg.Port), not
 	// from a constant as an attempt counter does: a position in a search.
 	for obj := range advanced {
@@ -231,6 +233,80 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		}
 	}
 	return false
+}
+
+// readsPosition marks in derived the numbers and strings that the loop
+// sets, for an operation, from the state of another input of that same
+// operation: `n = r.Buffered() + 1` before the next `tryRead(r, n)`. The
+// next pass asks for more than the last one got from its input (an
+// incremental read: the buffered bytes hold no complete header yet), so it
+// follows what the operation consumed rather than repeating a request.
+func (m *builder) readsPosition(nodes []ast.Node, ops []*ast.CallExpr, derived map[types.Object]bool) {
+	info := m.pass.TypesInfo
+	// The inputs of each operation: its arguments and its receiver.
+	inputs := func(call *ast.CallExpr) []types.Object {
+		var objs []types.Object
+		exprs := append([]ast.Expr(nil), call.Args...)
+		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			exprs = append(exprs, sel.X)
+		}
+		for _, e := range exprs {
+			if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					objs = append(objs, v)
+				}
+			}
+		}
+		return objs
+	}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				return true
+			}
+			id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			obj, ok := info.Uses[id].(*types.Var)
+			if !ok || !isLocal(obj) || !isPlainValue(obj.Type()) {
+				return true
+			}
+			// The receivers of the methods the new value is computed with.
+			var read []types.Object
+			ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+						if rid, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
+							if v, ok := info.Uses[rid].(*types.Var); ok && info.Selections[sel] != nil {
+								read = append(read, v)
+							}
+						}
+					}
+				}
+				return true
+			})
+			if len(read) == 0 {
+				return true
+			}
+			for _, call := range ops {
+				in := inputs(call)
+				if !slices.Contains(in, types.Object(obj)) {
+					continue
+				}
+				for _, r := range read {
+					if r != obj && slices.Contains(in, types.Object(r)) {
+						derived[obj] = true
+					}
+				}
+			}
+			return true
+		})
+	}
 }
 
 // isPlainValue reports whether t is a number (not a duration) or a string.
