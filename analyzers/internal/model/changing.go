@@ -256,3 +256,103 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	}
 	return false
 }
+
+// takesNext reports whether an operation of the loop is given a value
+// taken in the same pass from a queue: received from a channel
+// (`v := <-ch`) or returned by a method of this package that pops it off
+// a field of its receiver (`r := c.buffer[0]; c.buffer = c.buffer[1:]`).
+// A pass whose operation fails drops that value and takes the next: a
+// consumer working through its input, not a retry of the same request.
+func (m *builder) takesNext(nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	taken := map[types.Object]bool{}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+				return true
+			}
+			id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			obj := info.ObjectOf(id)
+			if obj == nil {
+				return true
+			}
+			switch x := analysisutil.Unparen(as.Rhs[0]).(type) {
+			case *ast.UnaryExpr:
+				if x.Op == token.ARROW {
+					taken[obj] = true
+				}
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(info, x); fn != nil && m.pops(m.vals.Decls[fn.Origin()]) {
+					taken[obj] = true
+				}
+			}
+			return true
+		})
+	}
+	if len(taken) == 0 {
+		return false
+	}
+	for _, call := range ops {
+		for _, a := range call.Args {
+			if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && taken[info.Uses[id]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pops reports whether the method d takes a value off a field of its
+// receiver: it sets the field to a slice of itself (`c.buffer =
+// c.buffer[1:]`).
+func (m *builder) pops(d *ast.FuncDecl) bool {
+	if d == nil || d.Recv == nil || d.Body == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return false
+	}
+	if v, ok := m.popsMemo[d]; ok {
+		return v
+	}
+	info := m.pass.TypesInfo
+	recv := info.Defs[d.Recv.List[0].Names[0]]
+	field := func(e ast.Expr) types.Object {
+		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || recv == nil || info.Uses[id] != recv {
+			return nil
+		}
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			return s.Obj()
+		}
+		return nil
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+			for i, l := range as.Lhs {
+				if f := field(l); f != nil {
+					if sl, ok := analysisutil.Unparen(as.Rhs[i]).(*ast.SliceExpr); ok && sl.Low != nil && field(sl.X) == f {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	if m.popsMemo == nil {
+		m.popsMemo = map[*ast.FuncDecl]bool{}
+	}
+	m.popsMemo[d] = found
+	return found
+}

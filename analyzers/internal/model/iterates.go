@@ -112,6 +112,9 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		return true
 	}
 	m.readsPosition(nodes, ops, derived)
+	if m.takesNext(nodes, ops) {
+		return true
+	}
 	// port++ where port started from the input (port := cfg.Port), not
 	// from a constant as an attempt counter does: a position in a search.
 	for obj := range advanced {

@@ -39,7 +39,8 @@ type builder struct {
 	walkingLits map[*types.Var]bool
 	helpers     map[*types.Func]*RetryHelperFact
 	fsummaries  *summaries[FieldsFact]
-	yields      map[types.Object]bool // the yield parameters of iterator functions
+	popsMemo    map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
+	yields      map[types.Object]bool  // the yield parameters of iterator functions
 	result      *Result
 }
 
