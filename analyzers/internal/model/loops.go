@@ -216,7 +216,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if r.Immediate && anyIn(r.Ops, in.waitsHere) {
 		r.Immediate = false
 	}
-	r.TimeBounded = m.timeBounded(r.Ops)
+	r.TimeBounded = m.timeBounded(r.Ops) || m.condStop(stmt)
 	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
 	m.add(r)
 	return r

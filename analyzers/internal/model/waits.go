@@ -131,9 +131,7 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 }
 
 // flagStop reports whether ifs leaves the loop (its body returns or
-// breaks) when state kept outside the function says so: its condition
-// reads a struct field (p.closed, p.closedFlag.Load()) and no local
-// variable of its own. Another goroutine sets that field to end the loop.
+// breaks) when state kept outside the function says so (stateCond).
 func (m *builder) flagStop(ifs *ast.IfStmt) bool {
 	if ifs.Init != nil || len(ifs.Body.List) == 0 {
 		return false
@@ -147,11 +145,34 @@ func (m *builder) flagStop(ifs *ast.IfStmt) bool {
 	default:
 		return false
 	}
+	return m.stateCond(ifs.Cond)
+}
+
+// condStop reports whether loop is a for loop whose own condition reads
+// state kept outside the function (stateCond): `for attempt := 0;
+// atomic.LoadUint32(&c.stop) == 0; attempt++` runs until Close sets the
+// flag.
+func (m *builder) condStop(loop ast.Stmt) bool {
+	fs, ok := loop.(*ast.ForStmt)
+	return ok && fs.Cond != nil && m.stateCond(fs.Cond)
+}
+
+// stateCond reports whether cond reads state kept outside the function and
+// no local variable of its own: a struct field (p.closed,
+// p.closedFlag.Load(), atomic.LoadUint32(&c.stop)), or a getter of the
+// package that returns such a field (l.closed(): stateGetter). Another
+// goroutine sets that field to end the loop.
+func (m *builder) stateCond(cond ast.Expr) bool {
 	info := m.pass.TypesInfo
 	field, local := false, false
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.CallExpr:
+			if len(x.Args) == 0 && m.stateGetter(analysisutil.Callee(info, x)) {
+				field = true
+				return false // the getter's receiver is the shared state
+			}
 		case *ast.SelectorExpr:
 			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
 				field = true
@@ -166,6 +187,61 @@ func (m *builder) flagStop(ifs *ast.IfStmt) bool {
 		}
 		return true
 	}
-	ast.Inspect(ifs.Cond, visit)
+	ast.Inspect(cond, visit)
 	return field && !local
+}
+
+// stateGetter reports whether fn is a method of this package with no
+// parameters and one bool result that reads a field of its receiver and
+// writes none (`func (l *Listener) closed() bool { l.mu.Lock(); defer
+// l.mu.Unlock(); return l.isClosed }`): a question about shared state.
+func (m *builder) stateGetter(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	d := m.vals.Decls[fn.Origin()]
+	if d == nil || d.Body == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	recv := info.Defs[d.Recv.List[0].Names[0]]
+	onRecv := func(e ast.Expr) bool {
+		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
+		if !ok || recv == nil || info.Uses[id] != recv {
+			return false
+		}
+		s, ok := info.Selections[sel]
+		return ok && s.Kind() == types.FieldVal
+	}
+	reads, writes := false, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if onRecv(l) {
+					writes = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if onRecv(x.X) {
+				writes = true
+			}
+		case *ast.SelectorExpr:
+			if onRecv(x) {
+				reads = true
+			}
+		}
+		return !writes
+	})
+	return reads && !writes
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -171,6 +172,74 @@ func (p *pool) reconnectLocal() {
 			continue
 		}
 		return
+	}
+}
+
+type listener struct {
+	mu       sync.Mutex
+	isClosed bool
+	stop     uint32
+}
+
+func (l *listener) connect() error { return nil }
+
+// closed reads the flag Close sets, under the lock: a question about
+// shared state.
+func (l *listener) closed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.isClosed
+}
+
+// eager decides nothing from shared state.
+func (l *listener) eager() bool { return false }
+
+// Ended when Close sets the flag the getter reads: bounded.
+func (l *listener) reconnect() {
+	for {
+		err := l.connect()
+		if err == nil {
+			return
+		}
+		if l.closed() {
+			return
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// A bool method that reads no shared state is no stop: no bound.
+func (l *listener) reconnectEager() {
+	for { // want `retry loop has no bound`
+		err := l.connect()
+		if err == nil {
+			return
+		}
+		if l.eager() {
+			return
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// The loop's own condition reads the stop flag Close sets: bounded.
+func (l *listener) refresh() {
+	for attempt := 0; atomic.LoadUint32(&l.stop) == 0; attempt++ {
+		if err := l.connect(); err == nil {
+			return
+		}
+		time.Sleep(jittered(time.Duration(attempt) * time.Second))
+	}
+}
+
+// The loop's condition reads a local flag nothing else sets: no bound.
+func (l *listener) refreshLocal() {
+	stopped := false
+	for attempt := 0; !stopped; attempt++ { // want `retry loop has no bound`
+		if err := l.connect(); err == nil {
+			return
+		}
+		time.Sleep(jittered(time.Duration(attempt) * time.Second))
 	}
 }
 
