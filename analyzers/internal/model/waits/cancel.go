@@ -70,9 +70,12 @@ func (m *Result) isDoneChan(e ast.Expr) bool {
 	return true
 }
 
-// underNeverDone reports whether call runs only when a context can never
+// UnderNeverDone reports whether call runs only when a context can never
 // be cancelled: inside `if ctx.Done() == nil { ... }` (a conjunct of the
-// condition will do).
+// condition will do), or after `if ctx.Done() != nil { ... }` in the same
+// block when that guard's body always leaves (`if done := ctx.Done(); done
+// != nil { select { case <-done: return; case <-t.C: continue } };
+// time.Sleep(d)`).
 func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
 	var nilDone func(e ast.Expr) bool
 	nilDone = func(e ast.Expr) bool {
@@ -92,18 +95,107 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 		}
 		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
 	}
+	// liveDone: ctx.Done() != nil (a disjunct of the condition will do).
+	var liveDone func(e ast.Expr) bool
+	liveDone = func(e ast.Expr) bool {
+		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		if be.Op == token.LOR {
+			return liveDone(be.X) || liveDone(be.Y)
+		}
+		if be.Op != token.NEQ {
+			return false
+		}
+		isNil := func(x ast.Expr) bool {
+			tv, ok := m.pass.TypesInfo.Types[x]
+			return ok && tv.IsNil()
+		}
+		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
+	}
 	found := false
 	ast.Inspect(fnBody, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || found {
-			return !found
+		if found {
+			return false
 		}
-		if ifs.Body.Pos() <= call.Pos() && call.End() <= ifs.Body.End() && nilDone(ifs.Cond) {
-			found = true
+		switch x := n.(type) {
+		case *ast.IfStmt:
+			if x.Body.Pos() <= call.Pos() && call.End() <= x.Body.End() && nilDone(x.Cond) {
+				found = true
+			}
+		case *ast.BlockStmt:
+			// if done := ctx.Done(); done != nil { select { ... } }
+			// followed by the call: the call runs only when the
+			// guard's body, which always leaves, did not.
+			for _, st := range x.List {
+				if st.Pos() > call.Pos() {
+					break
+				}
+				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && ifs.End() <= call.Pos() && liveDone(ifs.Cond) && alwaysLeaves(m.pass.TypesInfo, ifs.Body.List) {
+					found = true
+				}
+			}
 		}
 		return !found
 	})
 	return found
+}
+
+// alwaysLeaves reports whether a statement list never falls through its
+// end: its last statement returns, branches (continue, break, goto) or
+// panics, or is a select (with or without default) or a switch with a
+// default, each of whose cases always leaves.
+func alwaysLeaves(info *types.Info, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch last := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok != token.FALLTHROUGH
+	case *ast.ExprStmt:
+		if c, ok := last.X.(*ast.CallExpr); ok {
+			if id, ok := analysisutil.Unparen(c.Fun).(*ast.Ident); ok {
+				if b, builtin := info.Uses[id].(*types.Builtin); builtin && b.Name() == "panic" {
+					return true
+				}
+			}
+		}
+	case *ast.BlockStmt:
+		return alwaysLeaves(info, last.List)
+	case *ast.IfStmt:
+		if last.Else == nil || !alwaysLeaves(info, last.Body.List) {
+			return false
+		}
+		switch e := last.Else.(type) {
+		case *ast.BlockStmt:
+			return alwaysLeaves(info, e.List)
+		case *ast.IfStmt:
+			return alwaysLeaves(info, []ast.Stmt{e})
+		}
+	case *ast.SelectStmt:
+		for _, c := range last.Body.List {
+			if !alwaysLeaves(info, c.(*ast.CommClause).Body) {
+				return false
+			}
+		}
+		return len(last.Body.List) > 0
+	case *ast.SwitchStmt:
+		hasDefault := false
+		for _, c := range last.Body.List {
+			cc := c.(*ast.CaseClause)
+			if cc.List == nil {
+				hasDefault = true
+			}
+			if !alwaysLeaves(info, cc.Body) {
+				return false
+			}
+		}
+		return hasDefault
+	}
+	return false
 }
 
 func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root ast.Node) bool {

@@ -60,3 +60,49 @@ func otherChannel(ctx context.Context, stop chan struct{}) error {
 	}
 	return err
 }
+
+// A sleep after a guard that leaves whenever the context can be cancelled
+// (`if done := ctx.Done(); done != nil { select ... }`) is reached only
+// when it never can: it ignores nothing.
+func sleepsAfterDoneGuard(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if done := ctx.Done(); done != nil {
+			t := time.NewTimer(time.Second)
+			select {
+			case <-done:
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
+				continue
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A guard whose body can fall through (the timer case goes on to the
+// sleep) does not say the context can never be cancelled.
+func sleepsAfterLeakyGuard(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if done := ctx.Done(); done != nil {
+			t := time.NewTimer(time.Second)
+			select {
+			case <-done:
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
+			}
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return err
+}
