@@ -103,8 +103,8 @@ type Layer struct {
 }
 
 // Limiter is the extension point for a client-side rate limiter (the
-// runtime/ratelimit package, once it exists): Allow reports whether a call
-// may go out at virtual time now. A Client makes one per instance, and one
+// simulator does not drive runtime/ratelimit yet): Allow reports whether a
+// call may go out at virtual time now. A Client makes one per instance, and one
 // shared one when the store is up.
 type Limiter interface {
 	Allow(now time.Time) bool

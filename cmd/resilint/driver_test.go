@@ -278,7 +278,7 @@ func TestHelpGolden(t *testing.T) {
 		t.Errorf("-h: exit %d, want 0 and the help text:\n%s", code, h)
 	}
 	_, stderr, code = run(t, repoRoot(t), bin, "help", "nosuchcheck")
-	if code != 2 || !strings.Contains(stderr, `no check "nosuchcheck"`) {
+	if code != 2 || !strings.Contains(stderr, `no check "nosuchcheck"`) || !strings.Contains(stderr, "ignorecheck, mesh)") {
 		t.Errorf("help nosuchcheck: exit %d\n%s", code, stderr)
 	}
 }

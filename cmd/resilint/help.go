@@ -14,8 +14,9 @@ import (
 const helpIntro = `resilint finds resilience anti-patterns in Go code before they cause an
 outage: retries nested inside retries, retries around circuit breakers,
 retried POSTs without idempotency keys, timeouts that outlive their
-deadline, and retry delays without jitter, cap or bound. Its suggested
-fixes use the primitives of github.com/resilint/resilint/runtime.
+deadline, retry delays without jitter, cap or bound, and rate limits that
+leak under concurrency or refuse without saying when to come back. Its
+suggested fixes use the primitives of github.com/resilint/resilint/runtime.
 
 Usage:
 
@@ -62,6 +63,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 			for _, a := range all {
 				names = append(names, a.Name)
 			}
+			names = append(names, meshCheck.Name)
 			fmt.Fprintf(stderr, "resilint help: no check %q (the checks are %s)\n", name, strings.Join(names, ", "))
 			return 2
 		}

@@ -1,7 +1,8 @@
 // Command resilint finds resilience anti-patterns in Go code: retries
 // nested inside retries, retries around circuit breakers, retried POSTs
-// without idempotency keys, timeouts that outlive their deadline, and
-// retry delays without jitter, cap or bound.
+// without idempotency keys, timeouts that outlive their deadline, retry
+// delays without jitter, cap or bound, and rate limits that leak under
+// concurrency or refuse without saying when to come back.
 //
 // Usage:
 //
