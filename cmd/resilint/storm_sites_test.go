@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -56,5 +59,29 @@ func TestStormSite(t *testing.T) {
 	code, _, errs = storm(t, "-site", "checkout.go:1", "../../examples/...")
 	if code != 1 || !strings.Contains(errs, "no retry site there") {
 		t.Errorf("-site at no retry: exit %d, %q", code, errs)
+	}
+}
+
+// TestStormExamplesFresh: docs/storm/examples is what the command
+// docs/storm.md gives makes of the bundled examples today (the simulation
+// is seeded, so its report and plots are the same bytes every run; the
+// PNGs are drawn from the same plots).
+func TestStormExamplesFresh(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := storm(t, "-clients", "20000", "-o", dir, "../../examples/..."); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, name := range []string{"report.md", "calls.svg", "attempts.svg"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "docs", "storm", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("docs/storm/examples/%s is stale: regenerate it with resilint storm -clients 20000 -o docs/storm/examples ./examples/...", name)
+		}
 	}
 }
