@@ -69,7 +69,8 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		return loopVerdict{}
 	}
 
-	in.track = trackedVars(in.info, region, gotoList, gotoIdx)
+	var partners map[types.Object][]types.Object
+	in.track, partners = trackedVars(in.info, region, gotoList, gotoIdx)
 	in.boundVars = map[types.Object]bool{}
 	if cond != nil {
 		ast.Inspect(cond, func(n ast.Node) bool {
@@ -85,6 +86,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	for obj, v := range in.initialValues(fnBody, region.Pos(), in.track) {
 		s0.setVal(obj, v)
 	}
+	in.untrackUnknown(s0, partners, region, gotoList, gotoIdx)
 	var rangeLimit constant.Value
 	if rangeStmt != nil {
 		if v, ok := in.eval(rangeN, s0); ok && v.Kind() == constant.Int {
@@ -269,8 +271,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 // following concretely in a loop: those its conditions compare with
 // constants (or use as flags), and that no closure writes or address
 // escapes.
-func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) map[types.Object]bool {
+func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) (map[types.Object]bool, map[types.Object][]types.Object) {
 	track := map[types.Object]bool{}
+	// partners lists, for each tracked integer, what it is compared with:
+	// another local variable, or nil for a constant expression.
+	partners := map[types.Object][]types.Object{}
 	local := func(e ast.Expr) *types.Var {
 		id, ok := analysisutil.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -348,6 +353,9 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 						track[v] = true
 						if w := local(pair[1]); w != nil {
 							track[w] = true
+							partners[v] = append(partners[v], w)
+						} else {
+							partners[v] = append(partners[v], nil)
 						}
 					}
 				}
@@ -414,7 +422,61 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 		}
 		return true
 	})
-	return track
+	return track, partners
+}
+
+// untrackUnknown stops following the integers that are compared only with
+// local variables whose value is not known when the loop starts and that
+// the loop never sets (`attempt >= maxAttempts`, maxAttempts a
+// parameter): their concrete values decide no branch, and following them
+// would make every iteration a new state (the loop is judged with the
+// comparison taken both ways, as for any unknown value).
+func (in *interp) untrackUnknown(s0 *state, partners map[types.Object][]types.Object, region ast.Node, gotoList []ast.Stmt, gotoIdx int) {
+	if len(partners) == 0 {
+		return
+	}
+	written := map[types.Object]bool{}
+	visit := func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok {
+					written[in.info.ObjectOf(id)] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok {
+				written[in.info.ObjectOf(id)] = true
+			}
+		}
+		return true
+	}
+	if gotoList != nil {
+		for _, st := range gotoList[gotoIdx:] {
+			ast.Inspect(st, visit)
+		}
+	} else {
+		ast.Inspect(region, visit)
+	}
+	for v, ps := range partners {
+		unknown := true
+		for _, w := range ps {
+			if w == nil || written[w] {
+				unknown = false
+				break
+			}
+			if _, ok := s0.val(w); ok {
+				unknown = false
+				break
+			}
+		}
+		if unknown {
+			delete(in.track, v)
+			for _, w := range ps {
+				delete(in.track, w)
+			}
+		}
+	}
 }
 
 // initialValues finds the values the tracked variables declared before
