@@ -21,6 +21,7 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	seen := map[ast.Node]bool{}
 	var exprs []ast.Expr
 	var helpers []*ast.FuncDecl // helpers whose returns were followed
+	var lits []*ast.FuncLit     // function literals whose returns were followed
 	var visitExpr func(e ast.Expr, depth int)
 	visitExpr = func(e ast.Expr, depth int) {
 		if e == nil || seen[e] || depth > 8 {
@@ -70,15 +71,30 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 					})
 				}
 			case *ast.CallExpr:
+				returns := func(body *ast.BlockStmt) {
+					ast.Inspect(body, func(n ast.Node) bool {
+						if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+							visitExpr(r.Results[0], depth+1)
+						}
+						return true
+					})
+				}
 				if fn := analysisutil.Callee(info, x); fn != nil {
 					if d := m.vals.Decls[fn]; d != nil {
 						helpers = append(helpers, d)
-						ast.Inspect(d.Body, func(n ast.Node) bool {
-							if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
-								visitExpr(r.Results[0], depth+1)
-							}
-							return true
-						})
+						returns(d.Body)
+					}
+				} else if funcs, ok := m.fieldFuncs(x.Fun); ok {
+					// c.delay(n): a function field the package alone sets.
+					for _, f := range funcs {
+						switch f := f.(type) {
+						case *ast.FuncDecl:
+							helpers = append(helpers, f)
+							returns(f.Body)
+						case *ast.FuncLit:
+							lits = append(lits, f)
+							returns(f.Body)
+						}
 					}
 				}
 			}
@@ -183,7 +199,7 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if m.opaque(exprs, helpers) {
+		if m.opaque(exprs, helpers, lits) {
 			sh.Jitter = JitterUnknown
 		}
 	}
@@ -383,10 +399,15 @@ func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
-func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
+func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.FuncLit) bool {
 	inHelper := func(pos token.Pos) bool {
 		for _, d := range helpers {
 			if d.Pos() <= pos && pos < d.End() {
+				return true
+			}
+		}
+		for _, l := range lits {
+			if l.Pos() <= pos && pos < l.End() {
 				return true
 			}
 		}
@@ -410,6 +431,15 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl) bool {
 					if _, isB := info.Uses[id].(*types.Builtin); isB {
 						return true
 					}
+				}
+				if _, ok := m.fieldFuncs(x.Fun); ok {
+					// A function field the package alone sets, followed
+					// into the functions it holds: the arguments give
+					// the values.
+					for _, a := range x.Args {
+						ast.Inspect(a, visitOpaque)
+					}
+					return false
 				}
 				opaque = true
 			} else if m.vals.Decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
@@ -513,4 +543,96 @@ func fieldPath(info *types.Info, e ast.Expr) bool {
 		return fieldPath(info, x.X)
 	}
 	return false
+}
+
+// fieldFuncs returns the functions a call of the function field fun can
+// run, when the package alone decides them: the field is unexported,
+// every value the package gives it is a function literal or a function
+// declared here, and no unkeyed composite literal sets it (`c.delay =
+// func(n int) time.Duration { ... }` in the constructor, called as
+// c.delay(n)).
+func (m *Result) fieldFuncs(fun ast.Expr) ([]ast.Node, bool) {
+	info := m.pass.TypesInfo
+	sel, ok := analysisutil.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	s, ok := info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil, false
+	}
+	f, ok := s.Obj().(*types.Var)
+	if !ok || f.Exported() || f.Pkg() != m.pass.Pkg {
+		return nil, false
+	}
+	if _, ok := f.Type().Underlying().(*types.Signature); !ok {
+		return nil, false
+	}
+	m.unkeyedOnce.Do(func() { m.unkeyed = m.findUnkeyedFields() })
+	if m.unkeyed[f] {
+		return nil, false
+	}
+	writes := m.vals.Assigns[f]
+	if len(writes) == 0 {
+		return nil, false
+	}
+	var funcs []ast.Node
+	for _, w := range writes {
+		switch v := analysisutil.Unparen(w.Value).(type) {
+		case *ast.FuncLit:
+			funcs = append(funcs, v)
+		case *ast.Ident, *ast.SelectorExpr:
+			var id *ast.Ident
+			if x, ok := v.(*ast.Ident); ok {
+				id = x
+			} else {
+				id = v.(*ast.SelectorExpr).Sel
+			}
+			fn, ok := info.Uses[id].(*types.Func)
+			if !ok || m.vals.Decls[fn] == nil {
+				return nil, false
+			}
+			funcs = append(funcs, m.vals.Decls[fn])
+		default:
+			return nil, false // nil, a parameter, another field: not known here
+		}
+	}
+	return funcs, true
+}
+
+// findUnkeyedFields lists the fields that unkeyed composite literals of
+// the package set (T{a, b, c}): their values are not in the provenance
+// index.
+func (m *Result) findUnkeyedFields() map[*types.Var]bool {
+	info := m.pass.TypesInfo
+	out := map[*types.Var]bool{}
+	for _, file := range m.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || len(lit.Elts) == 0 {
+				return true
+			}
+			if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+				return true
+			}
+			tv, ok := info.Types[lit]
+			if !ok {
+				return true
+			}
+			st, ok := tv.Type.Underlying().(*types.Struct)
+			if !ok {
+				if p, isPtr := tv.Type.Underlying().(*types.Pointer); isPtr {
+					st, ok = p.Elem().Underlying().(*types.Struct)
+				}
+			}
+			if !ok {
+				return true
+			}
+			for i := range st.NumFields() {
+				out[st.Field(i)] = true
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -48,6 +48,10 @@ type Result struct {
 	// (computed when first needed).
 	randomOnce   sync.Once
 	randomFields map[*types.Var]bool
+	// unkeyed are the fields unkeyed composite literals set (computed
+	// when first needed).
+	unkeyedOnce sync.Once
+	unkeyed     map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
