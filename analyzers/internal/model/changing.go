@@ -82,7 +82,7 @@ func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	opArgs := map[types.Object]bool{}
 	for _, call := range ops {
 		for _, a := range call.Args {
-			if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && info.Uses[id] != nil {
+			if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
 				opArgs[info.Uses[id]] = true
 			}
 		}
