@@ -77,16 +77,17 @@ func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 // request: it follows a changing state rather than retrying.
 func (m *builder) neverSameInput(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	info := m.pass.TypesInfo
-	inOp := func(obj types.Object) bool {
-		for _, call := range ops {
-			for _, a := range call.Args {
-				if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && info.Uses[id] == obj {
-					return true
-				}
+	// The variables passed as an operation's argument, gathered once so
+	// that each assignment of the loop asks in constant time.
+	opArgs := map[types.Object]bool{}
+	for _, call := range ops {
+		for _, a := range call.Args {
+			if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+				opArgs[info.Uses[id]] = true
 			}
 		}
-		return false
 	}
+	inOp := func(obj types.Object) bool { return opArgs[obj] }
 	remembers := map[[2]types.Object]bool{} // {input, its copy}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -141,6 +142,11 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	// The methods of this package whose results feed an operation's
 	// arguments, directly or through a local variable set in the loop.
 	feeds := map[*ast.FuncDecl]bool{}
+	// expanded holds the least depth at which a variable's values were
+	// followed: following them again from as deep or deeper finds nothing
+	// new, so each variable is followed at most once per depth (linear,
+	// however many uses and writes it has).
+	expanded := map[*types.Var]int{}
 	var feed func(e ast.Expr, depth int)
 	feed = func(e ast.Expr, depth int) {
 		if depth > 3 {
@@ -158,6 +164,10 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 				}
 			case *ast.Ident:
 				if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+					if d, ok := expanded[v]; ok && d <= depth {
+						return true
+					}
+					expanded[v] = depth
 					for _, a := range m.vals.Assigns[v] {
 						if a.Value != nil && inNodes(nodes, a.Pos) {
 							feed(a.Value, depth+1)

@@ -332,22 +332,39 @@ func (m *builder) derivedVia(e ast.Expr, obj types.Object, nodes []ast.Node) boo
 	if v == nil {
 		return false
 	}
+	return m.viaMemo.uses(m, v, nodes)[obj]
+}
+
+// viaMemo remembers, for the loop being judged (its nodes), the variables
+// that the values assigned to each variable in the loop read, so that
+// derivedVia costs a lookup however many times a loop of many
+// assignments asks it (a dispatch loop of hundreds of cases).
+type viaMemo struct {
+	nodes []ast.Node // kept, so a new loop's slice cannot share its address
+	reads map[types.Object]map[types.Object]bool
+}
+
+func (c *viaMemo) uses(m *builder, v types.Object, nodes []ast.Node) map[types.Object]bool {
+	if c.reads == nil || len(nodes) != len(c.nodes) || len(nodes) > 0 && &nodes[0] != &c.nodes[0] {
+		c.nodes, c.reads = nodes, map[types.Object]map[types.Object]bool{}
+	}
+	if r, ok := c.reads[v]; ok {
+		return r
+	}
+	r := map[types.Object]bool{}
 	for _, a := range m.vals.Assigns[v] {
 		if a.Value == nil || !inNodes(nodes, a.Pos) {
 			continue
 		}
-		found := false
 		ast.Inspect(a.Value, func(n ast.Node) bool {
-			if x, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[x] == obj {
-				found = true
+			if x, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[x] != nil {
+				r[m.pass.TypesInfo.Uses[x]] = true
 			}
-			return !found
-		})
-		if found {
 			return true
-		}
+		})
 	}
-	return false
+	c.reads[v] = r
+	return r
 }
 
 // fresh reports whether e draws a new value every time it is evaluated:

@@ -41,6 +41,7 @@ type builder struct {
 	fsummaries  *summaries[FieldsFact]
 	popsMemo    map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
 	yields      map[types.Object]bool  // the yield parameters of iterator functions
+	viaMemo     viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
 	result      *Result
 }
 

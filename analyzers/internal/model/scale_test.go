@@ -16,7 +16,8 @@ import (
 // Adversarial inputs for the model's cost: each generator writes a package
 // whose size grows with n. BenchmarkScale runs the model over each at
 // growing n so that the growth shows (linear: the time per unit stays
-// flat); the issue's sizes are the largest n of each.
+// flat); the issue's sizes are the largest n of the first six, and
+// vm-switch's largest is about nine times go-json's dispatch loop.
 
 const scalePrelude = `package scale
 
@@ -136,6 +137,42 @@ func manyNests(n int) string {
 	return b.String()
 }
 
+// vmSwitch is an interpreter's dispatch loop: one function whose loop
+// switches over n instruction cases. The cases write the same few
+// registers from each other (x from y, y from x), pass them to fallible
+// calls, leave on an error, jump back to labels before the switch or
+// forward past it with goto, and some retry an instruction with a goto of
+// their own: the shape of a bytecode VM or a generated encoder.
+func vmSwitch(n int) string {
+	var b strings.Builder
+	b.WriteString(scalePrelude)
+	b.WriteString("type inst struct{ code, arg, next int }\n\n")
+	b.WriteString("func emit(buf []byte, v int) ([]byte, error) {\n\tif v < 0 {\n\t\treturn buf, errDown\n\t}\n\treturn append(buf, byte(v)), nil\n}\n\n")
+	b.WriteString("func exec(prog []inst) ([]byte, error) {\n\tvar err error\n\tvar buf []byte\n\tpc, x, y, tries := 0, 0, 0, 0\n\tfor pc < len(prog) {\n\t\tin := prog[pc]\n")
+	labels := max(1, min(4, (n+1)/5)) // a few, each jumped to from a case
+	for l := range labels {
+		fmt.Fprintf(&b, "\tJ%d:\n\t\tx = y + in.arg + %d\n", l, l)
+	}
+	b.WriteString("\t\tswitch in.code {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\t\tcase %d:\n", i)
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, "\t\t\tx = y + in.arg + %d\n\t\t\tout, err := emit(buf, x)\n\t\t\tif err != nil {\n\t\t\t\treturn nil, err\n\t\t\t}\n\t\t\tbuf = out\n\t\t\tpc++\n", i)
+		case 1:
+			fmt.Fprintf(&b, "\t\t\ty = x * %d\n\t\t\tout, e := emit(buf, y+x)\n\t\t\tif e != nil {\n\t\t\t\terr = e\n\t\t\t\tgoto fail\n\t\t\t}\n\t\t\tbuf = out\n\t\t\tpc = in.next\n\t\t\tcontinue\n", i)
+		case 2:
+			fmt.Fprintf(&b, "\t\tR%d:\n\t\t\tif err = op(x); err != nil && tries < 3 {\n\t\t\t\ttries++\n\t\t\t\ttime.Sleep(time.Millisecond)\n\t\t\t\tgoto R%d\n\t\t\t}\n\t\t\ttries = 0\n\t\t\tpc++\n", i, i)
+		case 3:
+			fmt.Fprintf(&b, "\t\t\tif pick() {\n\t\t\t\tgoto J%d\n\t\t\t}\n\t\t\tx, y = y, x+%d\n\t\t\tpc++\n", (i/5)%labels, i)
+		case 4:
+			fmt.Fprintf(&b, "\t\t\tbuf = append(buf, byte(x+y+%d))\n\t\t\tpc = in.next\n\t\t\tgoto next\n", i)
+		}
+	}
+	b.WriteString("\t\tdefault:\n\t\t\tpc++\n\t\t}\n\t\tcontinue\n\tnext:\n\t\ty += pc\n\t}\n\treturn buf, nil\nfail:\n\treturn nil, err\n}\n")
+	return b.String()
+}
+
 var scaleInputs = []struct {
 	name  string
 	gen   func(int) string
@@ -147,6 +184,7 @@ var scaleInputs = []struct {
 	{"branches", branchy, []int{10, 20, 40, 80}},
 	{"retry-chain", manyRetries, []int{50, 100, 200, 400}},
 	{"many-nests", manyNests, []int{10, 20, 40, 80}},
+	{"vm-switch", vmSwitch, []int{400, 800, 1600, 3200}},
 }
 
 // checkScale type-checks src and returns a pass for the model.
