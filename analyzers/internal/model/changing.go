@@ -207,32 +207,14 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	if len(methods) < 2 {
 		return false
 	}
-	recvOf := func(d *ast.FuncDecl) types.Object {
-		if len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
-			return nil
-		}
-		return info.Defs[d.Recv.List[0].Names[0]]
-	}
 	// fields returns the fields of its receiver that d writes or reads.
 	fields := func(d *ast.FuncDecl) (writes, reads map[types.Object]bool) {
 		writes, reads = map[types.Object]bool{}, map[types.Object]bool{}
-		recv := recvOf(d)
+		recv := recvVar(info, d)
 		if recv == nil {
 			return
 		}
-		onRecv := func(e ast.Expr) types.Object {
-			sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
-			if !ok {
-				return nil
-			}
-			if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[id] != recv {
-				return nil
-			}
-			if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-				return s.Obj()
-			}
-			return nil
-		}
+		onRecv := func(e ast.Expr) types.Object { return recvField(info, recv, e) }
 		ast.Inspect(d.Body, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.AssignStmt:
@@ -323,27 +305,15 @@ func (m *builder) takesNext(nodes []ast.Node, ops []*ast.CallExpr) bool {
 // receiver: it sets the field to a slice of itself (`c.buffer =
 // c.buffer[1:]`).
 func (m *builder) pops(d *ast.FuncDecl) bool {
-	if d == nil || d.Recv == nil || d.Body == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+	info := m.pass.TypesInfo
+	recv := recvVar(info, d)
+	if recv == nil || d.Body == nil {
 		return false
 	}
 	if v, ok := m.popsMemo[d]; ok {
 		return v
 	}
-	info := m.pass.TypesInfo
-	recv := info.Defs[d.Recv.List[0].Names[0]]
-	field := func(e ast.Expr) types.Object {
-		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return nil
-		}
-		if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || recv == nil || info.Uses[id] != recv {
-			return nil
-		}
-		if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-			return s.Obj()
-		}
-		return nil
-	}
+	field := func(e ast.Expr) types.Object { return recvField(info, recv, e) }
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
@@ -365,4 +335,28 @@ func (m *builder) pops(d *ast.FuncDecl) bool {
 	}
 	m.popsMemo[d] = found
 	return found
+}
+
+// recvVar returns the receiver variable of the method d, or nil (not a
+// method, or an unnamed receiver).
+func recvVar(info *types.Info, d *ast.FuncDecl) types.Object {
+	if d == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return nil
+	}
+	return info.Defs[d.Recv.List[0].Names[0]]
+}
+
+// recvField returns the field of recv that e selects (recv.f), or nil.
+func recvField(info *types.Info, recv types.Object, e ast.Expr) types.Object {
+	sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[id] != recv {
+		return nil
+	}
+	if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+		return s.Obj()
+	}
+	return nil
 }

@@ -204,23 +204,12 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 		return false
 	}
 	d := m.vals.Decls[fn.Origin()]
-	if d == nil || d.Body == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+	info := m.pass.TypesInfo
+	recv := recvVar(info, d)
+	if recv == nil || d.Body == nil {
 		return false
 	}
-	info := m.pass.TypesInfo
-	recv := info.Defs[d.Recv.List[0].Names[0]]
-	onRecv := func(e ast.Expr) bool {
-		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
-		if !ok || recv == nil || info.Uses[id] != recv {
-			return false
-		}
-		s, ok := info.Selections[sel]
-		return ok && s.Kind() == types.FieldVal
-	}
+	onRecv := func(e ast.Expr) bool { return recvField(info, recv, e) != nil }
 	reads, writes := false, false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch x := n.(type) {

@@ -77,43 +77,8 @@ func (m *Result) isDoneChan(e ast.Expr) bool {
 // != nil { select { case <-done: return; case <-t.C: continue } };
 // time.Sleep(d)`).
 func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
-	var nilDone func(e ast.Expr) bool
-	nilDone = func(e ast.Expr) bool {
-		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
-		if !ok {
-			return false
-		}
-		if be.Op == token.LAND {
-			return nilDone(be.X) || nilDone(be.Y)
-		}
-		if be.Op != token.EQL {
-			return false
-		}
-		isNil := func(x ast.Expr) bool {
-			tv, ok := m.pass.TypesInfo.Types[x]
-			return ok && tv.IsNil()
-		}
-		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
-	}
-	// liveDone: ctx.Done() != nil (a disjunct of the condition will do).
-	var liveDone func(e ast.Expr) bool
-	liveDone = func(e ast.Expr) bool {
-		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
-		if !ok {
-			return false
-		}
-		if be.Op == token.LOR {
-			return liveDone(be.X) || liveDone(be.Y)
-		}
-		if be.Op != token.NEQ {
-			return false
-		}
-		isNil := func(x ast.Expr) bool {
-			tv, ok := m.pass.TypesInfo.Types[x]
-			return ok && tv.IsNil()
-		}
-		return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
-	}
+	nilDone := func(e ast.Expr) bool { return m.comparesDone(e, token.EQL, token.LAND) }
+	liveDone := func(e ast.Expr) bool { return m.comparesDone(e, token.NEQ, token.LOR) }
 	found := false
 	ast.Inspect(fnBody, func(n ast.Node) bool {
 		if found {
@@ -140,6 +105,29 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 		return !found
 	})
 	return found
+}
+
+// comparesDone reports whether cond compares ctx.Done() (or a variable
+// only ever assigned it) with nil by op, alone or as one operand of join:
+// `ctx.Done() == nil` in a conjunction (the context can never be
+// cancelled when it holds), `done != nil` in a disjunction (it can be,
+// when the condition fails it cannot).
+func (m *Result) comparesDone(cond ast.Expr, op, join token.Token) bool {
+	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if be.Op == join {
+		return m.comparesDone(be.X, op, join) || m.comparesDone(be.Y, op, join)
+	}
+	if be.Op != op {
+		return false
+	}
+	isNil := func(x ast.Expr) bool {
+		tv, ok := m.pass.TypesInfo.Types[x]
+		return ok && tv.IsNil()
+	}
+	return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
 }
 
 // alwaysLeaves reports whether a statement list never falls through its
