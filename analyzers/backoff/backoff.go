@@ -84,7 +84,13 @@ func checkDelays(pass *analysis.Pass, r *model.Retry) {
 
 func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	checkDelays(pass, r)
-	if r.Immediate {
+	// A resend at once that follows only failures the code picked out
+	// (err == errStale, errors.As(err, &reset), the operation's own
+	// "retry" bool) is that code's answer to those failures, such as a
+	// pooled connection found closed: whether a resend at once is right
+	// for them is not in the code. The same holds for going round
+	// without a bound on them. Not reported.
+	if r.Immediate && !r.ImmediateIdentified {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,
@@ -96,7 +102,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 		}
 		pass.Report(d)
 	}
-	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded {
+	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified {
 		pass.Report(analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,

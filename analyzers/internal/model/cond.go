@@ -134,6 +134,23 @@ func refine(s *state, key any, st status) *state {
 	return c
 }
 
+// identify returns the states of ss marked as having identified which
+// failure their operation had (state.identified).
+func identify(ss []*state) []*state {
+	out := make([]*state, 0, len(ss))
+	for _, x := range ss {
+		if x == nil {
+			continue
+		}
+		if !x.identified {
+			x = x.clone()
+			x.identified = true
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 func nonNil(ss ...*state) []*state {
 	var out []*state
 	for _, s := range ss {
@@ -268,7 +285,19 @@ func (in *interp) statusCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, o
 func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	fn := analysisutil.Callee(in.info, call)
 	var keys []any
+	text := false // an argument is an error's text: err.Error()
 	for _, a := range call.Args {
+		if m, ok := analysisutil.Unparen(a).(*ast.CallExpr); ok && len(m.Args) == 0 {
+			if sel, ok := analysisutil.Unparen(m.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
+				if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok && in.info.TypeOf(id) != nil && types.Implements(in.info.TypeOf(id), errorIface) {
+					if k, _, ok := in.errKey(id, s); ok {
+						keys = append(keys, k)
+						text = true
+						continue
+					}
+				}
+			}
+		}
 		if k, _, ok := in.errKey(a, s); ok {
 			if _, isCall := k.(*ast.CallExpr); !isCall {
 				keys = append(keys, k)
@@ -318,7 +347,8 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		}
 		return []*state{s}, []*state{s}
 	}
-	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
+	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" &&
+		((fn.Name() == "Is" || fn.Name() == "As") && len(call.Args) == 2 || fn.Name() == "AsType" && len(call.Args) == 1)
 	if isErrorsIs && len(call.Args) == 2 {
 		if tv, ok := in.info.Types[call.Args[1]]; ok && (isErrno(tv.Type) || isEndSentinel(in.info, call.Args[1])) {
 			// errors.Is(err, io.EOF): on the true branch the outcome is
@@ -349,6 +379,10 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		if isErrorsIs {
 			if t != nil {
 				t = refine(t, k, stFailed)
+				if t != nil && !t.identified {
+					t = t.clone()
+					t.identified = true
+				}
 			}
 			if f != nil {
 				f = refine(f, k, stMaybe)
@@ -361,6 +395,11 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		if f != nil {
 			f = refine(f, k, stChecked)
 		}
+	}
+	if text {
+		// strings.Contains(err.Error(), "in use"): true picks out one
+		// failure by its text.
+		return identify(nonNil(t)), nonNil(f)
 	}
 	return nonNil(t), nonNil(f)
 }

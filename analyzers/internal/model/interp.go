@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
@@ -57,10 +58,13 @@ type interp struct {
 	labels  map[*ast.Stmt]map[string]int
 	aborted bool
 	// immediate is set when a later iteration's first operation runs with
-	// no wait since the previous iteration's operations: a retry storm.
-	immediate  bool
-	delayFuncs map[*types.Func]bool // this package's functions that wait
-	pureWaits  map[*types.Func]bool // ...of which those that only wait
+	// no wait since the previous iteration's operations after a failure
+	// of no identified kind; immediateIdentified when it runs so after a
+	// failure the path identified (state.identified).
+	immediate           bool
+	immediateIdentified bool
+	delayFuncs          map[*types.Func]bool // this package's functions that wait
+	pureWaits           map[*types.Func]bool // ...of which those that only wait
 	// waitMethods are interface methods that may wait (an implementation
 	// in this package waits).
 	waitMethods map[*types.Func]bool
@@ -79,8 +83,13 @@ type interp struct {
 // startOp notes that an operation is about to run on path s.
 func (in *interp) startOp(s *state) {
 	if !s.opIter && s.attempts > 0 && !s.delayed && !s.boundFork {
-		in.immediate = true
+		if s.identified {
+			in.immediateIdentified = true
+		} else {
+			in.immediate = true
+		}
 	}
+	s.identified = false
 	s.opIter = true
 	s.delayed = false
 	s.boundFork = false
@@ -393,6 +402,23 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		}
 		return out
 	}
+	// switch err.(type) { case *net.OpError: ... }: a case of a type
+	// identifies the failure.
+	var subject ast.Expr
+	switch a := st.Assign.(type) {
+	case *ast.AssignStmt:
+		if len(a.Rhs) == 1 {
+			subject = a.Rhs[0]
+		}
+	case *ast.ExprStmt:
+		subject = a.X
+	}
+	onErr := false
+	if ta, ok := analysisutil.Unparen(subject).(*ast.TypeAssertExpr); ok {
+		if id, ok := analysisutil.Unparen(ta.X).(*ast.Ident); ok {
+			_, _, onErr = in.errKey(id, s)
+		}
+	}
 	var out []outcome
 	hasDefault := false
 	for _, c := range st.Body.List {
@@ -400,7 +426,11 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		if cc.List == nil {
 			hasDefault = true
 		}
-		out = append(out, breakToNormal(in.execList(cc.Body, 0, []*state{s}), label)...)
+		cs := s
+		if onErr && cc.List != nil && !slices.ContainsFunc(cc.List, in.isNil) {
+			cs = identify([]*state{s})[0]
+		}
+		out = append(out, breakToNormal(in.execList(cc.Body, 0, []*state{cs}), label)...)
 	}
 	if !hasDefault {
 		out = append(out, outcome{s: s})

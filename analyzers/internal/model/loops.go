@@ -178,7 +178,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if m.iterates(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}
-	in.steps, in.aborted, in.immediate = 0, false, false
+	in.steps, in.aborted, in.immediate, in.immediateIdentified = 0, false, false, false
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
 		if v.resume {
@@ -186,7 +186,8 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		}
 		return nil
 	}
-	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts, Immediate: in.immediate}
+	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts,
+		Immediate: in.immediate || in.immediateIdentified, ImmediateIdentified: !in.immediate && in.immediateIdentified, Identified: v.identified}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
 		r.Ops = []ast.Node{st.Body}
@@ -214,7 +215,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	// some paths (after the first retry, on some errors) is judged by the
 	// backoff of those waits instead.
 	if r.Immediate && anyIn(r.Ops, in.waitsHere) {
-		r.Immediate = false
+		r.Immediate, r.ImmediateIdentified = false, false
 	}
 	r.TimeBounded = m.timeBounded(r.Ops) || m.condStop(stmt)
 	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)

@@ -59,6 +59,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 	// count the same parameter the same way.
 	var r *Retry
 	bounded := true
+	identified := true // every self-call follows an identified failure
 	closures := selfCallingClosures(info, d.Body, fn)
 	// selfCall judges one self-call reached through stack.
 	selfCall := func(call *ast.CallExpr, stack []ast.Node, guardStack []ast.Node, lit *ast.FuncLit) {
@@ -67,6 +68,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 		}
 		this := &Retry{CountParam: -1}
 		bounded = bounded && countsDown(info, stack, call, fn, this)
+		identified = identified && in.identifiedGuard(guardStack, opErrs)
 		if r == nil {
 			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
 			r.CountParam, r.CountSign, r.CountOffset = this.CountParam, this.CountSign, this.CountOffset
@@ -119,6 +121,8 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 	}
 	m.findDelays(r, d.Body)
 	r.Immediate = !anyIn(r.Ops, in.waitsHere)
+	r.Identified = identified
+	r.ImmediateIdentified = r.Immediate && identified
 	r.TimeBounded = m.timeBounded(r.Ops)
 	m.add(r)
 }
@@ -162,6 +166,57 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// identifiedGuard reports whether the node at the top of stack runs only
+// on the true branch of a test that picks out one failure of opErrs: an
+// if or a case whose condition, or one of its conjuncts, compares the
+// error with an error value or tests its type (err == errChunked,
+// errors.Is, errors.As, errors.AsType).
+func (in *interp) identifiedGuard(stack []ast.Node, opErrs map[types.Object]bool) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.IfStmt:
+			if stack[i+1] == p.Body && in.identifies(p.Cond, opErrs) {
+				return true
+			}
+		case *ast.CaseClause:
+			if slices.ContainsFunc(p.List, func(e ast.Expr) bool { return in.identifies(e, opErrs) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identifies reports whether cond, or a conjunct of it, is true only for
+// one kind of failure of an error in opErrs.
+func (in *interp) identifies(cond ast.Expr, opErrs map[types.Object]bool) bool {
+	isErr := func(e ast.Expr) bool {
+		id, ok := analysisutil.Unparen(e).(*ast.Ident)
+		return ok && opErrs[in.info.Uses[id]]
+	}
+	switch c := analysisutil.Unparen(cond).(type) {
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return in.identifies(c.X, opErrs) || in.identifies(c.Y, opErrs)
+		case token.EQL:
+			return isErr(c.X) && !in.isNil(c.Y) && in.isSentinel(c.Y) || isErr(c.Y) && !in.isNil(c.X) && in.isSentinel(c.X)
+		}
+	case *ast.CallExpr:
+		fn := analysisutil.Callee(in.info, c)
+		if fn == nil || analysisutil.PkgPath(fn) != "errors" || len(c.Args) == 0 || !isErr(c.Args[0]) {
+			return false
+		}
+		switch fn.Name() {
+		case "Is", "As":
+			return len(c.Args) == 2
+		case "AsType":
+			return len(c.Args) == 1
 		}
 	}
 	return false

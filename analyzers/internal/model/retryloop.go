@@ -22,6 +22,9 @@ type loopVerdict struct {
 	// same operations again; no success path waits before going round
 	// (see resume.go).
 	resume bool
+	// identified: every path that goes round after a failure identified
+	// which failure it was first (state.identified).
+	identified bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -104,6 +107,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 
 	var (
 		failBack, okBack, okExit bool
+		anyFailBack              bool // a failure of no identified kind went round
 		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
@@ -143,6 +147,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			// iterator's "more", not a retry (see opVerdict)
 		case t.failing():
 			failBack = true
+			if !t.identified {
+				anyFailBack = true
+			}
 			for _, sl := range t.slots {
 				if st := sl.status(); (st == stFailed || st == stChecked) && sl.op != nil {
 					loopingOps[sl.op] = true
@@ -254,7 +261,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	if in.aborted {
 		return loopVerdict{}
 	}
-	v := loopVerdict{retry: failBack && !okBack && okExit}
+	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack}
 	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {

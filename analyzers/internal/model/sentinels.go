@@ -58,7 +58,7 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !ok {
 			continue
 		}
-		failed := nonNil(refine(s2, key, stFailed))
+		failed := identify(nonNil(refine(s2, key, stFailed)))
 		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true

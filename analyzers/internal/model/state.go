@@ -118,7 +118,12 @@ type state struct {
 	boundFork  bool // the path went one way of an undecided test of the loop's bound
 	verdict    bool // an outcome was examined only through its operation's own bool (opVerdict)...
 	verdictNo  bool // ...and the bool was false
-	attempts   int  // completed iterations that ran an operation
+	// identified: since its last operation the path examined which
+	// failure it had and went on as for that one only: a comparison with
+	// an error value (err == errStale, errors.Is), its type (errors.As, a
+	// type switch case), its text, or the operation's own verdict bool.
+	identified bool
+	attempts   int // completed iterations that ran an operation
 }
 
 // boolDef remembers that a local bool was assigned a condition, so that a
@@ -292,7 +297,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified} {
 		if f {
 			flags |= 1 << i
 		}
@@ -315,7 +320,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}

@@ -59,6 +59,14 @@ type Retry struct {
 	Delays      []*waits.Delay
 	Immediate   bool
 	TimeBounded bool
+	// ImmediateIdentified: every attempt that follows the previous one
+	// with no wait does so after a failure the code identified first (an
+	// error value, an error type, its text, or the operation's own
+	// verdict bool): a resend chosen for that one failure, such as a
+	// stale pooled connection. Identified: every path that goes round
+	// after a failure identified it so.
+	ImmediateIdentified bool
+	Identified          bool
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts).
 	CountBounded bool

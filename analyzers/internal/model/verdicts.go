@@ -41,14 +41,16 @@ func (v opVerdict) cond(s *state) (ts, fs []*state) {
 		return []*state{s}, []*state{s}
 	}
 	if sl.status() != stUnknown {
-		return []*state{s}, []*state{s} // examined already: adds nothing
+		// Examined already: the bool adds the operation's own word on
+		// which failure it was (`if err == nil || !retry`).
+		return identify([]*state{s}), identify([]*state{s})
 	}
 	mark := func(x *state, no bool) []*state {
 		x = refine(x, v.err, stChecked)
 		if x == nil {
 			return nil
 		}
-		x.verdict, x.verdictNo = true, no
+		x.verdict, x.verdictNo, x.identified = true, no, true
 		return []*state{x}
 	}
 	return mark(s, false), mark(s, true)

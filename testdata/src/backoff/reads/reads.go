@@ -35,8 +35,8 @@ func (h *header) Read(r *bufio.Reader) error {
 		if err == nil {
 			return nil
 		}
-		if err != errNeedMore {
-			return err
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return err // the header outgrew the buffer
 		}
 		n = r.Buffered() + 1
 	}
@@ -55,8 +55,8 @@ func (h *header) ReadSized(r *bufio.Reader, l *limits) error {
 		if err == nil {
 			return nil
 		}
-		if err != errNeedMore {
-			return err
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return err // the header outgrew the buffer
 		}
 		n = l.Size()
 	}

@@ -87,7 +87,7 @@ func firstDocument(b batches) ([]byte, error) {
 	}
 }
 
-// The near miss: going round on another error, at once, is a retry.
+// The near miss: going round on any other error, at once, is a retry.
 func firstDocumentBusy(b batches) ([]byte, error) {
 	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
 		doc, err := b.next()
@@ -95,7 +95,6 @@ func firstDocumentBusy(b batches) ([]byte, error) {
 		case err == nil:
 			return doc, nil
 		case errors.Is(err, errBusy):
-		default:
 			return nil, err
 		}
 	}
