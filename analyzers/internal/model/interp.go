@@ -82,14 +82,19 @@ type interp struct {
 
 // startOp notes that an operation is about to run on path s.
 func (in *interp) startOp(s *state) {
-	if !s.opIter && s.attempts > 0 && !s.delayed && !s.boundFork {
-		if s.identified {
-			in.immediateIdentified = true
-		} else {
-			in.immediate = true
+	if !s.opIter {
+		if s.attempts > 0 && !s.delayed && !s.boundFork {
+			if s.identified {
+				in.immediateIdentified = true
+			} else {
+				in.immediate = true
+			}
 		}
+		// What the last pass identified is judged; this pass starts
+		// afresh (a later operation of the same pass, such as a reset
+		// before the resend, keeps it).
+		s.identified = false
 	}
-	s.identified = false
 	s.opIter = true
 	s.delayed = false
 	s.boundFork = false
