@@ -91,8 +91,8 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		if !ok {
 			return false // a closure: judged where it is called
 		}
-		here := &callPath{leaf: c, top: body}
 		if isSelfCall(info, call, fn) {
+			here := &callPath{leaf: c, top: body}
 			selfCall(call, here, here, nil)
 			return true
 		}
@@ -100,6 +100,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		// f(x, n-1) }: the closure's self-calls run where it is called.
 		if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
 			if sc := closures[info.Uses[id]]; sc != nil {
+				here := &callPath{leaf: c, top: body}
 				for _, inner := range sc.calls {
 					selfCall(inner.Node().(*ast.CallExpr), &callPath{leaf: inner, top: sc.body, next: here}, here, sc.lit)
 				}
