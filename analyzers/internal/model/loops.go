@@ -7,31 +7,29 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // findRetries finds the retry sites of one file.
 func (m *builder) findRetries(f *ast.File) {
 	info := m.pass.TypesInfo
-	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		switch n := n.(type) {
+	// The file's cursor: FindNode skips every file's subtree (no file
+	// holds a file), so this costs the number of files.
+	file, ok := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root().FindNode(f)
+	if !ok {
+		return
+	}
+	for c := range file.Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch n := c.Node().(type) {
 		case *ast.FuncDecl:
 			if n.Body != nil {
 				m.findLoops(n.Body)
-				m.findRecursions(n)
+				m.findRecursions(n, c)
 			}
 		case *ast.FuncLit:
 			m.findLoops(n.Body)
-			switch p := parent.(type) {
+			switch p := c.Parent().Node().(type) {
 			case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
 				m.uncounted[n] = true
 			case *ast.AssignStmt:
@@ -50,8 +48,7 @@ func (m *builder) findRetries(f *ast.File) {
 				}
 			}
 		}
-		return true
-	})
+	}
 }
 
 // findCalls recognizes the retry calls of one file (after the

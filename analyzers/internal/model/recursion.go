@@ -9,6 +9,8 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // findRecursions recognizes retries written as recursion: a function
@@ -18,7 +20,8 @@ import (
 // function's body. The attempt bound is the caller's, so it is unknown
 // here; the recursion counts as bounded when it passes a parameter
 // changed by one and tests that parameter on the way to the self-call.
-func (m *builder) findRecursions(d *ast.FuncDecl) {
+// decl is d's cursor.
+func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	info := m.pass.TypesInfo
 	fn, ok := info.Defs[d.Name].(*types.Func)
 	if !ok || d.Body == nil {
@@ -60,15 +63,18 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 	var r *Retry
 	bounded := true
 	identified := true // every self-call follows an identified failure
-	closures := selfCallingClosures(info, d.Body, fn)
-	// selfCall judges one self-call reached through stack.
-	selfCall := func(call *ast.CallExpr, stack []ast.Node, guardStack []ast.Node, lit *ast.FuncLit) {
-		if !failureGuarded(info, guardStack, opErrs) || !sameRequest(info, call, fn) {
+	body := decl.ChildAt(edge.FuncDecl_Body, -1)
+	closures := selfCallingClosures(info, body, fn)
+	// selfCall judges one self-call reached through path; guard is the
+	// path to the statement that runs it in this function's body (the
+	// self-call, or the call of the closure that makes it).
+	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
+		if !failureGuarded(info, guard, opErrs) || !sameRequest(info, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
-		bounded = bounded && countsDown(info, stack, call, fn, this)
-		identified = identified && in.identifiedGuard(guardStack, opErrs)
+		bounded = bounded && countsDown(info, path, call, fn, this)
+		identified = identified && in.identifiedGuard(guard, opErrs)
 		if r == nil {
 			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
 			r.CountParam, r.CountSign, r.CountOffset = this.CountParam, this.CountSign, this.CountOffset
@@ -82,31 +88,23 @@ func (m *builder) findRecursions(d *ast.FuncDecl) {
 			r.Ops = append(r.Ops, lit.Body) // the closure runs in place
 		}
 	}
-	var stack []ast.Node
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		stack = append(stack, n)
-		call, ok := n.(*ast.CallExpr)
+	body.Inspect([]ast.Node{(*ast.FuncLit)(nil), (*ast.CallExpr)(nil)}, func(c inspector.Cursor) bool {
+		call, ok := c.Node().(*ast.CallExpr)
 		if !ok {
-			return true
+			return false // a closure: judged where it is called
 		}
 		if isSelfCall(info, call, fn) {
-			selfCall(call, stack, stack, nil)
+			here := &callPath{leaf: c, top: body}
+			selfCall(call, here, here, nil)
 			return true
 		}
 		// retry(err), retry := func(err error) (T, error) { ...; return
 		// f(x, n-1) }: the closure's self-calls run where it is called.
 		if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
-			if c := closures[info.Uses[id]]; c != nil {
-				for i, inner := range c.calls {
-					full := append(append([]ast.Node(nil), stack...), c.stacks[i]...)
-					selfCall(inner, full, stack, c.lit)
+			if sc := closures[info.Uses[id]]; sc != nil {
+				here := &callPath{leaf: c, top: body}
+				for _, inner := range sc.calls {
+					selfCall(inner.Node().(*ast.CallExpr), &callPath{leaf: inner, top: sc.body, next: here}, here, sc.lit)
 				}
 			}
 		}
@@ -132,12 +130,12 @@ func isSelfCall(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 	return callee != nil && callee.Origin() == fn
 }
 
-// failureGuarded reports whether the node at the top of stack runs only
+// failureGuarded reports whether the node at the end of path runs only
 // after an operation failed: inside the body of an if whose condition
 // tests one of opErrs against nil (err != nil) or passes it to a
 // predicate, or after an `if err == nil { return ... }` in an enclosing
 // block.
-func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]bool) bool {
+func failureGuarded(info *types.Info, path *callPath, opErrs map[types.Object]bool) bool {
 	mentionsErr := func(e ast.Node) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
@@ -148,11 +146,11 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 		})
 		return found
 	}
-	node := stack[len(stack)-1]
-	for i := len(stack) - 2; i >= 0; i-- {
-		switch p := stack[i].(type) {
+	node := path.leaf.Node()
+	for parent, child := range path.up {
+		switch p := parent.(type) {
 		case *ast.IfStmt:
-			if stack[i+1] == p.Body && mentionsErr(p.Cond) && !testsSuccess(info, p.Cond) {
+			if child == p.Body && mentionsErr(p.Cond) && !testsSuccess(info, p.Cond) {
 				// On a lost optimistic-concurrency race the call is made
 				// again on state read anew: not a retry of a failure.
 				return !testsConflict(info, p.Cond)
@@ -171,16 +169,16 @@ func failureGuarded(info *types.Info, stack []ast.Node, opErrs map[types.Object]
 	return false
 }
 
-// identifiedGuard reports whether the node at the top of stack runs only
+// identifiedGuard reports whether the call at the end of path runs only
 // on the true branch of a test that picks out one failure of opErrs: an
 // if or a case whose condition, or one of its conjuncts, compares the
 // error with an error value or tests its type (err == errChunked,
 // errors.Is, errors.As, errors.AsType).
-func (in *interp) identifiedGuard(stack []ast.Node, opErrs map[types.Object]bool) bool {
-	for i := len(stack) - 2; i >= 0; i-- {
-		switch p := stack[i].(type) {
+func (in *interp) identifiedGuard(path *callPath, opErrs map[types.Object]bool) bool {
+	for parent, child := range path.up {
+		switch p := parent.(type) {
 		case *ast.IfStmt:
-			if stack[i+1] == p.Body && in.identifies(p.Cond, opErrs) {
+			if child == p.Body && in.identifies(p.Cond, opErrs) {
 				return true
 			}
 		case *ast.CaseClause:
@@ -266,7 +264,7 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // countsDown reports whether the self-call passes one of fn's parameters
 // changed by one (attempts-1, attempt+1) and an enclosing condition tests
 // that parameter: the recursion has a bound.
-func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *types.Func, r *Retry) bool {
+func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.Func, r *Retry) bool {
 	params := fn.Type().(*types.Signature).Params()
 	paramIndex := func(obj types.Object) int {
 		for i := range params.Len() {
@@ -293,7 +291,7 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 		}
 	}
 	if counter == nil {
-		counter, step = countedBefore(info, stack, call, paramIndex)
+		counter, step = countedBefore(info, path, call, paramIndex)
 	}
 	if counter == nil {
 		return false
@@ -352,11 +350,11 @@ func countsDown(info *types.Info, stack []ast.Node, call *ast.CallExpr, fn *type
 		})
 		return tested
 	}
-	node := stack[len(stack)-1]
-	for i := len(stack) - 2; i >= 0; i-- {
-		switch p := stack[i].(type) {
+	node := path.leaf.Node()
+	for parent, child := range path.up {
+		switch p := parent.(type) {
 		case *ast.IfStmt:
-			if stack[i+1] == p.Body && tests(p.Cond, false) {
+			if child == p.Body && tests(p.Cond, false) {
 				return true
 			}
 		case *ast.BlockStmt:
@@ -406,25 +404,50 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 }
 
 // selfCalling is a closure held in a local variable that calls the
-// enclosing function: its self-calls and the syntax from its body down
-// to each.
+// enclosing function: its body's cursor and its self-calls'.
 type selfCalling struct {
-	lit    *ast.FuncLit
-	calls  []*ast.CallExpr
-	stacks [][]ast.Node
+	lit   *ast.FuncLit
+	body  inspector.Cursor
+	calls []inspector.Cursor
 }
 
-// selfCallingClosures finds the local variables of body defined once as
-// a closure (`retry := func(err error) (T, error) { ... }`) that nothing
-// assigns again, whose body calls fn.
-func selfCallingClosures(info *types.Info, body *ast.BlockStmt, fn *types.Func) map[types.Object]*selfCalling {
+// A callPath is the syntax from a function's body down to a call: the
+// call's cursor (leaf) up to top, and, for a call inside a closure run
+// in place, on from where the closure is called (next).
+type callPath struct {
+	leaf, top inspector.Cursor
+	next      *callPath
+}
+
+// up yields each node on p above its leaf, innermost first, with its
+// child on p: from the leaf up to top, then, through a closure, from the
+// call of the closure (whose child is the closure's body) up.
+func (p *callPath) up(yield func(parent, child ast.Node) bool) {
+	var below ast.Node // the top of the segment under this one
+	for s := p; s != nil; s = s.next {
+		c := s.leaf
+		if below != nil && !yield(c.Node(), below) {
+			return
+		}
+		for c != s.top {
+			parent := c.Parent()
+			if !yield(parent.Node(), c.Node()) {
+				return
+			}
+			c = parent
+		}
+		below = s.top.Node()
+	}
+}
+
+// selfCallingClosures finds the local variables of body (a cursor)
+// defined once as a closure (`retry := func(err error) (T, error) { ...
+// }`) that nothing assigns again, whose body calls fn.
+func selfCallingClosures(info *types.Info, body inspector.Cursor, fn *types.Func) map[types.Object]*selfCalling {
 	out := map[types.Object]*selfCalling{}
 	reassigned := map[types.Object]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
+	for asCur := range body.Preorder((*ast.AssignStmt)(nil)) {
+		as := asCur.Node().(*ast.AssignStmt)
 		for i, l := range as.Lhs {
 			id, ok := l.(*ast.Ident)
 			if !ok {
@@ -444,20 +467,18 @@ func selfCallingClosures(info *types.Info, body *ast.BlockStmt, fn *types.Func) 
 				}
 				continue
 			}
-			c := &selfCalling{lit: lit}
-			var stack []ast.Node
-			ast.Inspect(lit.Body, func(n ast.Node) bool {
-				if n == nil {
-					stack = stack[:len(stack)-1]
-					return false
+			litCur := asCur.ChildAt(edge.AssignStmt_Rhs, i)
+			for litCur.Node() != ast.Node(lit) {
+				litCur = litCur.ChildAt(edge.ParenExpr_X, -1) // (func() { ... })
+			}
+			c := &selfCalling{lit: lit, body: litCur.ChildAt(edge.FuncLit_Body, -1)}
+			c.body.Inspect([]ast.Node{(*ast.FuncLit)(nil), (*ast.CallExpr)(nil)}, func(cur inspector.Cursor) bool {
+				call, ok := cur.Node().(*ast.CallExpr)
+				if !ok {
+					return false // a closure of its own
 				}
-				if _, ok := n.(*ast.FuncLit); ok {
-					return false
-				}
-				stack = append(stack, n)
-				if call, ok := n.(*ast.CallExpr); ok && isSelfCall(info, call, fn) {
-					c.calls = append(c.calls, call)
-					c.stacks = append(c.stacks, append([]ast.Node(nil), stack...))
+				if isSelfCall(info, call, fn) {
+					c.calls = append(c.calls, cur)
 				}
 				return true
 			})
@@ -465,8 +486,7 @@ func selfCallingClosures(info *types.Info, body *ast.BlockStmt, fn *types.Func) 
 				out[obj] = c
 			}
 		}
-		return true
-	})
+	}
 	for obj := range reassigned {
 		delete(out, obj)
 	}
@@ -475,15 +495,17 @@ func selfCallingClosures(info *types.Info, body *ast.BlockStmt, fn *types.Func) 
 
 // countedBefore finds a parameter passed as itself at its own position
 // after an enclosing block stepped it by one (`attempts--` then
-// `return f(x, attempts)`), and the step.
-func countedBefore(info *types.Info, stack []ast.Node, call *ast.CallExpr, paramIndex func(types.Object) int) (types.Object, token.Token) {
+// `return f(x, attempts)`), and the step: the first step in the
+// outermost block that has one.
+func countedBefore(info *types.Info, path *callPath, call *ast.CallExpr, paramIndex func(types.Object) int) (types.Object, token.Token) {
 	for i, a := range call.Args {
 		id, ok := analysisutil.Unparen(a).(*ast.Ident)
 		if !ok || paramIndex(info.Uses[id]) != i {
 			continue
 		}
 		obj := info.Uses[id]
-		for _, n := range stack {
+		step := token.ILLEGAL
+		for n := range path.up {
 			b, ok := n.(*ast.BlockStmt)
 			if !ok {
 				continue
@@ -494,13 +516,19 @@ func countedBefore(info *types.Info, stack []ast.Node, call *ast.CallExpr, param
 				}
 				if inc, ok := st.(*ast.IncDecStmt); ok {
 					if x, ok := analysisutil.Unparen(inc.X).(*ast.Ident); ok && info.Uses[x] == obj {
+						// Innermost first: an outer block's step
+						// replaces an inner one's.
+						step = token.ADD
 						if inc.Tok == token.DEC {
-							return obj, token.SUB
+							step = token.SUB
 						}
-						return obj, token.ADD
+						break
 					}
 				}
 			}
+		}
+		if step != token.ILLEGAL {
+			return obj, step
 		}
 	}
 	return nil, token.ILLEGAL

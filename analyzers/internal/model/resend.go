@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -25,23 +26,15 @@ func SentOnce(info *types.Info, r *Retry, call *ast.CallExpr) bool {
 	default:
 		return false
 	}
-	// The chain of nodes from the loop body down to the call.
+	// The chain of nodes from the loop body down to the call, found by
+	// descending only into the nodes that span it.
 	var path []ast.Node
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if path != nil {
+	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
+		if path != nil || n.Pos() > call.Pos() || n.End() < call.End() {
 			return false
 		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if n.Pos() > call.Pos() || n.End() < call.End() {
-			return false
-		}
-		stack = append(stack, n)
 		if n == call {
-			path = append([]ast.Node(nil), stack...)
+			path = append(slices.Clip(stack), n)
 			return false
 		}
 		return true

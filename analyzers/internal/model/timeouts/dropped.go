@@ -4,6 +4,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -38,34 +43,24 @@ func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 // is in scope (not in main, init, tests, or goroutines started to outlive
 // the request).
 func (m *layer) findDropped(t *Timeouts) {
-	for _, f := range m.pass.Files {
-		if analysisutil.IsTestFile(m.pass, f.Pos()) {
+	root := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
+	for file := range root.Children() {
+		if analysisutil.IsTestFile(m.pass, file.Node().Pos()) {
 			continue
 		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
+		for decl := range file.Children() {
+			fd, ok := decl.Node().(*ast.FuncDecl)
 			if !ok || fd.Body == nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
 				continue
 			}
-			var walk func(n ast.Node, scope string)
-			walk = func(n ast.Node, scope string) {
-				var stack []ast.Node
-				ast.Inspect(n, func(x ast.Node) bool {
-					if x == nil {
-						stack = stack[:len(stack)-1]
-						return false
-					}
-					var parent ast.Node
-					if len(stack) > 0 {
-						parent = stack[len(stack)-1]
-					}
-					stack = append(stack, x)
-					switch y := x.(type) {
+			body := decl.ChildAt(edge.FuncDecl_Body, -1)
+			var walk func(n inspector.Cursor, scope string)
+			walk = func(n inspector.Cursor, scope string) {
+				n.Inspect(nil, func(c inspector.Cursor) bool {
+					switch y := c.Node().(type) {
 					case *ast.GoStmt:
-						stack = stack[:len(stack)-1]
 						return false // work meant to outlive the caller
 					case *ast.DeferStmt:
-						stack = stack[:len(stack)-1]
 						return false // cleanup that must run after the caller gave up
 					case *ast.IfStmt:
 						// if ctx == nil { ctx = context.Background() }: a
@@ -74,9 +69,8 @@ func (m *layer) findDropped(t *Timeouts) {
 							if isContextType(m.pass.TypesInfo.TypeOf(be.X)) && m.pass.TypesInfo.Types[be.Y].IsNil() ||
 								isContextType(m.pass.TypesInfo.TypeOf(be.Y)) && m.pass.TypesInfo.Types[be.X].IsNil() {
 								if y.Else != nil {
-									walk(y.Else, scope)
+									walk(c.ChildAt(edge.IfStmt_Else, -1), scope)
 								}
-								stack = stack[:len(stack)-1]
 								return false
 							}
 						}
@@ -88,22 +82,22 @@ func (m *layer) findDropped(t *Timeouts) {
 						if s == "" && !m.res.Uncounted(y) {
 							s = scope
 						}
-						walk(y.Body, s)
-						stack = stack[:len(stack)-1]
+						walk(c.ChildAt(edge.FuncLit_Body, -1), s)
 						return false
 					case *ast.CallExpr:
-						var grand ast.Node
-						if len(stack) >= 3 {
-							grand = stack[len(stack)-3]
-						}
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent, grand, fd.Body) {
+						// The walk starts at a block or an if, so a
+						// call has a parent and, when that is a call,
+						// a grandparent inside it (passedDown reads
+						// grand only then).
+						parent := c.Parent()
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
 					return true
 				})
 			}
-			walk(fd.Body, m.ctxInScope(fd.Type))
+			walk(body, m.ctxInScope(fd.Type))
 		}
 	}
 }
@@ -112,8 +106,9 @@ func (m *layer) findDropped(t *Timeouts) {
 // call: an argument of a call that can fail with the context's error
 // (not of one that returns nothing), or the value of a variable. Comparisons (ctx != context.Background()) and returns of a
 // context-choosing helper are not, nor is a context given a lifetime of
-// its own (ownLifetime). grand is parent's parent.
-func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body *ast.BlockStmt) bool {
+// its own (ownLifetime). grand is parent's parent; body is the cursor of
+// the function's body.
+func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspector.Cursor) bool {
 	switch p := parent.(type) {
 	case *ast.CallExpr:
 		if m.ownLifetime(bg, p, grand, body) {
@@ -172,7 +167,7 @@ func (m *layer) returnsNothing(call *ast.CallExpr) bool {
 // called here (defer cancel()) ends the context when the call is over
 // anyway: the caller's cancellation is still dropped. grand is deriv's
 // parent.
-func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body *ast.BlockStmt) bool {
+func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body inspector.Cursor) bool {
 	if len(deriv.Args) == 0 || deriv.Args[0] != bg {
 		return false
 	}
@@ -218,67 +213,50 @@ func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, bo
 // escapes reports whether the local function variable v is used in body
 // other than by calling it in place: as a value (stored, returned, passed
 // on), or called from a goroutine or from a closure that is not run in
-// place (deferred or called at once).
-func (m *layer) escapes(v *types.Var, body *ast.BlockStmt) bool {
+// place (deferred or called at once). body is the cursor of the
+// function's body.
+func (m *layer) escapes(v *types.Var, body inspector.Cursor) bool {
 	info := m.pass.TypesInfo
-	escaped := false
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if escaped {
-			return false
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		x := cur.Node().(*ast.Ident)
+		if info.Uses[x] != v {
+			continue
 		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		stack = append(stack, n)
-		x, ok := n.(*ast.Ident)
-		if !ok || info.Uses[x] != v {
-			return true
-		}
-		parent := stack[len(stack)-2]
-		if as, ok := parent.(*ast.AssignStmt); ok {
-			for _, l := range as.Lhs {
-				if l == ast.Expr(x) {
-					return true // assigned, not used
-				}
-			}
+		parent := cur.Parent().Node()
+		if as, ok := parent.(*ast.AssignStmt); ok && slices.Contains(as.Lhs, ast.Expr(x)) {
+			continue // assigned, not used
 		}
 		if _, ok := parent.(*ast.BinaryExpr); ok {
-			return true // compared: cancel != nil
+			continue // compared: cancel != nil
 		}
 		if c, ok := parent.(*ast.CallExpr); !ok || c.Fun != ast.Expr(x) {
-			escaped = true // a value: stored, returned, passed on
-			return false
+			return true // a value: stored, returned, passed on
 		}
 		// Called: in place, unless inside a closure that runs elsewhere.
-		for i := len(stack) - 2; i >= 1; i-- {
-			lit, ok := stack[i].(*ast.FuncLit)
-			if !ok {
-				continue
+		// A closure is an expression, so its parent and grandparent are
+		// inside body.
+		for lc := range cur.Enclosing((*ast.FuncLit)(nil)) {
+			if !body.Contains(lc) {
+				break
 			}
-			c, ok := stack[i-1].(*ast.CallExpr)
-			if !ok || c.Fun != ast.Expr(lit) {
-				escaped = true // stored or handed on: runs later
-				return false
+			call := lc.Parent()
+			if c, ok := call.Node().(*ast.CallExpr); !ok || c.Fun != ast.Expr(lc.Node().(*ast.FuncLit)) {
+				return true // stored or handed on: runs later
 			}
-			if i >= 2 {
-				if _, ok := stack[i-2].(*ast.GoStmt); ok {
-					escaped = true // another goroutine
-					return false
-				}
+			if _, ok := call.Parent().Node().(*ast.GoStmt); ok {
+				return true // another goroutine
 			}
 		}
-		return true
-	})
-	return escaped
+	}
+	return false
 }
 
 // neverRunUnder reports whether the local variable lhs (bg :=
 // context.Background()) is used in body only in comparisons (a == bg),
 // a reference value, or as the parent of contexts with a lifetime of their
-// own (ownLifetime): no call runs under it as it is.
-func (m *layer) neverRunUnder(lhs ast.Expr, body *ast.BlockStmt) bool {
+// own (ownLifetime): no call runs under it as it is. body is the cursor of
+// the function's body.
+func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor) bool {
 	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return false
@@ -289,29 +267,23 @@ func (m *layer) neverRunUnder(lhs ast.Expr, body *ast.BlockStmt) bool {
 		return false
 	}
 	compared, other := 0, false
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		x := cur.Node().(*ast.Ident)
+		if x == id || info.Uses[x] != v {
+			continue
 		}
-		stack = append(stack, n)
-		x, ok := n.(*ast.Ident)
-		if !ok || x == id || info.Uses[x] != v {
-			return true
+		// An identifier is never the body, so its parent, and a call's
+		// parent, are inside it.
+		parent := cur.Parent()
+		if be, ok := parent.Node().(*ast.BinaryExpr); ok && (be.Op == token.EQL || be.Op == token.NEQ) {
+			compared++
+			continue
 		}
-		if len(stack) >= 2 {
-			if be, ok := stack[len(stack)-2].(*ast.BinaryExpr); ok && (be.Op == token.EQL || be.Op == token.NEQ) {
-				compared++
-				return true
-			}
-			if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && len(stack) >= 3 && m.ownLifetime(x, c, stack[len(stack)-3], body) {
-				compared++
-				return true
-			}
+		if c, ok := parent.Node().(*ast.CallExpr); ok && m.ownLifetime(x, c, parent.Parent().Node(), body) {
+			compared++
+			continue
 		}
 		other = true
-		return true
-	})
+	}
 	return compared > 0 && !other
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -16,7 +17,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "state the package's timeouts and deadlines, and how its retries fit in them (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, sends.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
 	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil)},
 }

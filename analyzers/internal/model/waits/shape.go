@@ -108,13 +108,7 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 	// judged equal jitter.
 	fullAlt := false
 	for _, e := range exprs {
-		var stack []ast.Node
-		ast.Inspect(e, func(n ast.Node) bool {
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return false
-			}
-			stack = append(stack, n)
+		ast.PreorderStack(e, nil, func(n ast.Node, stack []ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -124,7 +118,7 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				return true
 			}
 			underAdd := false
-			for _, a := range stack[:len(stack)-1] {
+			for _, a := range stack {
 				if b, ok := a.(*ast.BinaryExpr); ok && b.Op == token.ADD {
 					underAdd = true
 				}
