@@ -35,13 +35,30 @@ func (in *interp) isDelayCall(call *ast.CallExpr) bool { return in.calls().IsDel
 func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPureWait(call) }
 
 // findDelays lists the waits of a loop retry with a duration argument.
+//
+// A wait inside a loop nested in the retry that makes operations of its
+// own paces that loop (a poll until a registration completes, a nested
+// retry judged by itself), not the retry's attempts: it is not among the
+// retry's delays.
 func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	info := m.pass.TypesInfo
+	calls := waits.Calls{Info: info, Funcs: m.delayFuncs, Pure: m.pureWaits, Methods: m.waitLayer.WaitMethods, Import: m.importWait}
+	own := r.Node
+	if ls, ok := own.(*ast.LabeledStmt); ok {
+		own = ls.Stmt
+	}
 	for _, op := range r.Ops {
 		ast.Inspect(op, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.FuncLit:
 				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				if n != own && n != op && anyIn([]ast.Node{n}, func(c ast.Node) bool {
+					call, ok := c.(*ast.CallExpr)
+					return ok && calls.IsOp(call)
+				}) {
+					return false
+				}
 			case *ast.CallExpr:
 				fn := analysisutil.Callee(info, x)
 				if fn == nil {
