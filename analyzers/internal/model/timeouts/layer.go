@@ -28,6 +28,7 @@ type layer struct {
 	sends     *sends.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
+	calls     *callIndex // built on first need (callers.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {

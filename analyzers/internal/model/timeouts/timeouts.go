@@ -288,8 +288,9 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 	info := m.pass.TypesInfo
 	fnType, results := m.enclosingFunc(r.Pos)
 	scope := m.ctxInScope(fnType)
-	// 3. Sleeps that ignore cancellation.
-	if scope != "" {
+	// 3. Sleeps that ignore cancellation, unless every caller gives a
+	// context that is never cancelled.
+	if scope != "" && !m.neverCancelled(r.Pos, scope) {
 		for _, d := range r.Delays {
 			if d.Cancellable {
 				continue

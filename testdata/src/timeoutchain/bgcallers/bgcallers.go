@@ -1,0 +1,75 @@
+// Package bgcallers: a helper whose context parameter is, at every call in
+// the package, a context that is never cancelled. A sleep there that does
+// not watch the context ignores nothing; the same helper given a caller's
+// context, or exported, is reported.
+package bgcallers
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+type key struct{}
+
+type completer struct{ stop chan struct{} }
+
+func (c *completer) send(ctx context.Context, page int) error { return errors.New("buffer lost") }
+
+// resend is called only with contexts that are never cancelled: nothing
+// reported.
+func (c *completer) resend(ctx context.Context, pages int) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := c.send(ctx, pages)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("gave up")
+}
+
+func (c *completer) Complete(pages int) error {
+	ctx := context.Background()
+	return c.resend(ctx, pages)
+}
+
+func (c *completer) CompleteTagged(pages int) error {
+	return c.resend(context.WithValue(context.TODO(), key{}, "tag"), pages)
+}
+
+// resendReq is also given a request's context by one caller: reported.
+func (c *completer) resendReq(ctx context.Context, pages int) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := c.send(ctx, pages)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry loop waits without watching ctx`
+	}
+	return errors.New("gave up")
+}
+
+func (c *completer) CompleteBackground(pages int) error {
+	return c.resendReq(context.Background(), pages)
+}
+
+func (c *completer) CompleteFor(ctx context.Context, pages int) error {
+	return c.resendReq(ctx, pages)
+}
+
+// Resend is exported: its callers are not all here. Reported.
+func (c *completer) Resend(ctx context.Context, pages int) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := c.send(ctx, pages)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry loop waits without watching ctx`
+	}
+	return errors.New("gave up")
+}
+
+func (c *completer) CompleteExported(pages int) error {
+	return c.Resend(context.Background(), pages)
+}
