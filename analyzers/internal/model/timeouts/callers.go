@@ -17,6 +17,14 @@ type callIndex struct {
 	// ifaceMethods are the method names of the package's interface types:
 	// a method of that name may be called through one of them.
 	ifaceMethods map[string]bool
+	// params places each parameter of a declared function.
+	params map[*types.Var]paramPos
+}
+
+type paramPos struct {
+	fn     *types.Func
+	idx    int
+	method bool
 }
 
 func (m *layer) callers() *callIndex {
@@ -24,11 +32,28 @@ func (m *layer) callers() *callIndex {
 		return m.calls
 	}
 	info := m.pass.TypesInfo
-	ix := &callIndex{calls: map[*types.Func][]*ast.CallExpr{}, values: map[*types.Func]bool{}, ifaceMethods: map[string]bool{}}
+	ix := &callIndex{calls: map[*types.Func][]*ast.CallExpr{}, values: map[*types.Func]bool{}, ifaceMethods: map[string]bool{}, params: map[*types.Var]paramPos{}}
 	callee := map[*ast.Ident]bool{}
 	for _, f := range m.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.FuncDecl:
+				fn, ok := info.Defs[x.Name].(*types.Func)
+				if !ok || x.Type.Params == nil {
+					break
+				}
+				i := 0
+				for _, f := range x.Type.Params.List {
+					if len(f.Names) == 0 {
+						i++
+					}
+					for _, n := range f.Names {
+						if v, ok := info.Defs[n].(*types.Var); ok {
+							ix.params[v] = paramPos{fn: fn, idx: i, method: x.Recv != nil}
+						}
+						i++
+					}
+				}
 			case *ast.CallExpr:
 				var id *ast.Ident
 				switch fun := analysisutil.Unparen(x.Fun).(type) {
@@ -64,49 +89,44 @@ func (m *layer) callers() *callIndex {
 }
 
 // neverCancelled reports whether the context parameter named scope of the
-// function declared around pos can never be cancelled: the function is
-// not exported, so that every caller is in this package; it is only
-// called, never taken as a value nor callable through an interface of the
-// package; and every call gives it context.Background(), context.TODO()
-// or context.WithoutCancel(...), directly or through variables and
-// WithValue. A wait there that ignores the context ignores nothing.
+// function declared around pos can never be cancelled (paramNeverCancelled).
+// A wait there that ignores the context ignores nothing.
 func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
-	info := m.pass.TypesInfo
 	fd := m.enclosingDecl(pos)
 	if fd == nil || fd.Type.Params == nil {
 		return false
 	}
-	fn, ok := info.Defs[fd.Name].(*types.Func)
-	if !ok || fn.Exported() {
-		return false
-	}
-	idx := -1
-	i := 0
 	for _, f := range fd.Type.Params.List {
-		if len(f.Names) == 0 {
-			i++
-			continue
-		}
 		for _, n := range f.Names {
 			if n.Name == scope {
-				idx = i
+				if v, ok := m.pass.TypesInfo.Defs[n].(*types.Var); ok {
+					return m.paramNeverCancelled(v, 0)
+				}
 			}
-			i++
 		}
 	}
-	if idx < 0 {
-		return false
-	}
+	return false
+}
+
+// paramNeverCancelled reports whether the parameter v can never hold a
+// context that is cancelled: its function is not exported, so that every
+// caller is in this package; it is only called, never taken as a value
+// nor callable through an interface of the package; and every call gives
+// it context.Background(), context.TODO() or context.WithoutCancel(...),
+// directly or through variables, WithValue, or a parameter of the caller
+// that is itself never cancelled.
+func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 	ix := m.callers()
-	if ix.values[fn] || fd.Recv != nil && ix.ifaceMethods[fn.Name()] {
+	p, ok := ix.params[v]
+	if !ok || p.fn.Exported() || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
 		return false
 	}
-	calls := ix.calls[fn]
+	calls := ix.calls[p.fn]
 	if len(calls) == 0 {
 		return false
 	}
 	for _, c := range calls {
-		if c.Ellipsis.IsValid() || idx >= len(c.Args) || !m.uncancellable(c.Args[idx], 0) {
+		if c.Ellipsis.IsValid() || p.idx >= len(c.Args) || !m.uncancellable(c.Args[p.idx], depth+1) {
 			return false
 		}
 	}
@@ -124,14 +144,20 @@ func (m *layer) uncancellable(e ast.Expr, depth int) bool {
 		return false
 	}
 	for _, o := range origins {
-		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		switch {
-		case m.isContextFunc(call, "Background", "TODO", "WithoutCancel"):
-		case m.isContextFunc(call, "WithValue") && len(call.Args) == 3:
-			if !m.uncancellable(call.Args[0], depth+1) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
+		case *ast.CallExpr:
+			switch {
+			case m.isContextFunc(x, "Background", "TODO", "WithoutCancel"):
+			case m.isContextFunc(x, "WithValue") && len(x.Args) == 3:
+				if !m.uncancellable(x.Args[0], depth+1) {
+					return false
+				}
+			default:
+				return false
+			}
+		case *ast.Ident:
+			v, ok := m.pass.TypesInfo.Uses[x].(*types.Var)
+			if !ok || !m.paramNeverCancelled(v, depth) {
 				return false
 			}
 		default:

@@ -97,7 +97,13 @@ func (m *layer) findDropped(t *Timeouts) {
 					return true
 				})
 			}
-			walk(body, m.ctxInScope(fd.Type))
+			scope := m.ctxInScope(fd.Type)
+			if scope != "" && m.neverCancelled(fd.Body.Lbrace+1, scope) {
+				// Every caller gives a context that is never cancelled:
+				// nothing is dropped.
+				scope = ""
+			}
+			walk(body, scope)
 		}
 	}
 }

@@ -31,6 +31,14 @@ func (c *completer) resend(ctx context.Context, pages int) error {
 
 func (c *completer) Complete(pages int) error {
 	ctx := context.Background()
+	return c.respond(ctx, pages)
+}
+
+// respond hands on the context it was given, itself never cancelled.
+func (c *completer) respond(ctx context.Context, pages int) error {
+	if pages == 0 {
+		return c.send(ctx, 0)
+	}
 	return c.resend(ctx, pages)
 }
 
@@ -73,3 +81,18 @@ func (c *completer) Resend(ctx context.Context, pages int) error {
 func (c *completer) CompleteExported(pages int) error {
 	return c.Resend(context.Background(), pages)
 }
+
+// probe drops its context, but every caller gives it one that is never
+// cancelled: nothing reported.
+func (c *completer) probe(ctx context.Context) error {
+	return c.send(context.Background(), 0)
+}
+
+func (c *completer) Probe() error { return c.probe(context.TODO()) }
+
+// probeFor is also given a caller's context: reported.
+func (c *completer) probeFor(ctx context.Context) error {
+	return c.send(context.Background(), 0) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}
+
+func (c *completer) ProbeFor(ctx context.Context) error { return c.probeFor(ctx) }
