@@ -171,7 +171,9 @@ func (m *layer) returnsNothing(call *ast.CallExpr) bool {
 // code cancels it by hand, from a signal of its own (both parents' Done in
 // a merge, the last waiter of a shared dial gone). A cancel function only
 // called here (defer cancel()) ends the context when the call is over
-// anyway: the caller's cancellation is still dropped. grand is deriv's
+// anyway: the caller's cancellation is still dropped, unless the context
+// only drives producers the function consumes while it watches the
+// caller's context (producerOfCaller). grand is deriv's
 // parent.
 func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, body inspector.Cursor) bool {
 	if len(deriv.Args) == 0 || deriv.Args[0] != bg {
@@ -213,7 +215,110 @@ func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, bo
 	if !provenance.IsLocal(v) {
 		return true // a package-level variable
 	}
-	return m.escapes(v, body)
+	if m.escapes(v, body) {
+		return true
+	}
+	var derived ast.Expr
+	switch g := grand.(type) {
+	case *ast.AssignStmt:
+		derived = g.Lhs[0]
+	case *ast.ValueSpec:
+		derived = g.Names[0]
+	}
+	return m.producerOfCaller(derived, v, body)
+}
+
+// producerOfCaller reports whether a context derived from Background,
+// held in derived and cancelled by `defer cancel()` (v the cancel
+// function), only drives producers that the function consumes while it
+// watches another context: derived is given only to calls that return a
+// channel (`c := wait(waitCtx)`), and a select of the function leaves it
+// when another context is done (`case <-ctx.Done(): return`). The caller's
+// cancellation then ends the function, and the deferred cancel ends the
+// producer: nothing outlives the caller.
+func (m *layer) producerOfCaller(derived ast.Expr, cancel *types.Var, body inspector.Cursor) bool {
+	info := m.pass.TypesInfo
+	id, ok := analysisutil.Unparen(derived).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	dv, ok := info.ObjectOf(id).(*types.Var)
+	if !ok {
+		return false
+	}
+	deferred, uses, leaves := false, 0, false
+	for cur := range body.Preorder((*ast.DeferStmt)(nil), (*ast.Ident)(nil), (*ast.CommClause)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.DeferStmt:
+			if fid, ok := analysisutil.Unparen(n.Call.Fun).(*ast.Ident); ok && info.Uses[fid] == cancel && len(n.Call.Args) == 0 {
+				deferred = true
+			}
+		case *ast.Ident:
+			if n == id || info.Uses[n] != dv {
+				continue
+			}
+			call, ok := cur.Parent().Node().(*ast.CallExpr)
+			if !ok || call.Fun == ast.Expr(n) || !returnsChan(info, call) {
+				return false
+			}
+			uses++
+		case *ast.CommClause:
+			if m.doneOfOther(n.Comm, dv) && len(n.Body) > 0 {
+				if _, ok := n.Body[len(n.Body)-1].(*ast.ReturnStmt); ok {
+					leaves = true
+				}
+			}
+		}
+	}
+	return deferred && uses > 0 && leaves
+}
+
+// returnsChan reports whether one of call's results is a channel.
+func returnsChan(info *types.Info, call *ast.CallExpr) bool {
+	t := info.TypeOf(call)
+	if tup, ok := t.(*types.Tuple); ok {
+		for i := range tup.Len() {
+			if _, ok := tup.At(i).Type().Underlying().(*types.Chan); ok {
+				return true
+			}
+		}
+		return false
+	}
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}
+
+// doneOfOther reports whether comm receives from the Done channel of a
+// context other than the variable not (`case <-ctx.Done():`).
+func (m *layer) doneOfOther(comm ast.Stmt, not *types.Var) bool {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	u, ok := analysisutil.Unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return false
+	}
+	call, ok := analysisutil.Unparen(u.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" || !isContextType(m.pass.TypesInfo.TypeOf(sel.X)) {
+		return false
+	}
+	if xid, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok && m.pass.TypesInfo.Uses[xid] == not {
+		return false
+	}
+	return true
 }
 
 // escapes reports whether the local function variable v is used in body
