@@ -98,6 +98,27 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 		return s2 // err := <-errc: an attempt's outcome
 	}
 	s = s.clone()
+	// e, ok := err.(*APIError): ok says the operation failed with an
+	// error of that type.
+	if len(rhs) == 1 && len(lhs) == 2 {
+		if ta, isTA := analysisutil.Unparen(rhs[0]).(*ast.TypeAssertExpr); isTA && ta.Type != nil {
+			if id, isId := analysisutil.Unparen(ta.X).(*ast.Ident); isId {
+				if key, _, ok := in.errKey(id, s); ok {
+					for i, l := range lhs {
+						if obj := in.objOf(l); obj != nil {
+							s.overwrite(obj)
+							s.setVal(obj, nil)
+							s.setBoolDef(obj, nil)
+							if i == 1 {
+								s.setBoolDef(obj, assertOK{key: key})
+							}
+						}
+					}
+					return s
+				}
+			}
+		}
+	}
 	// A single call with several results.
 	if len(rhs) == 1 && len(lhs) > 1 {
 		if call, ok := analysisutil.Unparen(rhs[0]).(*ast.CallExpr); ok && in.isOp(call) {

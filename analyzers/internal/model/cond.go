@@ -95,7 +95,10 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 	case *ast.Ident:
 		if obj := in.objOf(e); obj != nil {
 			if def, ok := s.boolDef(obj); ok {
-				if v, ok := def.(opVerdict); ok {
+				switch v := def.(type) {
+				case opVerdict:
+					return v.cond(s)
+				case assertOK:
 					return v.cond(s)
 				}
 				return in.cond(def.(ast.Expr), s)

@@ -73,7 +73,8 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	}
 
 	var partners map[types.Object][]types.Object
-	in.track, partners = trackedVars(in.info, region, gotoList, gotoIdx)
+	var limits map[types.Object]int64
+	in.track, partners, limits = trackedVars(in.info, region, gotoList, gotoIdx)
 	in.boundVars = map[types.Object]bool{}
 	if cond != nil {
 		ast.Inspect(cond, func(n ast.Node) bool {
@@ -89,7 +90,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	for obj, v := range in.initialValues(fnBody, region.Pos(), in.track) {
 		s0.setVal(obj, v)
 	}
-	in.untrackUnknown(s0, partners, region, gotoList, gotoIdx)
+	widen := in.untrackUnknown(s0, partners, region, gotoList, gotoIdx)
 	var rangeLimit constant.Value
 	if rangeStmt != nil {
 		if v, ok := in.eval(rangeN, s0); ok && v.Kind() == constant.Int {
@@ -199,6 +200,13 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 				if t.opIter {
 					t.attempts++
 				}
+				for v := range widen {
+					if x, ok := t.val(v); ok && x.Kind() == constant.Int {
+						if n, exact := constant.Int64Val(x); !exact || n > limits[v]+1 || n < -limits[v]-1 {
+							t.setVal(v, nil) // past every constant: unknown from here
+						}
+					}
+				}
 				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo = false, false, false, false, false, false
 				entering = append(entering, t)
 			}
@@ -278,8 +286,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 // following concretely in a loop: those its conditions compare with
 // constants (or use as flags), and that no closure writes or address
 // escapes.
-func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) (map[types.Object]bool, map[types.Object][]types.Object) {
+func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) (map[types.Object]bool, map[types.Object][]types.Object, map[types.Object]int64) {
 	track := map[types.Object]bool{}
+	// limits holds, for each tracked integer, the largest magnitude of the
+	// constants it is compared with.
+	limits := map[types.Object]int64{}
 	// partners lists, for each tracked integer, what it is compared with:
 	// another local variable, or nil for a constant expression.
 	partners := map[types.Object][]types.Object{}
@@ -363,6 +374,11 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 							partners[v] = append(partners[v], w)
 						} else {
 							partners[v] = append(partners[v], nil)
+							if tv, ok := info.Types[analysisutil.Unparen(pair[1])]; ok && tv.Value != nil {
+								if n, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact {
+									limits[v] = max(limits[v], n, -n)
+								}
+							}
 						}
 					}
 				}
@@ -429,7 +445,7 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 		}
 		return true
 	})
-	return track, partners
+	return track, partners, limits
 }
 
 // untrackUnknown stops following the integers that are compared only with
@@ -438,9 +454,14 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 // parameter): their concrete values decide no branch, and following them
 // would make every iteration a new state (the loop is judged with the
 // comparison taken both ways, as for any unknown value).
-func (in *interp) untrackUnknown(s0 *state, partners map[types.Object][]types.Object, region ast.Node, gotoList []ast.Stmt, gotoIdx int) {
+//
+// It returns the integers still followed that are also compared with such
+// an unknown value (`if idx > 0` and `idx <= maxRetries`): their concrete
+// values decide the constant comparisons, but past the constants they are
+// widened to unknown (judgeLoop), or every iteration would be a new state.
+func (in *interp) untrackUnknown(s0 *state, partners map[types.Object][]types.Object, region ast.Node, gotoList []ast.Stmt, gotoIdx int) map[types.Object]bool {
 	if len(partners) == 0 {
-		return
+		return nil
 	}
 	written := map[types.Object]bool{}
 	visit := func(n ast.Node) bool {
@@ -465,25 +486,33 @@ func (in *interp) untrackUnknown(s0 *state, partners map[types.Object][]types.Ob
 	} else {
 		ast.Inspect(region, visit)
 	}
+	var widen map[types.Object]bool
 	for v, ps := range partners {
-		unknown := true
+		unknown, some := true, false
 		for _, w := range ps {
 			if w == nil || written[w] {
 				unknown = false
-				break
+				continue
 			}
 			if _, ok := s0.val(w); ok {
 				unknown = false
-				break
+				continue
 			}
+			some = true
 		}
 		if unknown {
 			delete(in.track, v)
 			for _, w := range ps {
 				delete(in.track, w)
 			}
+		} else if some {
+			if widen == nil {
+				widen = map[types.Object]bool{}
+			}
+			widen[v] = true
 		}
 	}
+	return widen
 }
 
 // initialValues finds the values the tracked variables declared before

@@ -142,3 +142,12 @@ func (in *interp) indexPass(nodes []ast.Node) *passIndex {
 	}
 	return p
 }
+
+// assertOK is what a path knows of the bool of `e, ok := err.(*T)` on an
+// operation's error: true says the operation failed with an error of
+// that type (identified); false, that it did not (nil, or another error).
+type assertOK struct{ key any }
+
+func (a assertOK) cond(s *state) (ts, fs []*state) {
+	return identify(nonNil(refine(s, a.key, stFailed))), nonNil(refine(s, a.key, stMaybe))
+}
