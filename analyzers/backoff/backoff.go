@@ -13,6 +13,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
 	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "backoff",
 	Doc:      analysisutil.MustExtractDoc(doc, "backoff"),
 	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/backoff.md",
-	Requires: []*analysis.Analyzer{model.Analyzer, libconfig.Analyzer},
+	Requires: []*analysis.Analyzer{model.Analyzer, libconfig.Analyzer, hostlocal.Analyzer},
 	Run:      run,
 }
 
@@ -36,11 +37,19 @@ const defaultCap = "30*%s.Second"
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
+	local := pass.ResultOf[hostlocal.Analyzer].(*hostlocal.Result)
 	for _, r := range res.Retries {
 		if r.Implements != nil {
 			// A library's own body of a catalogued retry: the row
 			// describes it, and its callers are judged where they call
 			// it, with the policy they chose.
+			continue
+		}
+		if local.Within(r.Ops, r.OpFuncs) {
+			// Every attempt stays on this host (binding a listener on
+			// a port the kernel picks, redialing a Unix socket): there
+			// is no shared dependency for synchronized or immediate
+			// retries to overwhelm.
 			continue
 		}
 		switch r.Kind {
@@ -52,7 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// again retries the call: its waits are judged as retry delays, but
 	// it has no bound and no attempts by design.
 	for _, r := range res.Resumes {
-		if r.Implements == nil {
+		if r.Implements == nil && !local.Within(r.Ops, r.OpFuncs) {
 			checkDelays(pass, r)
 		}
 	}

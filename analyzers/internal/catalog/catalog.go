@@ -116,6 +116,18 @@ const (
 	// goes round on it re-reads the state and tries a new write: it does
 	// not retry a failed call.
 	Conflict
+	// HostLocal: a standard-library function or method whose work stays
+	// on this host (a socket option, parsing an address): a retry whose
+	// attempts make only such calls reaches no dependency another client
+	// shares.
+	HostLocal
+	// HostBind: a standard-library function or method that binds a
+	// listener on this host: what makes an attempt a host-local one.
+	HostBind
+	// HostLocalDial: a standard-library dial whose network argument
+	// (ValueArg), when it is a constant naming a Unix-domain socket
+	// ("unix", "unixgram", "unixpacket"), reaches only this host.
+	HostLocalDial
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -417,7 +429,67 @@ var protocolRows = []Row{
 	{Path: "os/exec", Recv: "Cmd", Name: "Wait", Role: NotOperation},
 }
 
-func init() { Rows = append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...) }
+// hostLocalRows are the standard library's calls, outside the packages of
+// HostLocalPackages, that stay on this host: binding listeners (HostBind),
+// dialing Unix sockets (HostLocalDial), and helpers (HostLocal).
+var hostLocalRows = []Row{
+	{Path: "net", Name: "Listen", Role: HostBind},
+	{Path: "net", Name: "ListenTCP", Role: HostBind},
+	{Path: "net", Name: "ListenUDP", Role: HostBind},
+	{Path: "net", Name: "ListenUnix", Role: HostBind},
+	{Path: "net", Name: "ListenUnixgram", Role: HostBind},
+	{Path: "net", Name: "ListenPacket", Role: HostBind},
+	{Path: "net", Name: "FileListener", Role: HostBind},
+	{Path: "net", Name: "FilePacketConn", Role: HostBind},
+	{Path: "net", Name: "ParseIP", Role: HostLocal},
+	{Path: "net", Name: "ParseCIDR", Role: HostLocal},
+	{Path: "net", Name: "SplitHostPort", Role: HostLocal},
+	{Path: "net", Name: "JoinHostPort", Role: HostLocal},
+	{Path: "net", Recv: "ListenConfig", Name: "Listen", Role: HostBind},
+	{Path: "net", Recv: "ListenConfig", Name: "ListenPacket", Role: HostBind},
+	{Path: "net", Recv: "Listener", Name: "Addr", Role: HostLocal},
+	{Path: "net", Recv: "Listener", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "TCPListener", Name: "Addr", Role: HostLocal},
+	{Path: "net", Recv: "TCPListener", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "TCPListener", Name: "File", Role: HostLocal},
+	{Path: "net", Recv: "TCPListener", Name: "SetDeadline", Role: HostLocal},
+	{Path: "net", Recv: "UnixListener", Name: "Addr", Role: HostLocal},
+	{Path: "net", Recv: "UnixListener", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "UnixListener", Name: "SetUnlinkOnClose", Role: HostLocal},
+	// Socket options and the local address of any connection (the
+	// unexported type whose methods every *net.TCPConn, UDPConn and
+	// UnixConn promotes); not Read or Write.
+	{Path: "net", Recv: "conn", Name: "SetReadBuffer", Role: HostLocal},
+	{Path: "net", Recv: "conn", Name: "SetWriteBuffer", Role: HostLocal},
+	{Path: "net", Recv: "conn", Name: "LocalAddr", Role: HostLocal},
+	{Path: "net", Recv: "conn", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "IP", Name: "String", Role: HostLocal},
+	{Path: "net", Recv: "IP", Name: "To4", Role: HostLocal},
+	{Path: "net", Recv: "IP", Name: "Equal", Role: HostLocal},
+	{Path: "net", Recv: "TCPAddr", Name: "String", Role: HostLocal},
+	{Path: "net", Recv: "UDPAddr", Name: "String", Role: HostLocal},
+	{Path: "net", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
+	{Path: "net", Name: "DialTimeout", ValueArg: 0, Role: HostLocalDial},
+	{Path: "net", Name: "DialUnix", ValueArg: 0, Role: HostLocalDial},
+	{Path: "net", Recv: "Dialer", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
+	{Path: "net", Recv: "Dialer", Name: "DialContext", ValueArg: 1, Role: HostLocalDial},
+}
+
+// HostLocalPackages are the standard packages none of whose functions
+// reach another host: string and number handling, errors, formatting,
+// logging, synchronization, time, files and system calls. (Not io or
+// bufio: their readers and writers may be network connections.)
+var HostLocalPackages = map[string]bool{
+	"bytes": true, "context": true, "errors": true, "fmt": true, "log": true, "log/slog": true,
+	"maps": true, "math": true, "math/rand": true, "math/rand/v2": true, "os": true,
+	"path": true, "path/filepath": true, "runtime": true, "slices": true, "sort": true,
+	"strconv": true, "strings": true, "sync": true, "sync/atomic": true, "syscall": true,
+	"time": true, "unicode": true, "unicode/utf8": true,
+}
+
+func init() {
+	Rows = append(append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...), hostLocalRows...)
+}
 
 // TestEnds are the methods of package testing's T, B and TB that end the
 // test (they never return to the caller): what makes a call or an

@@ -81,16 +81,16 @@ func (p *pool) HandshakeAny() error {
 	return err
 }
 
-// Listen binds again when another process took the port, a failure picked
-// out by its text: not reported.
-func Listen(addr string) (net.Listener, error) {
+// DialText dials again when the server reset the half-open connection,
+// a failure picked out by its text: not reported.
+func DialText(addr string) (net.Conn, error) {
 	var err error
 	for range 5 {
-		var l net.Listener
-		if l, err = net.Listen("tcp", addr); err == nil {
-			return l, nil
+		var c net.Conn
+		if c, err = net.Dial("tcp", addr); err == nil {
+			return c, nil
 		}
-		if strings.Contains(err.Error(), "address already in use") {
+		if strings.Contains(err.Error(), "connection reset by peer") {
 			continue
 		}
 		return nil, err
@@ -98,15 +98,15 @@ func Listen(addr string) (net.Listener, error) {
 	return nil, err
 }
 
-// ListenAny binds again on any failure but one: reported.
-func ListenAny(addr string) (net.Listener, error) {
+// DialAny dials again on any failure but one: reported.
+func DialAny(addr string) (net.Conn, error) {
 	var err error
 	for range 5 { // want `retry loop tries again at once after a failure`
-		var l net.Listener
-		if l, err = net.Listen("tcp", addr); err == nil {
-			return l, nil
+		var c net.Conn
+		if c, err = net.Dial("tcp", addr); err == nil {
+			return c, nil
 		}
-		if strings.Contains(err.Error(), "permission denied") {
+		if strings.Contains(err.Error(), "no such host") {
 			return nil, err
 		}
 	}
@@ -139,9 +139,9 @@ func (t *transport) Do(cmd string) error {
 	return err
 }
 
-// Dial dials again on a refused connection, a case of a type switch: not
-// reported.
-func Dial(addr string) (net.Conn, error) {
+// DialReset dials again on a refused connection, a case of a type switch:
+// not reported.
+func DialReset(addr string) (net.Conn, error) {
 	for i := 0; i < 3; i++ {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {

@@ -1,0 +1,216 @@
+package hostlocal
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+)
+
+// Analyzer is the host-local pass.
+var Analyzer = &analysis.Analyzer{
+	Name:       "resilhostlocal",
+	Doc:        "find the functions whose every call stays on this host (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{provenance.Analyzer},
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*LocalFact)(nil)},
+}
+
+// LocalFact is exported for every function of the package whose every
+// call, in its own body and in the closures it holds, stays on this host,
+// and that binds a listener or dials a Unix socket on some path (through
+// its callees too): an attempt that calls it reaches this host and no
+// other.
+type LocalFact struct{}
+
+func (*LocalFact) AFact() {}
+
+func (*LocalFact) String() string { return "hostlocal" }
+
+// Result is the host-local layer of one package.
+type Result struct {
+	pass  *analysis.Pass
+	local map[*types.Func]bool // the package's functions whose every call stays on this host
+	binds map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	r := &Result{pass: pass, local: map[*types.Func]bool{}, binds: map[*types.Func]bool{}}
+	if analysisutil.IsStd(pass.Pkg.Path()) {
+		return r, nil // judged by catalog rows
+	}
+	vals := pass.ResultOf[provenance.Analyzer].(*provenance.Values)
+	// The greatest set of functions whose calls are all local, those of
+	// the package included (so mutually recursive helpers stay local):
+	// every function starts local, and one that makes a call that is not
+	// local, or calls a function of the package that is not, drops out.
+	// Each function drops at most once, over its reverse call edges; the
+	// functions that bind are found the same way from those that bind
+	// directly. Linear in the package.
+	callers := map[*types.Func][]*types.Func{}
+	var dropped, binding []*types.Func
+	for fn, d := range vals.Decls {
+		r.local[fn] = true
+		if d.Body == nil {
+			dropped = append(dropped, fn) // assembly: unknown
+			continue
+		}
+		binds := false
+		ok := everyCall(d.Body, func(c *ast.CallExpr) bool {
+			if callee := analysisutil.Callee(pass.TypesInfo, c); callee != nil && vals.Decls[callee] != nil {
+				callers[callee] = append(callers[callee], fn)
+				return true
+			}
+			local, b := r.localCall(c)
+			binds = binds || b
+			return local
+		})
+		if !ok {
+			dropped = append(dropped, fn)
+		} else if binds {
+			binding = append(binding, fn)
+		}
+	}
+	for len(dropped) > 0 {
+		fn := dropped[len(dropped)-1]
+		dropped = dropped[:len(dropped)-1]
+		if r.local[fn] {
+			delete(r.local, fn)
+			dropped = append(dropped, callers[fn]...)
+		}
+	}
+	for len(binding) > 0 {
+		fn := binding[len(binding)-1]
+		binding = binding[:len(binding)-1]
+		if r.local[fn] && !r.binds[fn] {
+			r.binds[fn] = true
+			binding = append(binding, callers[fn]...)
+		}
+	}
+	for fn := range r.binds {
+		pass.ExportObjectFact(fn, &LocalFact{})
+	}
+	return r, nil
+}
+
+// Within reports whether an attempt made of nodes and funcs reaches this
+// host and no other: every call in them stays on this host, and one of
+// them binds a listener or dials a Unix socket (an attempt that calls
+// nothing of the kind is not known to reach anything).
+func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
+	binds := false
+	for _, fn := range funcs {
+		local, b := r.localFunc(fn)
+		if !local {
+			return false
+		}
+		binds = binds || b
+	}
+	for _, n := range nodes {
+		ok := everyCall(n, func(c *ast.CallExpr) bool {
+			local, b := r.localCall(c)
+			binds = binds || b
+			return local
+		})
+		if !ok {
+			return false
+		}
+	}
+	return binds
+}
+
+// everyCall reports whether ok holds for every call in n.
+func everyCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
+	all := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, isCall := n.(*ast.CallExpr); isCall && !ok(c) {
+			all = false
+		}
+		return all
+	})
+	return all
+}
+
+// localFunc reports whether fn stays on this host, and whether it binds.
+// Of other packages only the functions that bind are known (LocalFact).
+func (r *Result) localFunc(fn *types.Func) (local, binds bool) {
+	if fn.Pkg() == r.pass.Pkg {
+		return r.local[fn], r.binds[fn]
+	}
+	ok := r.pass.ImportObjectFact(fn, new(LocalFact))
+	return ok, ok
+}
+
+// localCall reports whether call stays on this host, and whether it binds
+// a listener or dials a Unix socket.
+func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
+	info := r.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return true, false // a conversion
+	}
+	switch fun := analysisutil.Unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		return true, false // its body is inspected where it stands
+	case *ast.Ident:
+		if _, ok := info.Uses[fun].(*types.Builtin); ok {
+			return true, false
+		}
+	}
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return false, false // a function value: it may be anything
+	}
+	if fn.Pkg() == nil {
+		return true, false // error's Error
+	}
+	path := analysisutil.PkgPath(fn)
+	if analysisutil.IsStd(path) {
+		if catalog.HostLocalPackages[path] {
+			return true, false
+		}
+		row := catalog.Lookup(path, analysisutil.RecvTypeName(fn), fn.Name())
+		if row == nil {
+			return false, false
+		}
+		switch row.Role {
+		case catalog.HostLocal:
+			return true, false
+		case catalog.HostBind:
+			return true, true
+		case catalog.HostLocalDial:
+			unix := row.ValueArg < len(call.Args) && unixNetwork(info, call.Args[row.ValueArg])
+			return unix, unix
+		}
+		return false, false
+	}
+	if isAbstract(fn) {
+		return false, false // an interface method: any implementation
+	}
+	return r.localFunc(fn)
+}
+
+// unixNetwork reports whether e is a constant naming a Unix-domain
+// socket network.
+func unixNetwork(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
+}
+
+// isAbstract reports whether fn is an interface method (or a method of a
+// type parameter's constraint).
+func isAbstract(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}

@@ -1,0 +1,125 @@
+// Package facts has functions whose every call stays on this host and
+// that bind or dial there, and near misses that reach, or may reach,
+// another host, or reach nothing.
+package facts
+
+import (
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+type transport struct {
+	tcp  *net.TCPListener
+	udp  *net.UDPConn
+	hook func() error
+}
+
+// Bind binds both protocols on one port and sizes the UDP buffer.
+func Bind(ip string, port int) (*transport, error) { // want Bind:"hostlocal"
+	addr := &net.TCPAddr{IP: net.ParseIP(ip), Port: port}
+	tcp, err := net.ListenTCP("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("tcp listen on %s: %w", addr, err)
+	}
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: addr.IP, Port: tcp.Addr().(*net.TCPAddr).Port})
+	if err != nil {
+		tcp.Close()
+		return nil, err
+	}
+	if err := sizeBuffer(udp, 1<<20); err != nil {
+		return nil, err
+	}
+	return &transport{tcp: tcp, udp: udp}, nil
+}
+
+// sizeBuffer halves the size until the kernel accepts it.
+// It stays on this host but binds nothing: no fact.
+func sizeBuffer(c *net.UDPConn, size int) error {
+	var err error
+	for size > 0 {
+		if err = c.SetReadBuffer(size); err == nil {
+			return nil
+		}
+		size /= 2
+	}
+	return err
+}
+
+// even and odd call each other and bind nothing: no fact.
+func even(n int) bool {
+	if n == 0 {
+		return true
+	}
+	return odd(n - 1)
+}
+
+func odd(n int) bool {
+	if n == 0 {
+		return false
+	}
+	return even(n - 1)
+}
+
+// FromFile reads a descriptor number and listens on it, through a
+// helper that calls itself.
+func FromFile(spec string) (net.Listener, error) { // want FromFile:"hostlocal"
+	fd, err := strconv.ParseUint(strings.TrimPrefix(spec, "fd/"), 10, 32)
+	if err != nil {
+		return nil, err
+	}
+	log.Printf("listening on fd %d", fd)
+	return listenFile(os.NewFile(uintptr(fd), spec), even(int(fd)))
+}
+
+func listenFile(f *os.File, again bool) (net.Listener, error) { // want listenFile:"hostlocal"
+	if again {
+		return listenFile(f, false)
+	}
+	return net.FileListener(f)
+}
+
+// DialAgent dials the host's agent over a Unix socket.
+func DialAgent(path string) (net.Conn, error) { // want DialAgent:"hostlocal"
+	return net.Dial("unix", path)
+}
+
+// DialAny dials whatever network it is given: it may reach another host.
+func DialAny(network, addr string) (net.Conn, error) {
+	return net.Dial(network, addr)
+}
+
+// Fetch reaches a server.
+func Fetch(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// BindThenFetch binds, then calls a helper that reaches a server: not
+// local, and neither is its caller.
+func BindThenFetch() error {
+	if _, err := Bind("127.0.0.1", 0); err != nil {
+		return err
+	}
+	return Fetch("http://example.invalid/ready")
+}
+
+func callsBindThenFetch() error { return BindThenFetch() }
+
+// withHook binds, then runs a hook it holds: the hook may be anything.
+func (t *transport) withHook() error {
+	if _, err := Bind("127.0.0.1", 0); err != nil {
+		return err
+	}
+	return t.hook()
+}
+
+// closer closes through an interface: any implementation may reach out.
+func closer(c interface{ Close() error }) error { return c.Close() }
