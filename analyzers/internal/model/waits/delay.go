@@ -41,17 +41,20 @@ func (in Calls) WaitsHere(n ast.Node) bool {
 	return false
 }
 
-// mayWait reports whether call is a call of a function value (a parameter,
-// a field) that is given a time.Duration: a sleeper handed in by the
-// caller (`sp(ctx, d)`) may wait, and the model cannot tell that it does
-// not; or of an interface method that a type of this package implements
-// with a method that waits (Result.WaitMethods).
+// mayWait reports whether call is a call of a function value that is
+// given a time.Duration (a sleeper handed in by the caller: `sp(ctx, d)`)
+// or is held in a field (a hook: `c.onRetry(n, err)`), or of a function in
+// Result.WaitMethods: each may wait, and the model cannot tell that it
+// does not.
 func (in Calls) mayWait(call *ast.CallExpr) bool {
 	if fn := analysisutil.Callee(in.Info, call); fn != nil {
 		return in.Methods[fn]
 	}
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
+	}
+	if FieldFunc(in.Info, call.Fun) {
+		return true
 	}
 	for _, a := range call.Args {
 		if analysisutil.IsNamedType(in.Info.TypeOf(a), "time", "Duration") {
@@ -109,3 +112,20 @@ type DelayShape struct {
 }
 
 var randPaths = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
+
+// FieldFunc reports whether fun, the function of a call, is a function
+// value held in a struct field (`c.hook`, `h.Fn`, `l.list[i]`): a hook set
+// somewhere else, which may do anything.
+func FieldFunc(info *types.Info, fun ast.Expr) bool {
+	for {
+		switch x := analysisutil.Unparen(fun).(type) {
+		case *ast.IndexExpr:
+			fun = x.X
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			return sel != nil && sel.Kind() == types.FieldVal
+		default:
+			return false
+		}
+	}
+}

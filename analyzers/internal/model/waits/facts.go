@@ -271,3 +271,47 @@ func (in Calls) IsPureWait(call *ast.CallExpr) bool {
 	}
 	return false
 }
+
+// findDispatchers returns the package's functions that run hooks: they
+// call a function value held in a field (a list of handlers, a callback
+// the caller set), outside closures, or call a function that does. A
+// hook may wait (an AfterRetry handler that sleeps the retry delay), so
+// a call of such a function between two attempts may be their wait.
+// Rounds as for WaitFact: each is linear in the package.
+func (m *Result) findDispatchers() map[*types.Func]bool {
+	info := m.pass.TypesInfo
+	out := map[*types.Func]bool{}
+	for round := 0; round < maxFactRounds; round++ {
+		changed := false
+		for fn, d := range m.vals.Decls {
+			if out[fn] || d.Body == nil {
+				continue
+			}
+			found := false
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				if found {
+					return false
+				}
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.CallExpr:
+					if callee := analysisutil.Callee(info, x); callee != nil {
+						found = out[callee]
+					} else {
+						found = FieldFunc(info, x.Fun)
+					}
+				}
+				return !found
+			})
+			if found {
+				out[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return out
+}

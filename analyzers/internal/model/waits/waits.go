@@ -34,10 +34,12 @@ type Result struct {
 	// wait.
 	WaitFuncs map[*types.Func]bool
 	PureWaits map[*types.Func]bool
-	// WaitMethods are the methods of the package's interfaces that a
-	// type of the package implements with a method that waits: a call
-	// through the interface may wait, and the model cannot tell that it
-	// does not.
+	// WaitMethods are the calls that may wait, and the model cannot
+	// tell that they do not: the methods of the package's interfaces
+	// that a type of the package implements with a method that waits,
+	// and the package's functions that run hooks (call a function value
+	// held in a field, such as a list of handlers) or call such a
+	// function.
 	WaitMethods map[*types.Func]bool
 
 	pass        *analysis.Pass
@@ -70,6 +72,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.WaitFuncs = m.findDelayFuncs()
 	m.WaitMethods = m.findWaitMethods()
+	for fn := range m.findDispatchers() {
+		m.WaitMethods[fn] = true
+	}
 	m.findRandomFuncs()
 	m.findCtxChecks()
 	return m, nil

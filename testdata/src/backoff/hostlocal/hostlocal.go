@@ -76,19 +76,23 @@ func DialServer(addr string) (net.Conn, error) {
 	return nil, err
 }
 
-type announcer struct {
-	announce func(net.Addr) error
+type registry interface {
+	Announce(addr net.Addr) error
 }
 
-// BindAndAnnounce binds, then announces the address through a hook that
-// may reach anywhere: reported.
+type announcer struct {
+	reg registry
+}
+
+// BindAndAnnounce binds, then announces the address to a registry that
+// may be anywhere: reported.
 func (a *announcer) BindAndAnnounce() error {
 	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
 		t, err := bind(0)
 		if err != nil {
 			continue
 		}
-		if err := a.announce(t.tcp.Addr()); err != nil {
+		if err := a.reg.Announce(t.tcp.Addr()); err != nil {
 			continue
 		}
 		return nil
