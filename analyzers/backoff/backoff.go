@@ -45,6 +45,13 @@ func run(pass *analysis.Pass) (any, error) {
 			// it, with the policy they chose.
 			continue
 		}
+		if r.ClientErrors {
+			// It goes round only on a response refused with a client
+			// error (an expired token, a conflict): no outage makes
+			// clients fail together, there is no wave to spread and no
+			// dependency down to storm.
+			continue
+		}
 		if local.Within(r.Ops, r.OpFuncs) {
 			// Every attempt stays on this host (binding a listener on
 			// a port the kernel picks, redialing a Unix socket): there

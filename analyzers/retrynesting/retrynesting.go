@@ -62,13 +62,15 @@ func run(pass *analysis.Pass) (any, error) {
 			// finding rather than a guess.
 			continue
 		}
-		if r.Identified {
+		if r.Identified || r.ClientErrors {
 			// The outer retry goes round only after a failure it picked
 			// out (an error value or type, its text, the operation's own
 			// verdict): a repair and one more try on a definitive reply,
 			// such as an account the server no longer has. Whether the
 			// inner retries give up with that very failure is not in the
-			// code: no finding rather than a guess.
+			// code: no finding rather than a guess. The same holds
+			// for a loop that goes round only on client-error
+			// responses (a 401 after a token refresh).
 			continue
 		}
 		if r.Attempts == 0 && (r.CountBounded || r.TimeBounded) {

@@ -116,7 +116,7 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 		if n == nil {
 			return false
 		}
-		if r := m.retryAt[n]; r != nil && r != self {
+		if r := m.retryAt[n]; r != nil && r != self && !r.ClientErrors {
 			m.amp(r)
 			out = append(out, &Reach{Pos: r.Pos, Retry: r})
 			return false

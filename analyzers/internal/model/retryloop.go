@@ -25,6 +25,9 @@ type loopVerdict struct {
 	// identified: every path that goes round after a failure identified
 	// which failure it was first (state.identified).
 	identified bool
+	// clientErrors: every path that goes round after a failure knows a
+	// response's status to be a client error (state.clientError).
+	clientErrors bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -109,6 +112,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	var (
 		failBack, okBack, okExit bool
 		anyFailBack              bool // a failure of no identified kind went round
+		anyOutageBack            bool // a failure other than a client error went round
 		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
@@ -150,6 +154,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			failBack = true
 			if !t.identified {
 				anyFailBack = true
+			}
+			if !t.clientError() {
+				anyOutageBack = true
 			}
 			for _, sl := range t.slots {
 				if st := sl.status(); (st == stFailed || st == stChecked) && sl.op != nil {
@@ -269,7 +276,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	if in.aborted {
 		return loopVerdict{}
 	}
-	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack}
+	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack}
 	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {

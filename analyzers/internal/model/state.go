@@ -30,6 +30,31 @@ var httpSamples = [...]int64{200, 201, 204, 301, 304, 400, 401, 403, 404, 408, 4
 const fullMask = uint32(1)<<len(httpSamples) - 1
 
 func httpSuccess(code int64) bool { return code < 400 }
+
+// clientErrorMask holds the sample statuses that say the request itself
+// was refused (4xx), not that the server is overloaded or down: not 408,
+// 425 or 429.
+var clientErrorMask = func() uint32 {
+	var m uint32
+	for i, c := range httpSamples {
+		if c >= 400 && c < 500 && !httpRetryable(c) {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// clientError reports whether the path knows a response of its to have
+// one of clientErrorMask's statuses: its failure is a refusal of this
+// request (an expired token, a conflict), which no outage causes.
+func (s *state) clientError() bool {
+	for _, sl := range s.slots {
+		if sl.isResp && sl.mask != 0 && sl.mask&^clientErrorMask == 0 {
+			return true
+		}
+	}
+	return false
+}
 func httpRetryable(code int64) bool {
 	return code == 408 || code == 425 || code == 429 || code >= 500 && code != 501
 }

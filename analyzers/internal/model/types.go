@@ -67,6 +67,13 @@ type Retry struct {
 	// after a failure identified it so.
 	ImmediateIdentified bool
 	Identified          bool
+	// ClientErrors: every path that goes round after a failure knows the
+	// response's status to be a client error (4xx but 408, 425 and 429:
+	// `if resp.StatusCode != http.StatusUnauthorized { return }`), a
+	// refusal of this request that no outage causes. Such a retry makes
+	// one attempt while its dependency is down: it is not counted as an
+	// inner retry (Inner, Amp, RetryFact).
+	ClientErrors bool
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts).
 	CountBounded bool

@@ -338,6 +338,12 @@ func (m *layer) openHandling(r *RetryBreakers) {
 		// does not know.
 		r.StopsOnOpen = true
 	}
+	if r.Retry.ClientErrors {
+		// It goes round only on a response refused with a client
+		// error; an open breaker's rejection sends no request and
+		// brings no response, so the retry never goes round on it.
+		r.StopsOnOpen = true
+	}
 	var nodes []ast.Node
 	nodes = append(nodes, r.Retry.Ops...)
 	if call, ok := r.Retry.Node.(*ast.CallExpr); ok {

@@ -21,7 +21,9 @@
 //     CircuitOpen() bool protocol) and returns, breaks or marks the error
 //     permanent; a classifier that returns the negated test; an option
 //     whose row says the retry stops on the errors it names
-//     (AbortOnErrors); runtime/retry around runtime/breaker;
+//     (AbortOnErrors); runtime/retry around runtime/breaker; a retry that
+//     goes round only on client-error responses (Retry.ClientErrors: the
+//     open rejection has no response);
 //   - RetriesOpen: the retry explicitly retries it (a test that continues,
 //     a classifier that returns the test, HandleErrors(ErrOpen));
 //   - Order: a failsafe-go executor that lists its retry policy before
