@@ -816,3 +816,90 @@ func readHeader(r *bufio.Reader, parse func([]byte) error) error {
 		n = r.Buffered() + 1
 	}
 }
+
+// L1: binding a listener pair on a port the kernel picks, again at once
+// after an address-in-use race: every attempt stays on this host.
+func bindPair() (net.Listener, net.PacketConn, error) {
+	var err error
+	for range 10 {
+		var l net.Listener
+		if l, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			continue
+		}
+		var p net.PacketConn
+		if p, err = net.ListenPacket("udp", l.Addr().String()); err == nil {
+			return l, p, nil
+		}
+		l.Close()
+	}
+	return nil, nil, err
+}
+
+// L2: the delay lives in a handler of a list run between attempts.
+type hooks struct{ list []func(*call) }
+
+func (h *hooks) run(c *call) {
+	for _, f := range h.list {
+		f(c)
+	}
+}
+
+type call struct {
+	afterRetry hooks
+	retryable  bool
+	send       func() error
+}
+
+func (c *call) do() error {
+	for {
+		err := c.send()
+		if err == nil {
+			return nil
+		}
+		c.afterRetry.run(c)
+		if !c.retryable {
+			return err
+		}
+	}
+}
+
+// L3: one more try around a retrying call, only after the server said
+// the account is gone and it was made again.
+type problemErr struct{ kind string }
+
+func (p *problemErr) Error() string { return p.kind }
+
+func obtain(ctx context.Context, fetch, recreate func(context.Context) error) error {
+	var err error
+	for range 2 {
+		if err = fetch(ctx); err == nil {
+			return nil
+		}
+		var p *problemErr
+		if errors.As(err, &p) && p.kind == "accountDoesNotExist" {
+			if err := recreate(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		return err
+	}
+	return err
+}
+
+// L4: resends only on 401 while another goroutine refreshes the token.
+func sendAuthed(hc *http.Client, req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for range 3 {
+		resp, err = hc.Do(req)
+		if resp == nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusUnauthorized {
+			return resp, err
+		}
+		time.Sleep(time.Second)
+	}
+	return resp, err
+}
