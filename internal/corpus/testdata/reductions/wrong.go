@@ -887,7 +887,9 @@ func obtain(ctx context.Context, fetch, recreate func(context.Context) error) er
 	return err
 }
 
-// L4: resends only on 401 while another goroutine refreshes the token.
+// L4: resends only on 401 while another goroutine refreshes the token
+// (no-jitter wrong; the sleep that ignores the request's context is
+// disputed, and still reported).
 func sendAuthed(hc *http.Client, req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
