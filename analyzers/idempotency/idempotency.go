@@ -108,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// send: related locations of that send's finding, when it is made in
 	// this package too (callers in other packages are analyzed after it).
 	callers := map[string][]analysis.RelatedInformation{}
-	for _, r := range res.Retries {
+	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
 			if s.Callee == nil {
 				continue
@@ -120,7 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Calls that only pass the request through to a function of this
 	// package that holds its finding: related locations of that finding.
-	for _, r := range res.Retries {
+	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
 			if f := passThrough[s]; f != nil {
 				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed on here to %s", s.Lib)})
@@ -128,7 +128,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	seen := map[token.Pos]bool{}
-	for _, r := range res.Retries {
+	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
 			if res.Implementation(s.Pos) != nil {
 				// The library's own body of a catalogued retrying send
@@ -310,7 +310,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 	var pending []pendingSend
 	// Sends made in this package's retries, and imported functions with
 	// the fact, mark the functions that hold or call them.
-	for _, r := range res.Retries {
+	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
 			if !retried(s) || s.Callee != nil {
 				continue
@@ -331,7 +331,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 	}
 	propagate()
 	// A send through a function without the fact is retried here first.
-	for _, r := range res.Retries {
+	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
 			if retried(s) && s.Callee != nil && lookup(s.Callee) == nil {
 				mark(enclosing(s.Pos), own(s))
@@ -645,4 +645,19 @@ func meshNote(s *sends.Send) string {
 		return ""
 	}
 	return fmt.Sprintf("; the service mesh resends it too: %s retries %s on %s (%s, %s), whatever the code decides", rt.Host, s.Method, rt.Resends, rt.Policy, rt.Where)
+}
+
+// resends returns the retries of the package that may send a request
+// again after the server carried it out. A loop that goes round only on
+// a client-error response (401 while the token is refreshed, 409)
+// resends only what the server refused, which it did not carry out: the
+// resend cannot do it twice.
+func resends(res *model.Result) []*model.Retry {
+	out := make([]*model.Retry, 0, len(res.Retries))
+	for _, r := range res.Retries {
+		if !r.ClientErrors {
+			out = append(out, r)
+		}
+	}
+	return out
 }
