@@ -14,7 +14,8 @@
 // delay shapes); sends (the HTTP sends of each attempt), timeouts
 // (timeouts and deadlines), libconfig (library configurations), breakers
 // (circuit breakers), and rediscmd, httpstatus and respread (rate
-// limiting) stand on it. The checks (analyzers/<check>) list the layers
+// limiting) stand on it; hostlocal (attempts whose every call stays on
+// this host) stands on provenance only. The checks (analyzers/<check>) list the layers
 // they read in Requires, and judge, word and fix from what the layers
 // state. docs/model.md describes every layer and every fact.
 package model
