@@ -17,6 +17,7 @@ import (
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/breakers"
+	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
 	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
@@ -45,6 +46,8 @@ var factSamples = []analysis.Fact{
 	&timeouts.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
 	&waits.CtxCheckFact{Param: 1},
+	&model.IdentifyFact{Param: 1},
+	&hostlocal.LocalFact{},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&waits.WaitFact{Pure: true},
 	&waits.RandomFact{Result: 1},

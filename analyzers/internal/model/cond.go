@@ -352,6 +352,16 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	}
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" &&
 		((fn.Name() == "Is" || fn.Name() == "As") && len(call.Args) == 2 || fn.Name() == "AsType" && len(call.Args) == 1)
+	if !isErrorsIs && fn != nil && in.classifier != nil {
+		// isRetryable(err), a function of the package that returns true
+		// only on failures it picked out (IdentifyFact): its true branch
+		// is such a failure, as errors.Is's is.
+		if p, ok := in.classifier(fn); ok && p < len(call.Args) {
+			if _, _, ok := in.errKey(call.Args[p], s); ok {
+				isErrorsIs = true
+			}
+		}
+	}
 	if isErrorsIs && len(call.Args) == 2 {
 		if tv, ok := in.info.Types[call.Args[1]]; ok && (isErrno(tv.Type) || isEndSentinel(in.info, call.Args[1])) {
 			// errors.Is(err, io.EOF): on the true branch the outcome is

@@ -73,11 +73,14 @@ type interp struct {
 	// value given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.
 	certainWaits bool
-	boundVars    map[types.Object]bool          // variables of the judged loop's condition
-	yields       map[types.Object]bool          // yield parameters of iterator functions
-	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
-	asyncBody    *ast.BlockStmt                 // the function body they are found in, on first need
-	pass         *passIndex                     // the statement lists of the loop being judged (verdicts.go)
+	// classifier gives the error parameter of an identifying function
+	// (IdentifyFact).
+	classifier func(*types.Func) (int, bool)
+	boundVars  map[types.Object]bool          // variables of the judged loop's condition
+	yields     map[types.Object]bool          // yield parameters of iterator functions
+	asyncOps   map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
+	asyncBody  *ast.BlockStmt                 // the function body they are found in, on first need
+	pass       *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
 // startOp notes that an operation is about to run on path s.

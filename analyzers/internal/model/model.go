@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil)},
 }
 
 type builder struct {
@@ -43,6 +43,7 @@ type builder struct {
 	popsMemo    map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
 	yields      map[types.Object]bool  // the yield parameters of iterator functions
 	viaMemo     viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
+	classifiers map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)
 	result      *Result
 }
 
@@ -73,6 +74,7 @@ func build(pass *analysis.Pass) *Result {
 	m.waitLayer = pass.ResultOf[waits.Analyzer].(*waits.Result)
 	m.delayFuncs, m.pureWaits = m.waitLayer.WaitFuncs, m.waitLayer.PureWaits
 	m.yields = findYields(pass.TypesInfo, pass.Files)
+	m.findClassifiers()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}

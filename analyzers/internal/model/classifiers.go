@@ -1,0 +1,338 @@
+package model
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// IdentifyFact is exported for every function with an error parameter and
+// a single bool result that returns true only after picking out which
+// failure its error is: each `return true` (or any other bool) is guarded
+// by such a test, and each other return gives false or such a test
+// itself. The tests are the ones the interpreter counts as identifying
+// in place: an error's or a value computed from it (its code, its text)
+// compared with a constant or a package-level error, errors.Is, errors.As
+// and errors.AsType on it, a case of a switch on such a value or on the
+// error's type, strings.Contains / HasPrefix / HasSuffix of a value
+// computed from it with a constant, and calls of other such functions;
+// joined by && (one identifying term suffices) and || (every term must
+// identify). A negated test identifies nothing. A loop that goes round
+// when `isRetryable(err)` is true then goes round only on the failures it
+// picked out, as if it had tested them itself.
+type IdentifyFact struct {
+	// Param is the index of the error parameter.
+	Param int
+}
+
+func (*IdentifyFact) AFact() {}
+
+func (*IdentifyFact) String() string { return "identifies" }
+
+// findClassifiers computes the package's identifying functions (rounds, so
+// one may call another; each round is linear in the package) and exports
+// their facts.
+func (m *builder) findClassifiers() {
+	m.classifiers = map[*types.Func]int{}
+	for round := 0; round < 8; round++ {
+		changed := false
+		for fn, d := range m.vals.Decls {
+			if _, done := m.classifiers[fn]; done || d.Body == nil {
+				continue
+			}
+			if p, ok := m.classifies(fn, d); ok {
+				m.classifiers[fn] = p
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, p := range m.classifiers {
+		m.pass.ExportObjectFact(fn, &IdentifyFact{Param: p})
+	}
+}
+
+// classifier returns the index of fn's error parameter when fn is an
+// identifying function (of this package, or by its fact).
+func (m *builder) classifier(fn *types.Func) (int, bool) {
+	if fn == nil {
+		return 0, false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == m.pass.Pkg {
+		p, ok := m.classifiers[fn]
+		return p, ok
+	}
+	var f IdentifyFact
+	if m.pass.ImportObjectFact(fn, &f) {
+		return f.Param, true
+	}
+	return 0, false
+}
+
+// classifies reports whether d is an identifying function, and the index
+// of its error parameter.
+func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (int, bool) {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return 0, false
+	}
+	if sig.Results().At(0).Name() != "" {
+		return 0, false // named result: bare returns are not followed
+	}
+	param := -1
+	for i := range sig.Params().Len() {
+		if analysisutil.IsErrorType(sig.Params().At(i).Type()) {
+			param = i
+			break
+		}
+	}
+	if param < 0 {
+		return 0, false
+	}
+	c := &classify{m: m, info: m.pass.TypesInfo, derived: map[types.Object]bool{sig.Params().At(param): true}}
+	c.derive(d.Body)
+	if !c.block(d.Body.List, false) || !c.sawReturn {
+		return 0, false
+	}
+	return param, true
+}
+
+// classify judges one candidate function's body.
+type classify struct {
+	m         *builder
+	info      *types.Info
+	derived   map[types.Object]bool // the error parameter and the locals computed from it
+	sawReturn bool                  // some return can give true
+}
+
+// derive marks the locals computed from the error (`code := errCode(err)`,
+// `pgErr` in `errors.As(err, &pgErr)`), to a fixed point.
+func (c *classify) derive(body *ast.BlockStmt) {
+	for changed := true; changed; {
+		changed = false
+		mark := func(id *ast.Ident) {
+			if obj := c.info.ObjectOf(id); obj != nil && !c.derived[obj] {
+				c.derived[obj] = true
+				changed = true
+			}
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if len(x.Lhs) == len(x.Rhs) {
+					for i, r := range x.Rhs {
+						if id, ok := x.Lhs[i].(*ast.Ident); ok && c.mentions(r) {
+							mark(id)
+						}
+					}
+				} else if len(x.Rhs) == 1 && c.mentions(x.Rhs[0]) {
+					for _, l := range x.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							mark(id)
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, v := range x.Values {
+					if i < len(x.Names) && c.mentions(v) {
+						mark(x.Names[i])
+					}
+				}
+			case *ast.CallExpr:
+				if fn := analysisutil.Callee(c.info, x); fn != nil && analysisutil.PkgPath(fn) == "errors" && fn.Name() == "As" && len(x.Args) == 2 && c.mentions(x.Args[0]) {
+					if u, ok := analysisutil.Unparen(x.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+						if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); ok {
+							mark(id)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// mentions reports whether e refers to the error or a local computed from it.
+func (c *classify) mentions(e ast.Node) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.derived[c.info.ObjectOf(id)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// block reports whether every return in stmts is allowed; guarded says
+// the statements run only after an identifying test held.
+func (c *classify) block(stmts []ast.Stmt, guarded bool) bool {
+	for _, st := range stmts {
+		if !c.stmt(st, guarded) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
+	switch x := st.(type) {
+	case *ast.ReturnStmt:
+		if len(x.Results) != 1 {
+			return false
+		}
+		r := x.Results[0]
+		if tv, ok := c.info.Types[r]; ok && tv.Value != nil {
+			if tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value) {
+				return true
+			}
+			if guarded {
+				c.sawReturn = true
+				return true
+			}
+			return false
+		}
+		if guarded || c.identifies(r) {
+			c.sawReturn = true
+			return true
+		}
+		return false
+	case *ast.BlockStmt:
+		return c.block(x.List, guarded)
+	case *ast.LabeledStmt:
+		return c.stmt(x.Stmt, guarded)
+	case *ast.IfStmt:
+		if x.Init != nil && !c.stmt(x.Init, guarded) {
+			return false
+		}
+		if !c.block(x.Body.List, guarded || c.identifies(x.Cond)) {
+			return false
+		}
+		if x.Else != nil {
+			return c.stmt(x.Else, guarded)
+		}
+		return true
+	case *ast.SwitchStmt:
+		if x.Init != nil && !c.stmt(x.Init, guarded) {
+			return false
+		}
+		for _, cl := range x.Body.List {
+			cc := cl.(*ast.CaseClause)
+			g := guarded
+			if cc.List != nil {
+				all := true
+				for _, e := range cc.List {
+					if x.Tag != nil {
+						all = all && c.mentions(x.Tag) && c.constOrSentinel(e)
+					} else {
+						all = all && c.identifies(e)
+					}
+				}
+				g = g || all
+			}
+			if !c.block(cc.Body, g) {
+				return false
+			}
+		}
+		return true
+	case *ast.TypeSwitchStmt:
+		var subject ast.Expr
+		switch a := x.Assign.(type) {
+		case *ast.AssignStmt:
+			subject = a.Rhs[0].(*ast.TypeAssertExpr).X
+		case *ast.ExprStmt:
+			subject = a.X.(*ast.TypeAssertExpr).X
+		}
+		for _, cl := range x.Body.List {
+			cc := cl.(*ast.CaseClause)
+			g := guarded || cc.List != nil && c.mentions(subject) && !hasNilCase(c.info, cc)
+			if !c.block(cc.Body, g) {
+				return false
+			}
+		}
+		return true
+	case *ast.ForStmt:
+		return c.block(x.Body.List, guarded)
+	case *ast.RangeStmt:
+		return c.block(x.Body.List, guarded)
+	case *ast.SelectStmt, *ast.GoStmt:
+		return false // not a classifier's shape
+	}
+	return true // assignments, declarations, expressions: no return
+}
+
+func hasNilCase(info *types.Info, cc *ast.CaseClause) bool {
+	for _, e := range cc.List {
+		if tv, ok := info.Types[e]; ok && tv.IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+// identifies reports whether e, true, says which failure the error is.
+func (c *classify) identifies(e ast.Expr) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.LAND:
+			return c.identifies(x.X) || c.identifies(x.Y)
+		case token.LOR:
+			return c.identifies(x.X) && c.identifies(x.Y)
+		case token.EQL:
+			return c.mentions(x.X) && c.constOrSentinel(x.Y) || c.mentions(x.Y) && c.constOrSentinel(x.X)
+		}
+	case *ast.CallExpr:
+		fn := analysisutil.Callee(c.info, x)
+		if fn == nil {
+			return false
+		}
+		switch analysisutil.PkgPath(fn) {
+		case "errors":
+			switch fn.Name() {
+			case "Is", "As", "AsType":
+				return len(x.Args) >= 1 && c.mentions(x.Args[0])
+			}
+			return false
+		case "strings":
+			switch fn.Name() {
+			case "Contains", "HasPrefix", "HasSuffix", "EqualFold":
+				return len(x.Args) == 2 && c.mentions(x.Args[0]) && c.constOrSentinel(x.Args[1])
+			}
+			return false
+		}
+		if p, ok := c.m.classifier(fn); ok && p < len(x.Args) {
+			return c.mentions(x.Args[p])
+		}
+	}
+	return false
+}
+
+// constOrSentinel reports whether e is a constant other than nil, or a
+// package-level variable (a sentinel error).
+func (c *classify) constOrSentinel(e ast.Expr) bool {
+	tv, ok := c.info.Types[e]
+	if !ok || tv.IsNil() {
+		return false
+	}
+	if tv.Value != nil {
+		return true
+	}
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = c.info.Uses[x]
+	case *ast.SelectorExpr:
+		obj = c.info.Uses[x.Sel]
+	}
+	v, ok := obj.(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}

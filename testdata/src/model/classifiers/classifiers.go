@@ -1,0 +1,88 @@
+// Package classifiers has functions that return true only on failures
+// they picked out (IdentifyFact), and near misses.
+package classifiers
+
+import (
+	"errors"
+	"strings"
+)
+
+var errStale = errors.New("stale connection")
+
+type sqlState interface{ SQLState() string }
+
+func code(err error) string {
+	var s sqlState
+	if errors.As(err, &s) {
+		return s.SQLState()
+	}
+	return ""
+}
+
+// serialization: a code computed from the error, compared with constants.
+func serialization(err error) bool { // want serialization:"identifies"
+	c := code(err)
+	return c == "40001" || c == "CR000"
+}
+
+// deadlockOrSerialization: a switch on the code.
+func deadlockOrSerialization(err error) bool { // want deadlockOrSerialization:"identifies"
+	switch code(err) {
+	case "40001", "40P01":
+		return true
+	}
+	return false
+}
+
+type apiError struct{ Status int }
+
+func (e *apiError) Error() string { return "api error" }
+
+// throttled: errors.As guards the return of a field test.
+func throttled(err error) bool { // want throttled:"identifies"
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae.Status == 429
+	}
+	return false
+}
+
+// transient: calls the others, or picks a sentinel, or the error's text.
+func transient(err error) bool { // want transient:"identifies"
+	if serialization(err) || throttled(err) {
+		return true
+	}
+	if err == errStale {
+		return true
+	}
+	return strings.Contains(err.Error(), "connection reset")
+}
+
+// typed: a case of a type switch on the error.
+func typed(err error) bool { // want typed:"identifies"
+	switch err.(type) {
+	case *apiError:
+		return true
+	default:
+		return false
+	}
+}
+
+// notPermanent is true on every failure but one: no fact.
+func notPermanent(err error) bool {
+	return !errors.Is(err, errStale)
+}
+
+// anyError is true on every failure: no fact.
+func anyError(err error) bool {
+	if err == nil {
+		return false
+	}
+	return true
+}
+
+// either is true when one of two tests holds, one of which identifies
+// nothing: no fact.
+func either(err error, force bool) bool {
+	return serialization(err) || force
+}
