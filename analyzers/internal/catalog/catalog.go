@@ -125,8 +125,10 @@ const (
 	// listener on this host: what makes an attempt a host-local one.
 	HostBind
 	// HostLocalDial: a standard-library dial whose network argument
-	// (ValueArg), when it is a constant naming a Unix-domain socket
-	// ("unix", "unixgram", "unixpacket"), reaches only this host.
+	// (ValueArg), when it names a Unix-domain socket (a constant "unix",
+	// "unixgram" or "unixpacket", or a *net.UnixAddr's Network()),
+	// reaches only this host; ValueArg -1: it always dials one
+	// (DialUnix).
 	HostLocalDial
 )
 
@@ -470,7 +472,10 @@ var hostLocalRows = []Row{
 	{Path: "net", Recv: "UDPAddr", Name: "String", Role: HostLocal},
 	{Path: "net", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
 	{Path: "net", Name: "DialTimeout", ValueArg: 0, Role: HostLocalDial},
-	{Path: "net", Name: "DialUnix", ValueArg: 0, Role: HostLocalDial},
+	{Path: "net", Name: "DialUnix", ValueArg: -1, Role: HostLocalDial},
+	{Path: "net", Name: "ResolveUnixAddr", Role: HostLocal},
+	{Path: "net", Recv: "UnixAddr", Name: "Network", Role: HostLocal},
+	{Path: "net", Recv: "UnixAddr", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "Dialer", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
 	{Path: "net", Recv: "Dialer", Name: "DialContext", ValueArg: 1, Role: HostLocalDial},
 }

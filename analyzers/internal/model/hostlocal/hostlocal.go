@@ -187,7 +187,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		case catalog.HostBind:
 			return true, true
 		case catalog.HostLocalDial:
-			unix := row.ValueArg < len(call.Args) && unixNetwork(info, call.Args[row.ValueArg])
+			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && unixNetwork(info, call.Args[row.ValueArg])
 			return unix, unix
 		}
 		return false, false
@@ -198,9 +198,12 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 	return r.localFunc(fn)
 }
 
-// unixNetwork reports whether e is a constant naming a Unix-domain
-// socket network.
+// unixNetwork reports whether e names a Unix-domain socket network: a
+// constant "unix...", or the Network() of a *net.UnixAddr.
 func unixNetwork(info *types.Info, e ast.Expr) bool {
+	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok {
+		return analysisutil.IsMethod(analysisutil.Callee(info, c), "net", "UnixAddr", "Network")
+	}
 	tv, ok := info.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
 		return false

@@ -62,6 +62,26 @@ func DialAgent(path string) (net.Conn, error) {
 	return nil, err
 }
 
+// RedialAgent redials the agent's resolved Unix address after a pause,
+// on a refused connection.
+func RedialAgent(path string, timeout time.Duration) (net.Conn, error) {
+	addr, err := net.ResolveUnixAddr("unixgram", path)
+	if err != nil {
+		return nil, err
+	}
+	for left := 3; ; left-- {
+		c, err := net.DialTimeout(addr.Network(), addr.String(), timeout)
+		if err != nil {
+			if strings.HasSuffix(err.Error(), "connection refused") && left > 0 {
+				time.Sleep(250 * time.Millisecond)
+				continue
+			}
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
 // DialServer redials a TCP server after a fixed pause: every client that
 // lost it redials together.
 func DialServer(addr string) (net.Conn, error) {

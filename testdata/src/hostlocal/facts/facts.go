@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 type transport struct {
@@ -86,6 +87,15 @@ func listenFile(f *os.File, again bool) (net.Listener, error) { // want listenFi
 // DialAgent dials the host's agent over a Unix socket.
 func DialAgent(path string) (net.Conn, error) { // want DialAgent:"hostlocal"
 	return net.Dial("unix", path)
+}
+
+// DialResolved dials the network of a resolved Unix address.
+func DialResolved(network, path string) (net.Conn, error) { // want DialResolved:"hostlocal"
+	a, err := net.ResolveUnixAddr(network, path)
+	if err != nil {
+		return nil, err
+	}
+	return net.DialTimeout(a.Network(), a.String(), time.Second)
 }
 
 // DialAny dials whatever network it is given: it may reach another host.
