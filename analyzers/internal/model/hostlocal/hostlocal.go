@@ -128,15 +128,30 @@ func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
 	return binds
 }
 
-// everyCall reports whether ok holds for every call in n.
+// everyCall reports whether ok holds for every call in n. A function
+// started with `go` runs beside the caller, not in it (an accept loop for
+// the listener just bound): only its arguments are evaluated in place.
 func everyCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 	all := true
-	ast.Inspect(n, func(n ast.Node) bool {
-		if c, isCall := n.(*ast.CallExpr); isCall && !ok(c) {
-			all = false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			if sel, isSel := analysisutil.Unparen(x.Call.Fun).(*ast.SelectorExpr); isSel {
+				ast.Inspect(sel.X, visit)
+			}
+			for _, a := range x.Call.Args {
+				ast.Inspect(a, visit)
+			}
+			return false
+		case *ast.CallExpr:
+			if !ok(x) {
+				all = false
+			}
 		}
 		return all
-	})
+	}
+	ast.Inspect(n, visit)
 	return all
 }
 

@@ -35,7 +35,22 @@ func Bind(ip string, port int) (*transport, error) { // want Bind:"hostlocal"
 	if err := sizeBuffer(udp, 1<<20); err != nil {
 		return nil, err
 	}
-	return &transport{tcp: tcp, udp: udp}, nil
+	t := &transport{tcp: tcp, udp: udp}
+	go t.serve(Fetch)
+	return t, nil
+}
+
+// serve runs beside Bind's caller, started with go: what it does is not
+// part of the bind.
+func (t *transport) serve(report func(string) error) {
+	for {
+		c, err := t.tcp.Accept()
+		if err != nil {
+			return
+		}
+		report(c.RemoteAddr().String())
+		c.Close()
+	}
 }
 
 // sizeBuffer halves the size until the kernel accepts it.
