@@ -81,8 +81,8 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 	liveDone := func(e ast.Expr) bool { return m.comparesDone(e, token.NEQ, token.LOR) }
 	found := false
 	ast.Inspect(fnBody, func(n ast.Node) bool {
-		if found {
-			return false
+		if found || n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
+			return false // only the nodes that enclose the call decide
 		}
 		switch x := n.(type) {
 		case *ast.IfStmt:
