@@ -47,6 +47,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	if ls, ok := own.(*ast.LabeledStmt); ok {
 		own = ls.Stmt
 	}
+	handedOn := timersHandedOn(info, r.Ops)
 	for _, op := range r.Ops {
 		ast.Inspect(op, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -71,7 +72,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
 					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
 					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
-					if len(x.Args) == 1 {
+					if len(x.Args) == 1 && !handedOn[x] {
 						dur = x.Args[0]
 					}
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
@@ -250,4 +251,57 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 		return !writes
 	})
 	return reads && !writes
+}
+
+// timersHandedOn returns the calls in ops that make a timer or a timer's
+// channel (time.NewTimer, NewTicker, After) which is handed to another
+// call, itself or through the variable it is kept in (`t :=
+// time.NewTimer(c.ConnectTimeout); resp, err = c.doTimeout(t, req)`): the
+// callee races it against its work, a timeout, not a wait between
+// attempts. One pass over ops.
+func timersHandedOn(info *types.Info, ops []ast.Node) map[*ast.CallExpr]bool {
+	makesTimer := func(e ast.Expr) (*ast.CallExpr, bool) {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		fn := analysisutil.Callee(info, c)
+		return c, analysisutil.IsFunc(fn, "time", "NewTimer") || analysisutil.IsFunc(fn, "time", "NewTicker") || analysisutil.IsFunc(fn, "time", "After")
+	}
+	kept := map[types.Object]*ast.CallExpr{}
+	var args []ast.Expr
+	for _, op := range ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.AssignStmt:
+				if len(x.Lhs) == len(x.Rhs) {
+					for i, r := range x.Rhs {
+						if c, ok := makesTimer(r); ok {
+							if id, ok := x.Lhs[i].(*ast.Ident); ok {
+								if obj := info.ObjectOf(id); obj != nil {
+									kept[obj] = c
+								}
+							}
+						}
+					}
+				}
+			case *ast.CallExpr:
+				args = append(args, x.Args...)
+			}
+			return true
+		})
+	}
+	out := map[*ast.CallExpr]bool{}
+	for _, a := range args {
+		if c, ok := makesTimer(a); ok {
+			out[c] = true
+			continue
+		}
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+			if c := kept[info.Uses[id]]; c != nil {
+				out[c] = true
+			}
+		}
+	}
+	return out
 }
