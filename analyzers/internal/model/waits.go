@@ -49,15 +49,23 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	}
 	handedOn := timersHandedOn(info, r.Ops)
 	for _, op := range r.Ops {
+		var stack []ast.Node
 		ast.Inspect(op, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
 			switch x := n.(type) {
 			case *ast.FuncLit:
+				stack = stack[:len(stack)-1]
 				return false
 			case *ast.ForStmt, *ast.RangeStmt:
 				if n != own && n != op && anyIn([]ast.Node{n}, func(c ast.Node) bool {
 					call, ok := c.(*ast.CallExpr)
 					return ok && calls.IsOp(call)
 				}) {
+					stack = stack[:len(stack)-1]
 					return false
 				}
 			case *ast.CallExpr:
@@ -93,6 +101,13 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 							dur = a
 						}
 					}
+				}
+				if dur != nil && r.Kind != RecursiveRetry && leavesAfter(stack) {
+					// A wait after which the loop always returns
+					// (pacing the work that follows a success) is not
+					// between two attempts. (A recursive retry's
+					// return may hold its next attempt.)
+					dur = nil
 				}
 				if dur != nil {
 					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.Shape(dur, fnBody)}
@@ -304,4 +319,58 @@ func timersHandedOn(info *types.Info, ops []ast.Node) map[*ast.CallExpr]bool {
 		}
 	}
 	return out
+}
+
+// leavesAfter reports whether the node at the top of stack (a wait, with
+// the nodes that enclose it in the retry's attempt) is followed by leaving
+// the retry on every path: some enclosing block ends with a return and
+// holds no continue or goto that could go round instead (an unlabeled
+// continue of a loop inside the block stays inside it).
+func leavesAfter(stack []ast.Node) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		b, ok := stack[i].(*ast.BlockStmt)
+		if !ok || len(b.List) == 0 {
+			continue
+		}
+		if _, ret := b.List[len(b.List)-1].(*ast.ReturnStmt); ret && !escapes(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// escapes reports whether b holds a goto, a labeled continue, or an
+// unlabeled continue outside any loop of b's own.
+func escapes(b *ast.BlockStmt) bool {
+	found := false
+	var visit func(n ast.Node, inLoop bool)
+	visit = func(n ast.Node, inLoop bool) {
+		ast.Inspect(n, func(c ast.Node) bool {
+			if found || c == nil {
+				return false
+			}
+			switch x := c.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt:
+				if c != n {
+					visit(x.Body, true)
+					return false
+				}
+			case *ast.RangeStmt:
+				if c != n {
+					visit(x.Body, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				switch {
+				case x.Tok == token.GOTO, x.Tok == token.CONTINUE && (x.Label != nil || !inLoop):
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	visit(b, false)
+	return found
 }
