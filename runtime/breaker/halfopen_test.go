@@ -16,7 +16,7 @@ func TestHalfOpenCountsTrialsOfEveryRound(t *testing.T) {
 	run(b, 1, fail)
 	var running []func(error)
 	most := 0
-	//resilint:ignore decoratororder,backoff six half-open rounds driven by hand, not a retry
+	//resilint:ignore decoratororder six half-open rounds driven by hand, not a retry
 	for range 6 {
 		clk.Advance(time.Hour) // past the open wait and the half-open timeout
 		var admitted []func(error)
