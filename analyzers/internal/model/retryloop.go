@@ -293,6 +293,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 // following concretely in a loop: those its conditions compare with
 // constants (or use as flags), and that no closure writes or address
 // escapes.
+// unknownPartner stands for a value a tracked integer is compared with
+// that the interpreter cannot know (a field: `i <= c.policy.MaxRetries`).
+var unknownPartner types.Object = types.NewVar(token.NoPos, nil, "unknown", types.Typ[types.Int])
+
 func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx int) (map[types.Object]bool, map[types.Object][]types.Object, map[types.Object]int64) {
 	track := map[types.Object]bool{}
 	// limits holds, for each tracked integer, the largest magnitude of the
@@ -374,6 +378,13 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 			switch n.Op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
 				for _, pair := range [][2]ast.Expr{{n.X, n.Y}, {n.Y, n.X}} {
+					if v := local(pair[0]); v != nil && isInt(v) && !static(pair[1]) {
+						// Compared with what the interpreter cannot
+						// know (a configured field): a partner that
+						// widens it once past its constants.
+						partners[v] = append(partners[v], unknownPartner)
+						continue
+					}
 					if v := local(pair[0]); v != nil && isInt(v) && static(pair[1]) {
 						track[v] = true
 						if w := local(pair[1]); w != nil {
