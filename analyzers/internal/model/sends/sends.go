@@ -36,6 +36,11 @@ type Send struct {
 	// Method is the request's method when it is a constant ("POST");
 	// empty when it is not known.
 	Method string
+	// MethodExpr is the expression that gives the method when it is not
+	// a constant and comes from one place (the builder's argument, or the
+	// argument of a helper's method parameter): a parameter there makes
+	// the function's SendFact carry MethodParam.
+	MethodExpr ast.Expr
 	// Build is where the request was made (http.NewRequest...), when it
 	// was made in this package.
 	Build   *ast.CallExpr
@@ -59,6 +64,10 @@ type SendFact struct {
 	Keys   []string // canonical names of the headers it sets with a value it makes itself
 	Given  []string // canonical names of the headers it sets with a value it is given
 	Host   string   // the URL's host when constant (Send.Host)
+	// MethodParam, when Method is not a constant, is 1 + the index of
+	// the parameter the method comes from (0: none): a caller that gives
+	// a constant knows the method.
+	MethodParam int
 }
 
 func (*SendFact) AFact() {}
@@ -67,6 +76,9 @@ func (f *SendFact) String() string {
 	m := f.Method
 	if m == "" {
 		m = "?"
+		if f.MethodParam > 0 {
+			m = fmt.Sprintf("param %d", f.MethodParam-1)
+		}
 	}
 	return "sends(" + m + ")"
 }
@@ -155,6 +167,7 @@ func (m *layer) request(s *Send, e ast.Expr) {
 	methods := map[string]bool{}
 	unknown := false
 	hosts := map[string]bool{}
+	var methodExprs []ast.Expr
 	for _, o := range m.vals.Trace(e) {
 		method, ok := "", false
 		host := ""
@@ -167,6 +180,9 @@ func (m *layer) request(s *Send, e ast.Expr) {
 			if row := catalogRow(fn); row != nil && row.Role == catalog.RequestBuilder && row.ValueArg < len(x.Args) {
 				s.Build = x
 				method, ok = m.constString(x.Args[row.ValueArg])
+				if !ok {
+					methodExprs = append(methodExprs, x.Args[row.ValueArg])
+				}
 				if row.ValueArg+1 < len(x.Args) {
 					host = m.urlHost(x.Args[row.ValueArg+1], 0)
 				}
@@ -211,6 +227,9 @@ func (m *layer) request(s *Send, e ast.Expr) {
 		for h := range hosts {
 			s.Host = h
 		}
+	}
+	if len(methodExprs) == 1 && len(methods) == 0 {
+		s.MethodExpr = methodExprs[0]
 	}
 	// The worst case: a non-idempotent method if any origin has one.
 	s.Method = ""
@@ -287,6 +306,16 @@ func (m *layer) sendsIn(root ast.Node) []*Send {
 			if fn := analysisutil.Callee(info, x); fn != nil {
 				if f := m.sendSummary(fn); f != nil {
 					s := &Send{Call: x, Pos: x.Pos(), End: x.Fun.End(), Lib: analysisutil.FuncName(fn, m.pass.Pkg), Method: f.Method, Callee: fn, Fact: f, Host: f.Host}
+					if f.Method == "" && f.MethodParam > 0 && f.MethodParam <= len(x.Args) {
+						// The helper sends with the method it is given:
+						// the argument says which.
+						a := x.Args[f.MethodParam-1]
+						if method, ok := m.constString(a); ok {
+							s.Method = strings.ToUpper(method)
+						} else {
+							s.MethodExpr = a
+						}
+					}
 					for _, k := range f.Keys {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
 					}
@@ -312,6 +341,9 @@ func (m *layer) sendSummary(fn *types.Func) *SendFact {
 				continue
 			}
 			f = &SendFact{Method: s.Method, Host: s.Host}
+			if s.Method == "" && s.MethodExpr != nil {
+				f.MethodParam = paramIndex(m.pass.TypesInfo, fn, s.MethodExpr) + 1
+			}
 			if s.Fact != nil {
 				f.Site = s.Fact.Site
 			} else {
@@ -498,4 +530,20 @@ func (m *layer) urlHost(e ast.Expr, depth int) string {
 
 func catalogRow(fn *types.Func) *catalog.Row {
 	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+}
+
+// paramIndex returns the index of the parameter of fn that e names, or -1.
+func paramIndex(info *types.Info, fn *types.Func, e ast.Expr) int {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	obj := info.Uses[id]
+	params := fn.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if params.At(i) == obj {
+			return i
+		}
+	}
+	return -1
 }

@@ -17,8 +17,9 @@ func Charge(ctx context.Context, c *http.Client, body []byte) (*http.Response, e
 	return c.Do(req)
 }
 
-// Send sends with the method its caller gives: not known here.
-func Send(c *http.Client, method, url string) (*http.Response, error) { // want Send:`sends\(\?\)`
+// Send sends with the method its caller gives: not known here, the
+// parameter it comes from is.
+func Send(c *http.Client, method, url string) (*http.Response, error) { // want Send:`sends\(param 1\)`
 	req, err := http.NewRequest(method, url, nil)
 	if err != nil {
 		return nil, err
