@@ -317,22 +317,11 @@ func (c *classify) identifies(e ast.Expr) bool {
 }
 
 // constOrSentinel reports whether e is a constant other than nil, or a
-// package-level variable (a sentinel error).
+// sentinel (isSentinel: a package-level variable, a constant-like value).
 func (c *classify) constOrSentinel(e ast.Expr) bool {
 	tv, ok := c.info.Types[e]
 	if !ok || tv.IsNil() {
 		return false
 	}
-	if tv.Value != nil {
-		return true
-	}
-	var obj types.Object
-	switch x := analysisutil.Unparen(e).(type) {
-	case *ast.Ident:
-		obj = c.info.Uses[x]
-	case *ast.SelectorExpr:
-		obj = c.info.Uses[x.Sel]
-	}
-	v, ok := obj.(*types.Var)
-	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	return tv.Value != nil || isSentinel(c.info, e)
 }

@@ -572,13 +572,15 @@ func comparableKinds(l, r constant.Value) bool {
 
 // isSentinel reports whether e names a package-level error variable
 // (io.EOF, ErrNotFound) or a constant-like error value.
-func (in *interp) isSentinel(e ast.Expr) bool {
+func (in *interp) isSentinel(e ast.Expr) bool { return isSentinel(in.info, e) }
+
+func isSentinel(info *types.Info, e ast.Expr) bool {
 	var obj types.Object
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
-		obj = in.info.Uses[x]
+		obj = info.Uses[x]
 	case *ast.SelectorExpr:
-		obj = in.info.Uses[x.Sel]
+		obj = info.Uses[x.Sel]
 	case *ast.CompositeLit:
 		return true
 	}
