@@ -90,7 +90,7 @@ func checkDelays(pass *analysis.Pass, r *model.Retry) {
 	report := pass.Report
 	pass.Report = func(d analysis.Diagnostic) { got = append(got, d) }
 	for _, d := range r.Delays {
-		checkDelay(pass, d)
+		checkDelay(pass, d, r.Specific)
 	}
 	pass.Report = report
 	for _, d := range mergeByCategory(got) {
@@ -128,14 +128,25 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	}
 }
 
-func checkDelay(pass *analysis.Pass, d *waits.Delay) {
+// checkDelay judges one wait. specific: the retry goes round only on
+// failures of the request's own state (model.Retry.Specific), which
+// clients do not meet together: there are no waves for jitter to break,
+// and only a delay that grows without a cap is reported.
+func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 	sh := d.Shape
 	file := analysisutil.FileOf(pass, d.Dur.Pos())
 	if file == nil {
 		return
 	}
 	noCap := sh.Exponential && !sh.Capped
-	switch sh.Jitter {
+	jitter := sh.Jitter
+	if specific {
+		if !noCap {
+			return
+		}
+		jitter = waits.JitterFull
+	}
+	switch jitter {
 	case waits.JitterNone:
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
 		category := "no-jitter"

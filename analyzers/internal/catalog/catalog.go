@@ -116,6 +116,13 @@ const (
 	// goes round on it re-reads the state and tries a new write: it does
 	// not retry a failed call.
 	Conflict
+	// Outage: a variable holding an error that a failing or overloaded
+	// dependency gives every client alike (a connection cut short, a
+	// deadline passed, no server answering). A retry loop that goes
+	// round only on errors it compared with named values, none of them
+	// an Outage row, retries a failure of the request's own state (a
+	// conflict, no progress yet): clients do not meet it together.
+	Outage
 	// HostLocal: a standard-library function or method whose work stays
 	// on this host (a socket option, parsing an address): a retry whose
 	// attempts make only such calls reaches no dependency another client
@@ -218,6 +225,7 @@ const (
 	NetHTTP             = "net/http"
 	IO                  = "io"
 	APIIterator         = "google.golang.org/api/iterator"
+	NATS                = "github.com/nats-io/nats.go"
 	K8sAPIErrors        = "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -420,6 +428,18 @@ var sentinelRows = []Row{
 	// Optimistic-concurrency conflicts: the write lost a race.
 	{Path: K8sAPIErrors, Name: "IsConflict", Role: Conflict},
 	{Path: GoRedisV9, Name: "TxFailedErr", Role: Conflict},
+	// Errors an outage gives every client.
+	{Path: IO, Name: "ErrUnexpectedEOF", Role: Outage},
+	{Path: IO, Name: "ErrClosedPipe", Role: Outage},
+	{Path: "net", Name: "ErrClosed", Role: Outage},
+	{Path: "os", Name: "ErrDeadlineExceeded", Role: Outage},
+	{Path: "context", Name: "DeadlineExceeded", Role: Outage},
+	{Path: "database/sql/driver", Name: "ErrBadConn", Role: Outage},
+	{Path: "database/sql", Name: "ErrConnDone", Role: Outage},
+	{Path: NATS, Name: "ErrNoResponders", Role: Outage},
+	{Path: NATS, Name: "ErrTimeout", Role: Outage},
+	{Path: NATS, Name: "ErrNoServers", Role: Outage},
+	{Path: NATS, Name: "ErrConnectionClosed", Role: Outage},
 }
 
 // protocolRows are methods of protocols Go types satisfy implicitly, by

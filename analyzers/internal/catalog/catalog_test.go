@@ -116,7 +116,7 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			return errf("no constant %s", r.Name)
 		}
 		return nil
-	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel:
+	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel, catalog.Outage:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
 			return errf("no variable %s", r.Name)
 		}

@@ -138,16 +138,23 @@ func refine(s *state, key any, st status) *state {
 }
 
 // identify returns the states of ss marked as having identified which
-// failure their operation had (state.identified).
+// failure their operation had (state.identified), of a kind that may be
+// an outage (state.outage).
 func identify(ss []*state) []*state {
+	return identifyAs(ss, true)
+}
+
+// identifyAs is identify for a failure that is an outage's or not.
+func identifyAs(ss []*state, outage bool) []*state {
 	out := make([]*state, 0, len(ss))
 	for _, x := range ss {
 		if x == nil {
 			continue
 		}
-		if !x.identified {
+		if !x.identified || outage && !x.outage {
 			x = x.clone()
 			x.identified = true
+			x.outage = x.outage || outage
 		}
 		out = append(out, x)
 	}
@@ -391,10 +398,13 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		}
 		if isErrorsIs {
 			if t != nil {
-				t = refine(t, k, stFailed)
-				if t != nil && !t.identified {
-					t = t.clone()
-					t.identified = true
+				// errors.Is with an error value names one failure; As, a
+				// classifier, a family that may be an outage's.
+				specific := fn.Name() == "Is" && analysisutil.PkgPath(fn) == "errors" && in.specificSentinel(call.Args[1])
+				ts := identifyAs(nonNil(refine(t, k, stFailed)), !specific)
+				t = nil
+				if len(ts) > 0 {
+					t = ts[0]
 				}
 			}
 			if f != nil {

@@ -28,6 +28,10 @@ type loopVerdict struct {
 	// clientErrors: every path that goes round after a failure knows a
 	// response's status to be a client error (state.clientError).
 	clientErrors bool
+	// specific: every path that goes round after a failure knows it to
+	// be a client error or compared it with an error value that names
+	// one failure of no outage kind (state.outage).
+	specific bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -113,6 +117,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		failBack, okBack, okExit bool
 		anyFailBack              bool // a failure of no identified kind went round
 		anyOutageBack            bool // a failure other than a client error went round
+		anyOutageSig             bool // a failure that may be an outage's went round
 		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
@@ -157,6 +162,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 			if !t.clientError() {
 				anyOutageBack = true
+				if !t.identified || t.outage {
+					anyOutageSig = true
+				}
 			}
 			for _, sl := range t.slots {
 				if st := sl.status(); (st == stFailed || st == stChecked) && sl.op != nil {
@@ -276,7 +284,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	if in.aborted {
 		return loopVerdict{}
 	}
-	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack}
+	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig}
 	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {

@@ -58,7 +58,7 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		if !ok {
 			continue
 		}
-		failed := identify(nonNil(refine(s2, key, stFailed)))
+		failed := identifyAs(nonNil(refine(s2, key, stFailed)), !in.specificSentinel(pair[1]))
 		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true
@@ -66,6 +66,16 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 		return checked, failed, true
 	}
 	return nil, nil, false
+}
+
+// specificSentinel reports whether e, an error value an operation's
+// error is compared with, names one failure of no outage kind: a
+// sentinel that is not one of the catalog's Outage rows (a reset
+// connection, a timeout, a server that does not answer). A retry on
+// such a failure answers this request's own state (a conflict, a race,
+// no progress yet), which clients do not reach together.
+func (in *interp) specificSentinel(e ast.Expr) bool {
+	return in.isSentinel(e) && errorRole(in.info, e) != catalog.Outage
 }
 
 // isEndSentinel reports whether e names an error that marks the end of a

@@ -148,7 +148,12 @@ type state struct {
 	// an error value (err == errStale, errors.Is), its type (errors.As, a
 	// type switch case), its text, or the operation's own verdict bool.
 	identified bool
-	attempts   int // completed iterations that ran an operation
+	// outage: something the path identified since its last operation
+	// may be a failure many clients share while a dependency is down:
+	// anything but a comparison with an error value that names one
+	// failure of no outage kind (specific).
+	outage   bool
+	attempts int // completed iterations that ran an operation
 }
 
 // boolDef remembers that a local bool was assigned a condition, so that a
@@ -322,7 +327,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage} {
 		if f {
 			flags |= 1 << i
 		}
@@ -345,7 +350,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}

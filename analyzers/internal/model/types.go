@@ -74,6 +74,14 @@ type Retry struct {
 	// one attempt while its dependency is down: it is not counted as an
 	// inner retry (Inner, Amp, RetryFact).
 	ClientErrors bool
+	// Specific: every path that goes round after a failure knows it to
+	// be a client error, or compared it with an error value that names
+	// one failure of no outage kind (err == ErrConflict,
+	// errors.Is(err, io.ErrNoProgress); not the catalog's Outage rows,
+	// such as io.ErrUnexpectedEOF or context.DeadlineExceeded): a failure
+	// of this request's own state, which clients do not reach together
+	// when a dependency goes down.
+	Specific bool
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts).
 	CountBounded bool

@@ -50,7 +50,7 @@ func (v opVerdict) cond(s *state) (ts, fs []*state) {
 		if x == nil {
 			return nil
 		}
-		x.verdict, x.verdictNo, x.identified = true, no, true
+		x.verdict, x.verdictNo, x.identified, x.outage = true, no, true, true
 		return []*state{x}
 	}
 	return mark(s, false), mark(s, true)

@@ -1,0 +1,144 @@
+// Package specific retries failures of its own request's state: a
+// conflict with a write still being finished, a read with nothing new yet.
+// Each goes round only on one error value it names, and no outage makes
+// every client meet such a failure at the same moment, so an unjittered
+// delay is not reported (a delay that grows without a cap still is). The
+// near misses go round on errors an outage gives everyone: any error, a
+// connection cut short (io.ErrUnexpectedEOF), a request no server answered
+// (nats.ErrNoResponders), an error type (a family, which may hold any
+// status).
+package specific
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+var errPending = errors.New("previous transaction still being finished")
+
+type session struct{ n int }
+
+func (s *session) commit(ctx context.Context) error {
+	s.n++
+	if s.n%3 == 0 {
+		return errPending
+	}
+	return io.ErrUnexpectedEOF
+}
+
+// Commit waits out a previous transaction still being finished, with a
+// capped doubling delay: not reported.
+func (s *session) Commit(ctx context.Context) error {
+	backoff := 20 * time.Millisecond
+	for {
+		err := s.commit(ctx)
+		if !errors.Is(err, errPending) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		if backoff *= 2; backoff > time.Second {
+			backoff = time.Second
+		}
+	}
+}
+
+// CommitEq is Commit with a comparison and a fixed pause: not reported.
+func (s *session) CommitEq(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := s.commit(ctx)
+		if err != errPending {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errPending
+}
+
+// CommitUncapped doubles its delay without a cap: the delay is reported,
+// for its growth only.
+func (s *session) CommitUncapped(ctx context.Context) error {
+	backoff := 20 * time.Millisecond
+	for {
+		err := s.commit(ctx)
+		if !errors.Is(err, errPending) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff): // want `retry delay grows exponentially with no cap:`
+		}
+		backoff *= 2
+	}
+}
+
+// CommitAny goes round on any failure: reported.
+func (s *session) CommitAny(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := s.commit(ctx)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return errPending
+}
+
+// CommitCut goes round on a connection cut short, which a server going
+// down gives every client: reported.
+func (s *session) CommitCut(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := s.commit(ctx)
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return io.ErrUnexpectedEOF
+}
+
+// CommitEither goes round on the conflict or on a connection cut short:
+// reported, for the second.
+func (s *session) CommitEither(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := s.commit(ctx)
+		if err != errPending && err != io.ErrUnexpectedEOF {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return errPending
+}
+
+// CommitNet goes round on any network error, a type: reported.
+func (s *session) CommitNet(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		err := s.commit(ctx)
+		var ne net.Error
+		if !errors.As(err, &ne) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return errPending
+}
+
+// Publish asks again while no server answers, as during a leader
+// election every publisher meets: reported.
+func Publish(nc *nats.Conn, data []byte) ([]byte, error) {
+	reply, err := nc.Request("orders", data)
+	for r := 0; errors.Is(err, nats.ErrNoResponders) && r < 3; r++ {
+		time.Sleep(250 * time.Millisecond) // want `retry delay has no jitter`
+		reply, err = nc.Request("orders", data)
+	}
+	return reply, err
+}
