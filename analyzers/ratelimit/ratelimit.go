@@ -404,8 +404,13 @@ func checkRetry(pass *analysis.Pass, r *model.Retry, reads *respread.Result) {
 	}
 	rs, ts := reads.In(r.Ops...)
 	for _, x := range rs {
-		if x.Header == retryAfter || x.Header == respread.AnyHeader {
-			return // read, or a header read the model cannot name
+		switch {
+		case x.Header == respread.AnyHeader:
+			return // a header read the model cannot name
+		case slices.Contains(catalog.ComeBackHeaders, x.Header):
+			return // it reads when to come back
+		case slices.Contains(catalog.RetryAdviceHeaders, x.Header):
+			return // it defers to the server's word on retrying
 		}
 	}
 	var statuses []int

@@ -50,6 +50,13 @@ var HTTPRows = []HTTPRow{
 // rate limiters' responses carry.
 var ComeBackHeaders = []string{"Retry-After", "Ratelimit-Reset", "Ratelimit", "X-Ratelimit-Reset"}
 
+// RetryAdviceHeaders are response headers by which an API tells its
+// clients whether to retry a request at all (Stripe's
+// Stripe-Should-Retry, the X-Should-Retry of several API servers), in
+// canonical form. A client that reads one defers to the server's own
+// steering of its retries.
+var RetryAdviceHeaders = []string{"Stripe-Should-Retry", "X-Should-Retry"}
+
 // LookupHTTP returns the HTTP row of path.recv.name, or nil.
 func LookupHTTP(path, recv, name string) *HTTPRow {
 	for i := range HTTPRows {

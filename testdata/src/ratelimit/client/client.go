@@ -218,3 +218,55 @@ func fetchOtherHeader(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errGiveUp
 }
+
+// shouldRetry defers to the server's own word on retrying, and retries
+// 5xx and 429 when it says nothing.
+func shouldRetry(resp *http.Response) bool {
+	switch resp.Header.Get("X-Should-Retry") {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500
+}
+
+// The API steers retries with a header of its own, which the loop reads:
+// no finding.
+func fetchAdvised(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if shouldRetry(resp) {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Duration(1<<attempt) * time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// Reading the reset time of a rate-limit window is reading when to come
+// back: no finding.
+func fetchReset(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			d := rand.N(time.Second)
+			if n, err := strconv.Atoi(resp.Header.Get("X-RateLimit-Reset")); err == nil {
+				d = time.Until(time.Unix(int64(n), 0))
+			}
+			time.Sleep(d)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
