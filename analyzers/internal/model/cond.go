@@ -239,6 +239,14 @@ func (in *interp) statusKey(e ast.Node, s *state) (key any, ok bool) {
 			return false
 		}
 		sel, isSel := n.(*ast.SelectorExpr)
+		if isSel && in.isStatusField(sel) {
+			// apiErr.Status of an error built from a response: the
+			// error's variable stands for the response.
+			if obj := in.objOf(sel.X); obj != nil {
+				key = obj
+			}
+			return false
+		}
 		if !isSel || sel.Sel.Name != "StatusCode" {
 			return true
 		}
@@ -455,7 +463,7 @@ func (in *interp) evalWith(e ast.Expr, s *state, statusKey any, code int64) (con
 			return in.pkgVals(v)
 		}
 	case *ast.SelectorExpr:
-		if statusKey != nil && x.Sel.Name == "StatusCode" && in.objOf(x.X) == statusKey {
+		if statusKey != nil && (x.Sel.Name == "StatusCode" || in.isStatusField(x)) && in.objOf(x.X) == statusKey {
 			return constant.MakeInt64(code), true
 		}
 		if obj, ok := in.info.Uses[x.Sel].(*types.Var); ok && in.pkgVals != nil && !obj.IsField() {

@@ -76,11 +76,14 @@ type interp struct {
 	// classifier gives the error parameter of an identifying function
 	// (IdentifyFact).
 	classifier func(*types.Func) (int, bool)
-	boundVars  map[types.Object]bool          // variables of the judged loop's condition
-	yields     map[types.Object]bool          // yield parameters of iterator functions
-	asyncOps   map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
-	asyncBody  *ast.BlockStmt                 // the function body they are found in, on first need
-	pass       *passIndex                     // the statement lists of the loop being judged (verdicts.go)
+	// statusFields are the fields that hold a response's status
+	// (StatusFieldsFact), by statusFieldKey.
+	statusFields map[string]bool
+	boundVars    map[types.Object]bool          // variables of the judged loop's condition
+	yields       map[types.Object]bool          // yield parameters of iterator functions
+	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
+	asyncBody    *ast.BlockStmt                 // the function body they are found in, on first need
+	pass         *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
 // startOp notes that an operation is about to run on path s.

@@ -69,6 +69,6 @@ func (r *Result) Eval(e ast.Expr) (constant.Value, bool) {
 		return nil, false
 	}
 	m := r.b
-	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier}
+	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
 	return in.eval(e, nil)
 }
