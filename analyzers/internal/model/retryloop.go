@@ -146,6 +146,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	judgeBack := func(t *state) {
 		rs.see(t)
 		switch {
+		case !t.opIter && !t.stickyFail && !t.stickyOK:
+			// No operation ran in this pass (`if !ready { continue }`
+			// before the call): what its slots hold is an earlier pass's
+			// outcome, already judged. The pass says nothing.
 		case t.progress:
 			okBack = true // a read or write loop making progress
 		case t.verdictNo:
