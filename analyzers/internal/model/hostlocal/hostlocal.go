@@ -26,15 +26,23 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // LocalFact is exported for every function of the package whose every
-// call, in its own body and in the closures it holds, stays on this host,
-// and that binds a listener or dials a Unix socket on some path (through
-// its callees too): an attempt that calls it reaches this host and no
-// other.
-type LocalFact struct{}
+// call, in its own body and in the closures it holds, stays on this host.
+// Binds: it binds a listener or dials a Unix socket on some path (through
+// its callees too), so that an attempt that calls it reaches this host
+// and no other; a function that binds nothing (a port parser, a buffer
+// sizer) only keeps an attempt local.
+type LocalFact struct {
+	Binds bool
+}
 
 func (*LocalFact) AFact() {}
 
-func (*LocalFact) String() string { return "hostlocal" }
+func (f *LocalFact) String() string {
+	if f.Binds {
+		return "hostlocal"
+	}
+	return "hostlocal(binds nothing)"
+}
 
 // Result is the host-local layer of one package.
 type Result struct {
@@ -96,8 +104,8 @@ func run(pass *analysis.Pass) (any, error) {
 			binding = append(binding, callers[fn]...)
 		}
 	}
-	for fn := range r.binds {
-		pass.ExportObjectFact(fn, &LocalFact{})
+	for fn := range r.local {
+		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn]})
 	}
 	return r, nil
 }
@@ -156,13 +164,16 @@ func everyCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 }
 
 // localFunc reports whether fn stays on this host, and whether it binds.
-// Of other packages only the functions that bind are known (LocalFact).
+// Functions of other packages are known by their LocalFact.
 func (r *Result) localFunc(fn *types.Func) (local, binds bool) {
 	if fn.Pkg() == r.pass.Pkg {
 		return r.local[fn], r.binds[fn]
 	}
-	ok := r.pass.ImportObjectFact(fn, new(LocalFact))
-	return ok, ok
+	var f LocalFact
+	if !r.pass.ImportObjectFact(fn.Origin(), &f) {
+		return false, false
+	}
+	return true, f.Binds
 }
 
 // localCall reports whether call stays on this host, and whether it binds

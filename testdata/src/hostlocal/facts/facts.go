@@ -21,7 +21,7 @@ type transport struct {
 }
 
 // Bind binds both protocols on one port and sizes the UDP buffer.
-func Bind(ip string, port int) (*transport, error) { // want Bind:"hostlocal"
+func Bind(ip string, port int) (*transport, error) { // want Bind:"^hostlocal$"
 	addr := &net.TCPAddr{IP: net.ParseIP(ip), Port: port}
 	tcp, err := net.ListenTCP("tcp", addr)
 	if err != nil {
@@ -54,8 +54,8 @@ func (t *transport) serve(report func(string) error) {
 }
 
 // sizeBuffer halves the size until the kernel accepts it.
-// It stays on this host but binds nothing: no fact.
-func sizeBuffer(c *net.UDPConn, size int) error {
+// It stays on this host but binds nothing.
+func sizeBuffer(c *net.UDPConn, size int) error { // want sizeBuffer:"hostlocal\\(binds nothing\\)"
 	var err error
 	for size > 0 {
 		if err = c.SetReadBuffer(size); err == nil {
@@ -66,15 +66,15 @@ func sizeBuffer(c *net.UDPConn, size int) error {
 	return err
 }
 
-// even and odd call each other and bind nothing: no fact.
-func even(n int) bool {
+// even and odd call each other and bind nothing.
+func even(n int) bool { // want even:"hostlocal\\(binds nothing\\)"
 	if n == 0 {
 		return true
 	}
 	return odd(n - 1)
 }
 
-func odd(n int) bool {
+func odd(n int) bool { // want odd:"hostlocal\\(binds nothing\\)"
 	if n == 0 {
 		return false
 	}
@@ -83,7 +83,7 @@ func odd(n int) bool {
 
 // FromFile reads a descriptor number and listens on it, through a
 // helper that calls itself.
-func FromFile(spec string) (net.Listener, error) { // want FromFile:"hostlocal"
+func FromFile(spec string) (net.Listener, error) { // want FromFile:"^hostlocal$"
 	fd, err := strconv.ParseUint(strings.TrimPrefix(spec, "fd/"), 10, 32)
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func FromFile(spec string) (net.Listener, error) { // want FromFile:"hostlocal"
 	return listenFile(os.NewFile(uintptr(fd), spec), even(int(fd)))
 }
 
-func listenFile(f *os.File, again bool) (net.Listener, error) { // want listenFile:"hostlocal"
+func listenFile(f *os.File, again bool) (net.Listener, error) { // want listenFile:"^hostlocal$"
 	if again {
 		return listenFile(f, false)
 	}
@@ -100,12 +100,12 @@ func listenFile(f *os.File, again bool) (net.Listener, error) { // want listenFi
 }
 
 // DialAgent dials the host's agent over a Unix socket.
-func DialAgent(path string) (net.Conn, error) { // want DialAgent:"hostlocal"
+func DialAgent(path string) (net.Conn, error) { // want DialAgent:"^hostlocal$"
 	return net.Dial("unix", path)
 }
 
 // DialResolved dials the network of a resolved Unix address.
-func DialResolved(network, path string) (net.Conn, error) { // want DialResolved:"hostlocal"
+func DialResolved(network, path string) (net.Conn, error) { // want DialResolved:"^hostlocal$"
 	a, err := net.ResolveUnixAddr(network, path)
 	if err != nil {
 		return nil, err
@@ -148,3 +148,13 @@ func (t *transport) withHook() error {
 
 // closer closes through an interface: any implementation may reach out.
 func closer(c interface{ Close() error }) error { return c.Close() }
+
+// Port parses the port of addr: it stays on this host and binds nothing,
+// and keeps local a caller of another package that binds.
+func Port(addr string) (int, error) { // want Port:"hostlocal\\(binds nothing\\)"
+	_, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(p)
+}

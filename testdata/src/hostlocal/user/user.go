@@ -2,10 +2,15 @@
 // carry across packages.
 package user
 
-import "hostlocal/facts"
+import (
+	"fmt"
+	"net"
+
+	"hostlocal/facts"
+)
 
 // Listen binds through the other package's helper.
-func Listen() error { // want Listen:"hostlocal"
+func Listen() error { // want Listen:"^hostlocal$"
 	_, err := facts.Bind("0.0.0.0", 0)
 	return err
 }
@@ -14,4 +19,14 @@ func Listen() error { // want Listen:"hostlocal"
 func Reach(network string) error {
 	_, err := facts.DialAny(network, "db:5432")
 	return err
+}
+
+// ListenOn binds itself after parsing the port with the other package's
+// helper, which binds nothing but stays on this host.
+func ListenOn(addr string) (net.Listener, error) { // want ListenOn:"^hostlocal$"
+	port, err := facts.Port(addr)
+	if err != nil {
+		return nil, err
+	}
+	return net.Listen("tcp", fmt.Sprintf(":%d", port))
 }
