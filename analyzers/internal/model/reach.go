@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -38,6 +39,16 @@ func (m *builder) amp(r *Retry) int64 {
 			inner = append(inner, &Reach{Pos: r.Pos, Callee: fn, Fact: f})
 		}
 	}
+	// An attempt that reaches this very retry again (Open → onEvent →
+	// reconnect, the loop that called Open) re-enters it: a recursion,
+	// not a retry nested in another.
+	inner = slices.DeleteFunc(inner, func(x *Reach) bool {
+		if x.Callee == nil {
+			return false
+		}
+		p, ok := m.result.SitePos[x.Callee.Origin()]
+		return ok && p == r.Pos
+	})
 	r.Inner = inner
 	per := int64(1)
 	if len(inner) > 0 {
