@@ -125,3 +125,26 @@ func isConflictCheck(fn *types.Func) bool {
 func isErrno(t types.Type) bool {
 	return analysisutil.IsNamedType(t, "syscall", "Errno") || analysisutil.IsNamedType(t, "golang.org/x/sys/unix", "Errno")
 }
+
+// isSentinel reports whether e names a package-level error variable
+// (io.EOF, ErrNotFound) or a constant-like error value.
+func (in *interp) isSentinel(e ast.Expr) bool { return isSentinel(in.info, e) }
+
+func isSentinel(info *types.Info, e ast.Expr) bool {
+	var obj types.Object
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		obj = info.Uses[x]
+	case *ast.SelectorExpr:
+		obj = info.Uses[x.Sel]
+	case *ast.CompositeLit:
+		return true
+	}
+	switch v := obj.(type) {
+	case *types.Const:
+		return true // const ErrEndOfStream Error = "..."
+	case *types.Var:
+		return !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
+}

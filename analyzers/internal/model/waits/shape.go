@@ -319,77 +319,6 @@ func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
 	return found
 }
 
-func (m *Result) isRandom(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && (m.IsRandomCall(c, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter")) {
-				found = true
-			}
-		}
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
-				for _, a := range m.vals.Assigns[v] {
-					if a.Value != nil && a.Value != e && m.isRandomShallow(a.Value) {
-						found = true
-					}
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-func (m *Result) isRandomShallow(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil && m.IsRandomCall(c, fn) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// constSeeded reports whether a random call draws from a generator made
-// with a constant seed: rand.New(rand.NewSource(42)).
-func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
-	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return token.NoPos, false
-	}
-	if _, isPkg := m.pass.TypesInfo.Uses[identOf(sel.X)].(*types.PkgName); isPkg {
-		return token.NoPos, false // the package-level generator
-	}
-	for _, o := range m.vals.Trace(sel.X) {
-		c, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		fn := analysisutil.Callee(m.pass.TypesInfo, c)
-		if fn == nil || !randPaths[analysisutil.PkgPath(fn)] || fn.Name() != "New" || len(c.Args) != 1 {
-			continue
-		}
-		src, ok := analysisutil.Unparen(c.Args[0]).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		allConst := len(src.Args) > 0
-		for _, a := range src.Args {
-			if m.pass.TypesInfo.Types[a].Value == nil {
-				allConst = false
-			}
-		}
-		if allConst {
-			return src.Pos(), true
-		}
-	}
-	return token.NoPos, false
-}
-
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
@@ -465,59 +394,6 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 		ast.Inspect(e, visitOpaque)
 	}
 	return opaque
-}
-
-// fixedField reports whether the field f holds a plain number (a
-// time.Duration, a count) that the package never sets from a random
-// draw: a configured delay, the same for every retry of every client
-// that shares the configuration, so a wait of it has no jitter whatever
-// its value. A function or interface field is a policy that may jitter.
-func (m *Result) fixedField(f *types.Var) bool {
-	b, ok := f.Type().Underlying().(*types.Basic)
-	if !ok || b.Info()&types.IsNumeric == 0 {
-		return false
-	}
-	m.randomOnce.Do(func() { m.randomFields = m.findRandomFields() })
-	return !m.randomFields[f]
-}
-
-// findRandomFields lists the fields the package assigns, in a statement
-// or a composite literal, a value with a random draw.
-func (m *Result) findRandomFields() map[*types.Var]bool {
-	info := m.pass.TypesInfo
-	out := map[*types.Var]bool{}
-	mark := func(lhs ast.Expr, value ast.Expr) {
-		var obj types.Object
-		switch x := analysisutil.Unparen(lhs).(type) {
-		case *ast.SelectorExpr:
-			obj = info.Uses[x.Sel]
-		case *ast.Ident:
-			obj = info.Uses[x]
-		}
-		if f, ok := obj.(*types.Var); ok && f.IsField() && m.isRandom(value) {
-			out[f] = true
-		}
-	}
-	for _, file := range m.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.AssignStmt:
-				if len(x.Lhs) == len(x.Rhs) {
-					for i := range x.Lhs {
-						mark(x.Lhs[i], x.Rhs[i])
-					}
-				}
-			case *ast.CompositeLit:
-				for _, e := range x.Elts {
-					if kv, ok := e.(*ast.KeyValueExpr); ok {
-						mark(kv.Key, kv.Value)
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out
 }
 
 // fieldPath reports whether e is a variable or a chain of field
