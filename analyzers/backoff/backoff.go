@@ -139,14 +139,13 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 		return
 	}
 	noCap := sh.Exponential && !sh.Capped
-	jitter := sh.Jitter
 	if specific {
-		if !noCap {
-			return
+		if noCap {
+			reportNoCap(pass, file, d)
 		}
-		jitter = waits.JitterFull
+		return
 	}
-	switch jitter {
+	switch sh.Jitter {
 	case waits.JitterNone:
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
 		category := "no-jitter"
@@ -172,15 +171,7 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 		})
 	case waits.JitterFull, waits.JitterEqual, waits.JitterSeeded:
 		if noCap {
-			tname, edits := analysisutil.AddImport(pass, file, "time", "time")
-			edits = append(edits,
-				analysis.TextEdit{Pos: d.Dur.Pos(), End: d.Dur.Pos(), NewText: []byte("min(")},
-				analysis.TextEdit{Pos: d.Dur.End(), End: d.Dur.End(), NewText: []byte(", " + fmt.Sprintf(defaultCap, tname) + ")")})
-			pass.Report(analysis.Diagnostic{
-				Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "no-cap",
-				Message:        "retry delay grows exponentially with no cap: after a few failures the wait outlives any caller, and it eventually overflows",
-				SuggestedFixes: []analysis.SuggestedFix{{Message: "Cap the delay at 30s", TextEdits: edits}},
-			})
+			reportNoCap(pass, file, d)
 			return
 		}
 		switch sh.Jitter {
@@ -201,6 +192,20 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 			})
 		}
 	}
+}
+
+// reportNoCap reports a delay that grows exponentially with no cap (its
+// jitter is not in question), with a fix that caps it at 30s.
+func reportNoCap(pass *analysis.Pass, file *ast.File, d *waits.Delay) {
+	tname, edits := analysisutil.AddImport(pass, file, "time", "time")
+	edits = append(edits,
+		analysis.TextEdit{Pos: d.Dur.Pos(), End: d.Dur.Pos(), NewText: []byte("min(")},
+		analysis.TextEdit{Pos: d.Dur.End(), End: d.Dur.End(), NewText: []byte(", " + fmt.Sprintf(defaultCap, tname) + ")")})
+	pass.Report(analysis.Diagnostic{
+		Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "no-cap",
+		Message:        "retry delay grows exponentially with no cap: after a few failures the wait outlives any caller, and it eventually overflows",
+		SuggestedFixes: []analysis.SuggestedFix{{Message: "Cap the delay at 30s", TextEdits: edits}},
+	})
 }
 
 // waitFix makes a counted retry loop that never waits wait a capped,

@@ -16,6 +16,19 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// ReferredObject returns the object that e, an identifier or a selector
+// (pkg.Name, x.field), refers to; nil for any other expression or an
+// identifier that declares rather than uses.
+func ReferredObject(info *types.Info, e ast.Expr) types.Object {
+	switch x := Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[x]
+	case *ast.SelectorExpr:
+		return info.Uses[x.Sel]
+	}
+	return nil
+}
+
 // PkgPath returns the import path of obj's package with any vendor
 // prefix removed, or "" for universe objects.
 func PkgPath(obj types.Object) string {

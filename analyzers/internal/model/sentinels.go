@@ -90,13 +90,7 @@ func isEndSentinel(info *types.Info, e ast.Expr) bool {
 // errorRole is the catalog role of the error variable or constant e
 // names (0 when it names none).
 func errorRole(info *types.Info, e ast.Expr) catalog.Role {
-	var obj types.Object
-	switch x := analysisutil.Unparen(e).(type) {
-	case *ast.Ident:
-		obj = info.Uses[x]
-	case *ast.SelectorExpr:
-		obj = info.Uses[x.Sel]
-	}
+	obj := analysisutil.ReferredObject(info, e)
 	switch obj.(type) {
 	case *types.Var, *types.Const:
 	default:
@@ -131,16 +125,10 @@ func isErrno(t types.Type) bool {
 func (in *interp) isSentinel(e ast.Expr) bool { return isSentinel(in.info, e) }
 
 func isSentinel(info *types.Info, e ast.Expr) bool {
-	var obj types.Object
-	switch x := analysisutil.Unparen(e).(type) {
-	case *ast.Ident:
-		obj = info.Uses[x]
-	case *ast.SelectorExpr:
-		obj = info.Uses[x.Sel]
-	case *ast.CompositeLit:
+	if _, ok := analysisutil.Unparen(e).(*ast.CompositeLit); ok {
 		return true
 	}
-	switch v := obj.(type) {
+	switch v := analysisutil.ReferredObject(info, e).(type) {
 	case *types.Const:
 		return true // const ErrEndOfStream Error = "..."
 	case *types.Var:

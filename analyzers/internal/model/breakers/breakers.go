@@ -488,13 +488,7 @@ func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
 }
 
 func (m *layer) isOpenValue(e ast.Expr) bool {
-	var obj types.Object
-	switch x := analysisutil.Unparen(e).(type) {
-	case *ast.Ident:
-		obj = m.pass.TypesInfo.Uses[x]
-	case *ast.SelectorExpr:
-		obj = m.pass.TypesInfo.Uses[x.Sel]
-	}
+	obj := analysisutil.ReferredObject(m.pass.TypesInfo, e)
 	if obj == nil {
 		return false
 	}
@@ -547,14 +541,7 @@ func continues(b *ast.BlockStmt) bool {
 // (OpenState rows), whatever the state method is called.
 func isOpenState(info *types.Info, be *ast.BinaryExpr) bool {
 	isOpenConst := func(e ast.Expr) bool {
-		var obj types.Object
-		switch x := analysisutil.Unparen(e).(type) {
-		case *ast.Ident:
-			obj = info.Uses[x]
-		case *ast.SelectorExpr:
-			obj = info.Uses[x.Sel]
-		}
-		c, ok := obj.(*types.Const)
+		c, ok := analysisutil.ReferredObject(info, e).(*types.Const)
 		if !ok || c.Pkg() == nil {
 			return false
 		}

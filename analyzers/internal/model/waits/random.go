@@ -104,14 +104,7 @@ func (m *Result) findRandomFields() map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Var]bool{}
 	mark := func(lhs ast.Expr, value ast.Expr) {
-		var obj types.Object
-		switch x := analysisutil.Unparen(lhs).(type) {
-		case *ast.SelectorExpr:
-			obj = info.Uses[x.Sel]
-		case *ast.Ident:
-			obj = info.Uses[x]
-		}
-		if f, ok := obj.(*types.Var); ok && f.IsField() && m.isRandom(value) {
+		if f, ok := analysisutil.ReferredObject(info, lhs).(*types.Var); ok && f.IsField() && m.isRandom(value) {
 			out[f] = true
 		}
 	}
