@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -85,6 +86,9 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 				return t, f
 			}
 			if t, f, ok := in.sentinelCompare(e, s); ok {
+				return t, f
+			}
+			if t, f, ok := in.emptyCompare(e, s); ok {
 				return t, f
 			}
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -227,6 +231,52 @@ func (in *interp) nilCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok b
 		return failed, okay, true
 	}
 	return okay, failed, true
+}
+
+// emptyCompare handles a nil comparison of an operation's other result
+// (ws == nil, resp != nil): where the operation is known to have
+// succeeded, the nil branch learns that it answered with nothing
+// (state.empty). Nothing else is refined.
+func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	var other ast.Expr
+	switch {
+	case in.isNil(e.Y):
+		other = e.X
+	case in.isNil(e.X):
+		other = e.Y
+	default:
+		return nil, nil, false
+	}
+	id, isID := analysisutil.Unparen(other).(*ast.Ident)
+	if !isID {
+		return nil, nil, false
+	}
+	obj := in.objOf(id)
+	if obj == nil {
+		return nil, nil, false
+	}
+	var op *ast.CallExpr
+	for _, sl := range s.slots {
+		if sl.isResp && sl.key == obj || !sl.isResp && slices.Contains(sl.partials, obj) {
+			op = sl.op
+			break
+		}
+	}
+	if op == nil {
+		return nil, nil, false
+	}
+	isNil := s
+	for _, sl := range s.slots {
+		if !sl.isResp && sl.op == op && sl.status() == stOK {
+			isNil = s.clone()
+			isNil.empty = true
+			break
+		}
+	}
+	if e.Op == token.EQL {
+		return []*state{isNil}, []*state{s}, true
+	}
+	return []*state{s}, []*state{isNil}, true
 }
 
 var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)

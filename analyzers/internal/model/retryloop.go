@@ -173,6 +173,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 					loopingOps[sl.op] = true
 				}
 			}
+		case t.empty && t.okOnly():
+			// the operation answered with nothing and the pass goes
+			// round: a retry if failures go round too, a poll until
+			// the value is there if only this does
 		case t.okOnly():
 			okBack = true
 		}
@@ -224,7 +228,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 						}
 					}
 				}
-				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo = false, false, false, false, false, false
+				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo, t.empty = false, false, false, false, false, false, false
 				entering = append(entering, t)
 			}
 		}

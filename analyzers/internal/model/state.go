@@ -143,6 +143,11 @@ type state struct {
 	boundFork  bool // the path went one way of an undecided test of the loop's bound
 	verdict    bool // an outcome was examined only through its operation's own bool (opVerdict)...
 	verdictNo  bool // ...and the bool was false
+	// empty: the path learned that an operation known to have succeeded
+	// answered with nothing (`err == nil && ws != nil` taken false): a
+	// pass that goes round on it treats the empty answer as it treats
+	// the failures, so it is no poll of a value that changes.
+	empty bool
 	// identified: since its last operation the path examined which
 	// failure it had and went on as for that one only: a comparison with
 	// an error value (err == errStale, errors.Is), its type (errors.As, a
@@ -327,7 +332,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.empty} {
 		if f {
 			flags |= 1 << i
 		}
@@ -350,7 +355,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.empty != b.empty ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}
