@@ -251,12 +251,36 @@ func (m *builder) stateChanged(nodes []ast.Node, ops []*ast.CallExpr) bool {
 
 // takesNext reports whether an operation of the loop is given a value
 // taken in the same pass from a queue: received from a channel
-// (`v := <-ch`) or returned by a method of this package that pops it off
-// a field of its receiver (`r := c.buffer[0]; c.buffer = c.buffer[1:]`).
+// (`v := <-ch`), indexed off a local slice the loop re-slices (`a :=
+// queue[0]; queue = queue[1:]`), or returned by a method of this package
+// that pops it off a field of its receiver (`r := c.buffer[0]; c.buffer =
+// c.buffer[1:]`).
 // A pass whose operation fails drops that value and takes the next: a
 // consumer working through its input, not a retry of the same request.
 func (m *builder) takesNext(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	info := m.pass.TypesInfo
+	// The local queues the loop takes values off: q = q[1:], q = q[:n-1].
+	queues := map[types.Object]bool{}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+				for i, l := range as.Lhs {
+					id, ok := analysisutil.Unparen(l).(*ast.Ident)
+					sl, sok := analysisutil.Unparen(as.Rhs[i]).(*ast.SliceExpr)
+					if !ok || !sok || sl.Low == nil && sl.High == nil {
+						continue
+					}
+					if x, ok := analysisutil.Unparen(sl.X).(*ast.Ident); ok && info.Uses[x] != nil && info.Uses[x] == info.Uses[id] {
+						queues[info.Uses[id]] = true
+					}
+				}
+			}
+			return true
+		})
+	}
 	taken := map[types.Object]bool{}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
@@ -282,6 +306,10 @@ func (m *builder) takesNext(nodes []ast.Node, ops []*ast.CallExpr) bool {
 				}
 			case *ast.CallExpr:
 				if fn := analysisutil.Callee(info, x); fn != nil && m.pops(m.vals.Decls[fn.Origin()]) {
+					taken[obj] = true
+				}
+			case *ast.IndexExpr:
+				if q, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && queues[info.Uses[q]] {
 					taken[obj] = true
 				}
 			}

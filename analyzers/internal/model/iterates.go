@@ -41,6 +41,12 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 	derived := map[types.Object]bool{}  // modified from its own value, not as a counter
 	walks := false                      // err = c.Cause() with c from err: walking a chain
 	var ops []*ast.CallExpr
+	// for i := range len(keys): the range advances its key as i++ would.
+	if rs, ok := stmt.(*ast.RangeStmt); ok {
+		if id := keyIdent(rs.Key); id != nil && info.ObjectOf(id) != nil {
+			advanced[info.ObjectOf(id)] = true
+		}
+	}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -412,4 +418,13 @@ func mentionsOutsideClosures(info *types.Info, e ast.Node, obj types.Object) boo
 		return !found
 	})
 	return found
+}
+
+// keyIdent returns the identifier a range statement's key is, or nil.
+func keyIdent(e ast.Expr) *ast.Ident {
+	if e == nil {
+		return nil
+	}
+	id, _ := analysisutil.Unparen(e).(*ast.Ident)
+	return id
 }

@@ -69,7 +69,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) || !sameRequest(info, call, fn) {
+		if !failureGuarded(info, guard, opErrs) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
@@ -178,16 +178,36 @@ func (in *interp) identifiedGuard(path *callPath, opErrs map[types.Object]bool) 
 	for parent, child := range path.up {
 		switch p := parent.(type) {
 		case *ast.IfStmt:
-			if child == p.Body && in.identifies(p.Cond, opErrs) {
+			if child == p.Body && (in.identifies(p.Cond, opErrs) || in.condIdentifies(p.Cond, opErrs)) {
 				return true
 			}
 		case *ast.CaseClause:
-			if slices.ContainsFunc(p.List, func(e ast.Expr) bool { return in.identifies(e, opErrs) }) {
+			if slices.ContainsFunc(p.List, func(e ast.Expr) bool { return in.identifies(e, opErrs) || in.condIdentifies(e, opErrs) }) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// condIdentifies reports whether cond, judged as a loop's condition is
+// (cond.go), holds only where it identified the failure of an error in
+// opErrs: by its text, a classifier of the package (IdentifyFact), a
+// comparison with an error value.
+func (in *interp) condIdentifies(cond ast.Expr, opErrs map[types.Object]bool) bool {
+	s := &state{}
+	for obj := range opErrs {
+		s.setSlot(slot{key: obj})
+	}
+	budget, steps, aborted := in.budget, in.steps, in.aborted
+	in.budget, in.aborted = stepsPerNode*10, false
+	ts, _ := in.cond(cond, s)
+	ok := !in.aborted && len(ts) > 0
+	for _, t := range ts {
+		ok = ok && t.identified
+	}
+	in.budget, in.steps, in.aborted = budget, steps, aborted
+	return ok
 }
 
 // identifies reports whether cond, or a conjunct of it, is true only for
@@ -401,6 +421,49 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 		}
 	}
 	return true
+}
+
+// nextPosition reports whether the self-call passes a parameter changed
+// by one (i+1) that indexes an operation's input in body (r.addrs[i]):
+// each call goes to the next candidate, a search rather than a retry.
+func (in *interp) nextPosition(body *ast.BlockStmt, call *ast.CallExpr, fn *types.Func) bool {
+	params := fn.Type().(*types.Signature).Params()
+	stepped := map[types.Object]bool{}
+	for i, a := range call.Args {
+		if be, ok := analysisutil.Unparen(a).(*ast.BinaryExpr); ok && (be.Op == token.ADD || be.Op == token.SUB) && i < params.Len() {
+			if id, ok := analysisutil.Unparen(be.X).(*ast.Ident); ok && in.info.Uses[id] == params.At(i) {
+				stepped[params.At(i)] = true
+			}
+		}
+	}
+	if len(stepped) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		op, ok := n.(*ast.CallExpr)
+		if !ok || !in.isOp(op) || op == call {
+			return true
+		}
+		for _, a := range op.Args {
+			ast.Inspect(a, func(n ast.Node) bool {
+				if ix, ok := n.(*ast.IndexExpr); ok {
+					ast.Inspect(ix.Index, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok && stepped[in.info.Uses[id]] {
+							found = true
+						}
+						return !found
+					})
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 // selfCalling is a closure held in a local variable that calls the
