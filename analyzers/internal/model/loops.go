@@ -314,9 +314,22 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 // channel: another goroutine ends the loop).
 func (m *builder) timeBounded(nodes []ast.Node) bool {
 	info := m.pass.TypesInfo
+	// The calls whose result is dropped decide nothing.
+	dropped := map[*ast.CallExpr]bool{}
+	anyIn(nodes, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if c, ok := analysisutil.Unparen(es.X).(*ast.CallExpr); ok {
+				dropped[c] = true
+			}
+		}
+		return false
+	})
 	return anyIn(nodes, func(n ast.Node) bool {
 		if cc, ok := n.(*ast.CommClause); ok {
 			return m.stopCase(cc)
+		}
+		if call, ok := n.(*ast.CallExpr); ok && !dropped[call] && m.waitsOnStop(call) {
+			return true
 		}
 		if ifs, ok := n.(*ast.IfStmt); ok {
 			return m.flagStop(ifs)

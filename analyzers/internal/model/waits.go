@@ -163,6 +163,107 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 	return leaves
 }
 
+// waitsOnStop reports whether call runs a function of this package, or a
+// closure held in a local variable, that waits in a select with a case
+// receiving from a stop kept outside it and returning: a channel field
+// or package variable (`case <-w.closing: return false`), or the Done of
+// a context held in a field (`case <-w.ctx.Done(): return w.ctx.Err()`).
+// Another goroutine ends the wait by closing the channel or cancelling
+// the context, and the result tells the caller so: a loop that uses the
+// result is bounded by it, as by a stop case of its own.
+func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	if tv, ok := info.Types[call]; !ok || tv.IsVoid() {
+		return false
+	}
+	var bodies []*ast.BlockStmt
+	if fn := analysisutil.Callee(info, call); fn != nil {
+		if d := m.vals.Decls[fn.Origin()]; d != nil && d.Body != nil {
+			bodies = append(bodies, d.Body)
+		}
+	} else if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
+			for _, a := range m.vals.Assigns[v] {
+				if lit, ok := analysisutil.Unparen(a.Value).(*ast.FuncLit); ok {
+					bodies = append(bodies, lit.Body)
+				}
+			}
+		}
+	}
+	for _, b := range bodies {
+		if m.stopMemo == nil {
+			m.stopMemo = map[ast.Node]bool{}
+		}
+		v, ok := m.stopMemo[b]
+		if !ok {
+			v = m.selectsOnStop(b)
+			m.stopMemo[b] = v
+		}
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+// selectsOnStop reports whether body has a select case receiving from a
+// channel kept outside the function (a field, a package variable, the
+// Done of a context in a field) whose body returns.
+func (m *builder) selectsOnStop(body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	outside := func(e ast.Expr) bool {
+		e = analysisutil.Unparen(e)
+		if c, ok := e.(*ast.CallExpr); ok {
+			// w.ctx.Done()
+			fn := analysisutil.Callee(info, c)
+			sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+			if !ok || !analysisutil.IsMethod(fn, "context", "Context", "Done") {
+				return false
+			}
+			e = analysisutil.Unparen(sel.X)
+		}
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			v, ok := info.Uses[x.Sel].(*types.Var)
+			return ok && (v.IsField() || !isLocal(v))
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			return ok && !isLocal(v) && v.Parent() == v.Pkg().Scope()
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		cc, ok := n.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			return true
+		}
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			if len(c.Rhs) == 1 {
+				recv = c.Rhs[0]
+			}
+		}
+		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW || !outside(u.X) {
+			return true
+		}
+		for _, st := range cc.Body {
+			if _, ok := st.(*ast.ReturnStmt); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // flagStop reports whether ifs leaves the loop (its body returns or
 // breaks) when state kept outside the function says so (stateCond).
 func (m *builder) flagStop(ifs *ast.IfStmt) bool {
