@@ -48,6 +48,7 @@ var factSamples = []analysis.Fact{
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
+	&model.KeepsFuncFact{Params: []int{0, 2}},
 	&hostlocal.LocalFact{},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&waits.WaitFact{Pure: true},

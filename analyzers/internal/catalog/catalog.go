@@ -137,6 +137,11 @@ const (
 	// reaches only this host; ValueArg -1: it always dials one
 	// (DialUnix).
 	HostLocalDial
+	// Deferred: a standard-library function or method that keeps its
+	// function argument ValueArg to run later, on another goroutine or
+	// at another moment (time.AfterFunc, a finalizer, a shutdown hook):
+	// a closure handed to it is not run where it is written.
+	Deferred
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -498,6 +503,13 @@ var hostLocalRows = []Row{
 	{Path: "net", Recv: "UnixAddr", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "Dialer", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
 	{Path: "net", Recv: "Dialer", Name: "DialContext", ValueArg: 1, Role: HostLocalDial},
+
+	// Functions that keep a closure to run later.
+	{Path: "time", Name: "AfterFunc", ValueArg: 1, Role: Deferred},
+	{Path: "context", Name: "AfterFunc", ValueArg: 1, Role: Deferred},
+	{Path: "runtime", Name: "SetFinalizer", ValueArg: 1, Role: Deferred},
+	{Path: "runtime", Name: "AddCleanup", ValueArg: 1, Role: Deferred},
+	{Path: "net/http", Recv: "Server", Name: "RegisterOnShutdown", ValueArg: 0, Role: Deferred},
 }
 
 // HostLocalPackages are the standard packages none of whose functions

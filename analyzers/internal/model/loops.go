@@ -20,6 +20,11 @@ func (m *builder) findRetries(f *ast.File) {
 	if !ok {
 		return
 	}
+	keptVars := m.keptClosureVars(file)
+	keptVar := func(e ast.Expr) bool {
+		v, ok := m.vals.ObjOf(e).(*types.Var)
+		return ok && keptVars[v]
+	}
 	for c := range file.Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		switch n := c.Node().(type) {
 		case *ast.FuncDecl:
@@ -32,17 +37,25 @@ func (m *builder) findRetries(f *ast.File) {
 			switch p := c.Parent().Node().(type) {
 			case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
 				m.uncounted[n] = true
+			case *ast.CallExpr:
+				// c.OnClose(func() {...}), time.AfterFunc(d, func() {...}):
+				// a hook kept to run later.
+				for i, a := range p.Args {
+					if analysisutil.Unparen(a) == ast.Expr(n) && (m.keepsArg(p, i) || i > 0 && isBuiltin(info, p.Fun, "append")) {
+						m.uncounted[n] = true
+					}
+				}
 			case *ast.AssignStmt:
 				for _, l := range p.Lhs {
 					if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
 						m.uncounted[n] = true
-					} else if obj := m.vals.ObjOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+					} else if obj := m.vals.ObjOf(l); obj != nil && obj.Parent() == m.pass.Pkg.Scope() || keptVar(l) {
 						m.uncounted[n] = true
 					}
 				}
 			case *ast.ValueSpec:
 				for _, id := range p.Names {
-					if obj := info.Defs[id]; obj != nil && obj.Parent() == m.pass.Pkg.Scope() {
+					if obj := info.Defs[id]; obj != nil && obj.Parent() == m.pass.Pkg.Scope() || keptVar(id) {
 						m.uncounted[n] = true
 					}
 				}

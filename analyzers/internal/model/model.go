@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*KeepsFuncFact)(nil)},
 }
 
 type builder struct {
@@ -42,6 +42,7 @@ type builder struct {
 	fsummaries   *summaries[FieldsFact]
 	popsMemo     map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
 	stopMemo     map[ast.Node]bool      // function bodies that wait on a stop kept outside them (waits.go)
+	keeps        map[*types.Func][]int  // function parameters kept to run later (stored.go)
 	yields       map[types.Object]bool  // the yield parameters of iterator functions
 	viaMemo      viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
 	classifiers  map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)
@@ -78,6 +79,7 @@ func build(pass *analysis.Pass) *Result {
 	m.yields = findYields(pass.TypesInfo, pass.Files)
 	m.findStatusFields()
 	m.findClassifiers()
+	m.findKeepers()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}

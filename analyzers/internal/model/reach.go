@@ -177,9 +177,14 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && !m.walkingLits[v] {
 					m.walkingLits[v] = true
 					for _, a := range m.vals.Assigns[v] {
-						if lit, ok := analysisutil.Unparen(a.Value).(*ast.FuncLit); ok && a.Value != nil {
-							out = append(out, m.reachesIn(lit.Body, self)...)
+						lit, ok := analysisutil.Unparen(a.Value).(*ast.FuncLit)
+						if !ok || a.Value == nil {
+							continue
 						}
+						if lit.Pos() >= root.Pos() && lit.End() <= root.End() && !m.uncounted[lit] {
+							continue // written in this attempt: counted where it is
+						}
+						out = append(out, m.reachesIn(lit.Body, self)...)
 					}
 					delete(m.walkingLits, v)
 				}

@@ -70,3 +70,24 @@ func dropsThroughVariable(ctx context.Context) error {
 	bg := context.Background() // want `context.Background\(\) drops the deadline and cancellation of ctx`
 	return call(bg)
 }
+
+type hooked struct{ onClose []func() }
+
+// OnClose keeps f to run when the connection closes, after ctx is gone.
+func (h *hooked) OnClose(f func()) { h.onClose = append(h.onClose, f) }
+
+// runNow runs f in place.
+func runNow(f func()) { f() }
+
+// A hook runs when the caller's ctx may long be done: it cannot use ctx.
+func registersHook(ctx context.Context, h *hooked) error {
+	h.OnClose(func() { _ = call(context.Background()) })
+	return call(ctx)
+}
+
+// The near miss: runNow runs the closure while ctx is live.
+func runsInPlace(ctx context.Context) error {
+	var err error
+	runNow(func() { err = call(context.Background()) }) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	return err
+}
