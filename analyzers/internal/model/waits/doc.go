@@ -10,8 +10,11 @@
 //     another such function: RandomFact;
 //   - check the context they are given (ctx.Err(), ctx.Done(),
 //     ctx.Deadline(), or hand it to another such function): CtxCheckFact;
+//   - cap an input: their result is never above a parameter or a
+//     constant, and some return lets an input through a comparison with
+//     that bound (`if d > max { return max }; return d`): CapFact;
 //
-// and exports the facts, so a package's own sleep, jitter and halt
+// and exports the facts, so a package's own sleep, jitter, halt and cap
 // helpers count wherever they are called, in other packages (and other
 // go vet processes) too.
 //

@@ -11,10 +11,16 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
-// shape classifies a duration expression, following the local variables
+// Shape classifies a duration expression, following the local variables
 // it is made of (every assignment in the function, so `delay *= 2` is
 // seen) and the helpers of this package it calls.
 func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
+	return m.shape(dur, fnBody, 0)
+}
+
+// shape is Shape; level counts the shapes asked for the arguments of a
+// capping call (isCapCall), which stop at 2.
+func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, level int) DelayShape {
 	info := m.pass.TypesInfo
 	var sh DelayShape
 	random, fixed := false, false
@@ -62,8 +68,8 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 								visitExpr(s.Rhs[0], depth+1)
 							}
 							if s.Tok == token.ASSIGN && len(s.Lhs) == 1 && len(s.Rhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
-								if isCapAssign(info, s, v, body) {
-									sh.Capped = true
+								if isCapAssign(info, s, v, body) || (mentionsObj(info, s.Rhs[0], v) && growsBelowCap(info, s, v, body)) {
+									sh.Capped = true // if d > max { d = max }; if d < max { d = d * 2 }
 								}
 							}
 						}
@@ -173,6 +179,9 @@ func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
 					random = true
 				default:
+					if m.isCapCall(x, fn, fnBody, level) {
+						sh.Capped = true // d = capped(d*2, max)
+					}
 					if m.IsRandomCall(x, fn) {
 						random = true
 						if pos, ok := m.constSeeded(x); ok {
@@ -205,77 +214,10 @@ func identOf(e ast.Expr) *ast.Ident {
 	return id
 }
 
-// isCapAssign recognizes `if d > max { d = max }`.
-func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
-	capped := false
-	ast.Inspect(fnBody, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || capped {
-			return !capped
-		}
-		be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
-		if !ok || (be.Op != token.GTR && be.Op != token.GEQ && be.Op != token.LSS && be.Op != token.LEQ) {
-			return true
-		}
-		if info.Uses[identOf(be.X)] != v && info.Uses[identOf(be.Y)] != v {
-			return true
-		}
-		for _, st := range ifs.Body.List {
-			if st == s {
-				capped = true
-			}
-		}
-		return true
-	})
-	return capped
-}
-
 // MaxGrowthAttempts is the largest attempt bound under which exponential
 // growth counts as capped by the bound itself: 2^6 = 64 times the first
 // delay at most.
 const MaxGrowthAttempts = 7
-
-// growsBelowCap reports whether the growth statement s of v runs only
-// while v is below a limit: it is in the body of an if whose condition
-// (or a conjunct of it) is v < x, v <= x, x > v or x >= v.
-func growsBelowCap(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.BlockStmt) bool {
-	below := func(e ast.Expr) bool {
-		be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
-		if !ok {
-			return false
-		}
-		switch be.Op {
-		case token.LSS, token.LEQ:
-			return info.Uses[identOf(be.X)] == v
-		case token.GTR, token.GEQ:
-			return info.Uses[identOf(be.Y)] == v
-		}
-		return false
-	}
-	var conjuncts func(e ast.Expr) bool
-	conjuncts = func(e ast.Expr) bool {
-		if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LAND {
-			return conjuncts(be.X) || conjuncts(be.Y)
-		}
-		return below(e)
-	}
-	found := false
-	ast.Inspect(fnBody, func(n ast.Node) bool {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok || found {
-			return !found
-		}
-		if conjuncts(ifs.Cond) {
-			for _, st := range ifs.Body.List {
-				if st == s {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
 
 // isDoubling recognizes d * 2, 2 * d on a non-constant d.
 func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bool {

@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil)},
+	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil)},
 }
 
 // Result is the waits layer of one package: its functions that wait,
@@ -46,6 +46,7 @@ type Result struct {
 	vals        *provenance.Values
 	randomFuncs map[*types.Func]bool
 	ctxChecks   map[*types.Func]int // functions that check their context parameter, by its index
+	capFuncs    map[*types.Func]*CapFact
 	// randomFields are the fields the package sets from a random draw
 	// (computed when first needed).
 	randomOnce   sync.Once
@@ -65,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 		WaitMethods: map[*types.Func]bool{},
 		randomFuncs: map[*types.Func]bool{},
 		ctxChecks:   map[*types.Func]int{},
+		capFuncs:    map[*types.Func]*CapFact{},
 	}
 	if analysisutil.IsStd(pass.Pkg.Path()) {
 		// The model treats the standard library as opaque.
@@ -77,6 +79,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.findRandomFuncs()
 	m.findCtxChecks()
+	m.findCapFuncs()
 	return m, nil
 }
 

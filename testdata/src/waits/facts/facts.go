@@ -79,3 +79,54 @@ func halted(ctx context.Context) bool { return Stopped(ctx, nil) } // want halte
 func carries(ctx context.Context, n int) int { return n + 1 }
 
 var _ = []any{retrySleeps, sleepy, randomName, newSource, carries, Nap, fetchThenWait, spread, halted}
+
+const ceiling = 30 * time.Second
+
+// Clamp is at most max, and at most d: it caps either.
+func Clamp(d, max time.Duration) time.Duration { // want Clamp:`caps\(\[0 1\]\)`
+	if d > max {
+		return max
+	}
+	return d
+}
+
+// limit is at most a constant.
+func limit(d time.Duration) time.Duration { // want limit:`caps\(\[\], const\)`
+	if d >= ceiling {
+		return ceiling
+	}
+	return d
+}
+
+// smaller is a min of its own: at most either.
+func smaller(a, b int) int { return min(a, b) } // want smaller:`caps\(\[0 1\]\)`
+
+// raise keeps d at least lo: a floor, no cap.
+func raise(d, lo time.Duration) time.Duration {
+	if d < lo {
+		return lo
+	}
+	return d
+}
+
+// sometimes caps only even values: it is at most d, never max.
+func sometimes(d, max time.Duration) time.Duration { // want sometimes:`caps\(\[0\]\)`
+	if d > max && d%2 == 0 {
+		return max
+	}
+	return d
+}
+
+// reassigned changes its input after the test: no cap.
+func reassigned(d, max time.Duration) time.Duration {
+	if d > max {
+		return max
+	}
+	d *= 2
+	return d
+}
+
+// fixed returns a constant and caps no input.
+func fixed() time.Duration { return ceiling }
+
+var _ = []any{limit, smaller, raise, sometimes, reassigned, fixed}

@@ -21,3 +21,8 @@ func done(ctx context.Context) bool { return facts.Stopped(ctx, nil) } // want d
 func other(ctx context.Context) bool { return ctx != nil }
 
 var _ = []any{wait, backoff, done, other}
+
+// clamp returns the other package's cap of its input.
+func clamp(d time.Duration) time.Duration { return facts.Clamp(d, time.Minute) } // want clamp:`caps\(\[0\], const\)`
+
+var _ = clamp
