@@ -47,6 +47,7 @@ var factSamples = []analysis.Fact{
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12"},
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1},
+	&model.NeverTrueFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
 	&hostlocal.LocalFact{},

@@ -142,6 +142,13 @@ const (
 	// at another moment (time.AfterFunc, a finalizer, a shutdown hook):
 	// a closure handed to it is not run where it is written.
 	Deferred
+	// PredicateField: a struct field holding the function the value asks,
+	// after each attempt, whether to try again (its first result a bool:
+	// go-retryablehttp's CheckRetry). A value whose every return gives
+	// false never retries: the value makes one attempt, whatever its
+	// attempt field says. Left out (the library's default predicate) or
+	// set to a value the model cannot read (a parameter), it may retry.
+	PredicateField
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -312,6 +319,7 @@ var Rows = []Row{
 	{Path: RetryableHTTP, Recv: "Client", Name: "StandardClient", Role: RetryingClient, Lib: "retryablehttp.Client.StandardClient", BoundArg: -1, Disable: "set RetryMax to 0 on the retryablehttp.Client behind StandardClient"},
 	{Path: RetryableHTTP, Name: "NewClient", Role: Constructor, Default: 5},
 	{Path: RetryableHTTP, Recv: "Client", Name: "RetryMax", Role: AttemptField, Plus: 1, Default: 1},
+	{Path: RetryableHTTP, Recv: "Client", Name: "CheckRetry", Role: PredicateField},
 	{Path: RetryableHTTP, Recv: "Client", Name: "Backoff", Role: JitterField, FixValue: "LinearJitterBackoff"},
 	{Path: RetryableHTTP, Name: "DefaultBackoff", Role: DelayOption, Jitter: JitterNone, JitterFix: "LinearJitterBackoff"},
 	{Path: RetryableHTTP, Name: "LinearJitterBackoff", Role: DelayOption, Jitter: JitterHas},

@@ -91,7 +91,7 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			}
 			return nil
 		}
-	case catalog.AttemptField, catalog.JitterField, catalog.ElapsedField, catalog.PolicyField:
+	case catalog.AttemptField, catalog.JitterField, catalog.ElapsedField, catalog.PolicyField, catalog.PredicateField:
 		tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
 		if !ok {
 			return errf("type %s not found", r.Recv)
@@ -102,6 +102,13 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 		}
 		for i := range st.NumFields() {
 			if st.Field(i).Name() == r.Name {
+				if r.Role == catalog.PredicateField {
+					// A predicate: a function whose first result is a bool.
+					sig, ok := st.Field(i).Type().Underlying().(*types.Signature)
+					if !ok || sig.Results().Len() == 0 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+						return errf("%s.%s is not a predicate", r.Recv, r.Name)
+					}
+				}
 				return nil
 			}
 		}

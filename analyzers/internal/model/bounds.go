@@ -75,6 +75,11 @@ func (m *builder) originBound(o provenance.Origin, depth int) bound {
 	// A write to an attempt field after the value was made wins:
 	// c := retryablehttp.NewClient(); c.RetryMax = 2.
 	if t, ok := m.pass.TypesInfo.Types[o.Expr]; ok {
+		// A retry predicate that never returns true: one attempt,
+		// whatever the attempt field says (CheckRetry returning false).
+		if m.neverRetries(t.Type, o) {
+			return attemptsBound(1)
+		}
 		if b, ok := m.fieldWrites(t.Type, o.Via); ok {
 			return b
 		}

@@ -24,30 +24,31 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*KeepsFuncFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*KeepsFuncFact)(nil)},
 }
 
 type builder struct {
-	pass         *analysis.Pass
-	vals         *provenance.Values
-	retryAt      map[ast.Node]*Retry
-	covered      map[ast.Node]*Retry // statements of a goto loop after its label
-	uncounted    map[*ast.FuncLit]bool
-	summaries    *summaries[RetryFact]
-	delayFuncs   map[*types.Func]bool
-	pureWaits    map[*types.Func]bool
-	waitLayer    *waits.Result
-	walkingLits  map[*types.Var]bool
-	helpers      map[*types.Func]*RetryHelperFact
-	fsummaries   *summaries[FieldsFact]
-	popsMemo     map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
-	stopMemo     map[ast.Node]bool      // function bodies that wait on a stop kept outside them (waits.go)
-	keeps        map[*types.Func][]int  // function parameters kept to run later (stored.go)
-	yields       map[types.Object]bool  // the yield parameters of iterator functions
-	viaMemo      viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
-	classifiers  map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)
-	statusFields map[string]bool        // fields that hold a response's status (statusfields.go)
-	result       *Result
+	pass           *analysis.Pass
+	vals           *provenance.Values
+	retryAt        map[ast.Node]*Retry
+	covered        map[ast.Node]*Retry // statements of a goto loop after its label
+	uncounted      map[*ast.FuncLit]bool
+	summaries      *summaries[RetryFact]
+	delayFuncs     map[*types.Func]bool
+	pureWaits      map[*types.Func]bool
+	waitLayer      *waits.Result
+	walkingLits    map[*types.Var]bool
+	helpers        map[*types.Func]*RetryHelperFact
+	fsummaries     *summaries[FieldsFact]
+	popsMemo       map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
+	stopMemo       map[ast.Node]bool      // function bodies that wait on a stop kept outside them (waits.go)
+	keeps          map[*types.Func][]int  // function parameters kept to run later (stored.go)
+	yields         map[types.Object]bool  // the yield parameters of iterator functions
+	viaMemo        viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
+	classifiers    map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)
+	statusFields   map[string]bool        // fields that hold a response's status (statusfields.go)
+	neverTrueFuncs map[*types.Func]bool   // functions whose bool first result is always false (predicates.go)
+	result         *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -80,6 +81,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findStatusFields()
 	m.findClassifiers()
 	m.findKeepers()
+	m.findNeverTrue()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}

@@ -72,3 +72,17 @@ func (r *Result) Eval(e ast.Expr) (constant.Value, bool) {
 	in := &interp{info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
 	return in.eval(e, nil)
 }
+
+// OneAttempt reports whether the value made at o (a client, a backoff or
+// a policy, as provenance traced it) is configured to make one attempt:
+// an attempt field that allows none again (`RetryMax = 0`), or a retry
+// predicate that never returns true (`CheckRetry` returning false). A
+// value given to a field with other values besides is judged origin by
+// origin: only those that retry are configurations of the retry.
+func (r *Result) OneAttempt(o provenance.Origin) bool {
+	if r.b == nil {
+		return false
+	}
+	b := r.b.originBound(o, 0)
+	return b.set && b.attempts == 1
+}

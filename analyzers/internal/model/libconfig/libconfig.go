@@ -105,10 +105,11 @@ type Setting struct {
 }
 
 type reader struct {
-	pass *analysis.Pass
-	vals *provenance.Values
-	r    *model.Retry
-	out  *[]*Setting
+	pass  *analysis.Pass
+	vals  *provenance.Values
+	model *model.Result
+	r     *model.Retry
+	out   *[]*Setting
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -119,7 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok || r.Row == nil || (r.Kind != model.LibraryRetry && r.Kind != model.ClientRetry) {
 			continue
 		}
-		rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), r: r, out: &out.Settings}
+		rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), model: res, r: r, out: &out.Settings}
 		rd.retry(call)
 	}
 	return out, nil

@@ -197,6 +197,12 @@ func (rd *reader) retryableClient(call *ast.CallExpr) {
 
 func (rd *reader) clientBackoff(recv ast.Expr, field, def *catalog.Row) {
 	for _, o := range rd.vals.Trace(recv) {
+		if rd.model.OneAttempt(o) {
+			// One of the clients a field may hold that does not retry
+			// (RetryMax 0, a CheckRetry that never returns true): it
+			// waits no delay.
+			continue
+		}
 		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(rd.pass.TypesInfo, x)

@@ -20,7 +20,7 @@ func isRetryable(err error) bool               { return true }
 func list(token string) ([]int, string, error) { return nil, "", nil }
 func pop() (int, error)                        { return 0, nil }
 func handle(int)                               {}
-func ready() (bool, error)                     { return false, nil }
+func ready() (bool, error)                     { return false, nil } // want ready:"never true"
 
 var errTransient = errors.New("transient")
 

@@ -51,3 +51,12 @@ func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response)
 func LinearJitterBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	return min
 }
+
+// DefaultRetryPolicy retries on connection errors and on 429 and 5xx
+// responses.
+func DefaultRetryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if err != nil {
+		return true, err
+	}
+	return resp.StatusCode == 429 || resp.StatusCode >= 500, nil
+}
