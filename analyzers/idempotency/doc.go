@@ -29,7 +29,12 @@
 //     deduplicate. Make the key once per logical request, before the retry.
 //
 // Headers set with Header.Set, Header.Add, direct map assignment, an
-// http.Header literal, or a helper that sets them count. Requests sent
+// http.Header literal, or a helper that sets them count; headers a helper
+// takes from its caller (an http.Header or map it sets, a name and value it
+// is given) are read at each call: known headers without the key are
+// reported there, headers the model cannot read are not. A helper that
+// retries by itself a request whose method or headers its caller gives is
+// reported at the call that decides them. Requests sent
 // through a transport that adds keys (runtime/idempotency's Transport) are
 // not reported. The header names are set with -idempotency.header
 // (default "Idempotency-Key,X-Idempotency-Key").

@@ -128,8 +128,24 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	seen := map[token.Pos]bool{}
+	type retried struct {
+		r *model.Retry // nil: the callee's own retry (SendFact.Retry)
+		s *sends.Send
+	}
+	var all []retried
 	for _, r := range resends(res) {
 		for _, s := range sent.Of(r) {
+			all = append(all, retried{r, s})
+		}
+	}
+	// Calls of functions that retry a request whose method or headers the
+	// call gives: judged here, where they are known.
+	for _, s := range sent.Deferred() {
+		all = append(all, retried{nil, s})
+	}
+	for _, rs := range all {
+		r, s := rs.r, rs.s
+		{
 			if res.Implementation(s.Pos) != nil {
 				// The library's own body of a catalogued retrying send
 				// (retryablehttp's Client.Post): its row describes it,
@@ -160,16 +176,30 @@ func run(pass *analysis.Pass) (any, error) {
 					keys = append(keys, h)
 				}
 			}
-			method := s.Method
-			related := []analysis.RelatedInformation{{Pos: r.Pos, Message: fmt.Sprintf("retried by this %s (%s)", r.Describe(), model.AttemptsText(r.Attempts))}}
-			if s.Build != nil {
-				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
+			if len(keys) == 0 && s.OpenHeaders() {
+				// Some headers come from where the model cannot read
+				// them (a caller's value, a field): they may carry the
+				// key.
+				continue
 			}
-			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
+			method := s.Method
 			via := ""
 			if s.Fact != nil {
 				via = " (" + s.Fact.Site + ")"
 			}
+			var related []analysis.RelatedInformation
+			retryName := ""
+			if r != nil {
+				retryName = r.Describe()
+				related = append(related, analysis.RelatedInformation{Pos: r.Pos, Message: fmt.Sprintf("retried by this %s (%s)", r.Describe(), model.AttemptsText(r.Attempts))})
+			} else {
+				retryName = "retry of " + s.Lib
+				via = fmt.Sprintf(" (%s, retried by its %s, %s)", s.Fact.Site, s.Fact.Retry, model.AttemptsText(s.Fact.RetryAttempts))
+			}
+			if s.Build != nil {
+				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
+			}
+			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
 			switch {
 			case len(keys) == 0:
 				seen[s.Pos] = true
@@ -188,9 +218,9 @@ func run(pass *analysis.Pass) (any, error) {
 				seen[s.Pos] = true
 				d := analysis.Diagnostic{
 					Pos: keys[0].Pos, End: keys[0].Pos + token.Pos(len("req")), Category: "key-per-attempt", Related: append(related, analysis.RelatedInformation{Pos: s.Pos, Message: "request sent here"}),
-					Message: fmt.Sprintf("the %s is made anew in every attempt of the %s: each attempt carries a different key, so the server cannot recognize the retry of %s; make the key once, before the retry", keys[0].Name, r.Describe(), strings.TrimPrefix(method, "a ")),
+					Message: fmt.Sprintf("the %s is made anew in every attempt of the %s: each attempt carries a different key, so the server cannot recognize the retry of %s; make the key once, before the retry", keys[0].Name, retryName, strings.TrimPrefix(method, "a ")),
 				}
-				if keys[0].Value != nil {
+				if keys[0].Value != nil && r != nil {
 					d.Pos, d.End = keys[0].Value.Pos(), keys[0].Value.End()
 					if fix := hoistFix(pass, r, keys[0].Value); fix != nil {
 						d.SuggestedFixes = []analysis.SuggestedFix{*fix}
@@ -282,7 +312,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 		}
 	}
 	retried := func(s *sends.Send) bool {
-		return !s.KeyByTransport && s.Method != "" && !sends.IdempotentMethod(s.Method)
+		return !s.KeyByTransport && s.Method != "" && !sends.IdempotentMethod(s.Method) && !s.OpenHeaders()
 	}
 	own := func(s *sends.Send) *KeyPlaceFact {
 		return &KeyPlaceFact{Site: fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))}
@@ -327,6 +357,13 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 			if f := lookup(e[1]); f != nil {
 				mark(e[0], f)
 			}
+		}
+	}
+	// A call of a function that retries a request whose method or
+	// headers the call decides: the request is first known here.
+	for _, s := range sent.Deferred() {
+		if retried(s) {
+			mark(enclosing(s.Pos), own(s))
 		}
 	}
 	propagate()

@@ -11,7 +11,10 @@
 //
 // It exports a SendFact for every function that sends a request whose
 // method is not known to be idempotent (the method, or "?" when it comes
-// from elsewhere; the headers it sets and those it is given) and a
+// from elsewhere; the headers it sets and those it is given; the
+// parameters its headers come from, resolved at each call; whether it
+// retries by itself a request whose method or headers the caller decides,
+// which Result.Deferred lists at the calls) and a
 // RequestFact for every function that builds a request, so a wrapper's
 // callers know what it sends. A send after which every path leaves the
 // loop is not re-sent (model.SentOnce).

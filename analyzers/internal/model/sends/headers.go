@@ -12,7 +12,14 @@ import (
 
 // headerIndex finds, package-wide, the headers set on request variables:
 // req.Header.Set/Add(name, v), req.Header[name] = v, req.Header =
-// http.Header{name: ...}.
+// http.Header{name: ...}; and on header sets kept in variables (an
+// http.Header, a map of names to values: h.Set(name, v), hs[name] = v). A
+// name that is not a constant makes an open write (Name empty): a range
+// key over a header set (`for k, v := range headers { req.Header.Set(k, v)
+// }`) gives the set (From), another name is kept as NameExpr; `req.Header
+// = h` with h a parameter gives h (From). Open writes are resolved where
+// their values are known (expand, headerSet) or carried to the callers in
+// the SendFact.
 func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 	info := m.pass.TypesInfo
 	idx := map[types.Object][]HeaderWrite{}
@@ -21,9 +28,41 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 		from types.Object
 	}
 	var assigned []headerAssign
-	add := func(base ast.Expr, name string, v ast.Expr, pos token.Pos) {
+	// The key variables of ranges over a header set.
+	rangeOf := map[types.Object]ast.Expr{}
+	params := map[types.Object]bool{}
+	for fn := range m.vals.Decls {
+		sig := fn.Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			params[sig.Params().At(i)] = true
+		}
+	}
+	for _, f := range m.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if rs, ok := n.(*ast.RangeStmt); ok && isHeaderSet(info.TypeOf(rs.X)) {
+				if id, ok := rs.Key.(*ast.Ident); ok {
+					if obj := info.ObjectOf(id); obj != nil {
+						rangeOf[obj] = rs.X
+					}
+				}
+			}
+			return true
+		})
+	}
+	write := func(nameE, v ast.Expr, pos token.Pos) HeaderWrite {
+		if name, ok := m.constString(nameE); ok {
+			return HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos}
+		}
+		if id, ok := analysisutil.Unparen(nameE).(*ast.Ident); ok {
+			if x := rangeOf[info.Uses[id]]; x != nil {
+				return HeaderWrite{From: x, Pos: pos}
+			}
+		}
+		return HeaderWrite{NameExpr: nameE, Value: v, Pos: pos}
+	}
+	add := func(base ast.Expr, w HeaderWrite) {
 		if obj := provenance.BaseObj(info, base); obj != nil {
-			idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: pos})
+			idx[obj] = append(idx[obj], w)
 		}
 	}
 	headerOf := func(e ast.Expr) (ast.Expr, bool) {
@@ -42,15 +81,11 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 					break
 				}
 				if base, ok := headerOf(sel.X); ok {
-					if name, ok := m.constString(x.Args[0]); ok {
-						add(base, name, x.Args[1], x.Pos())
-					}
+					add(base, write(x.Args[0], x.Args[1], x.Pos()))
 				} else if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok && analysisutil.IsNamedType(info.TypeOf(id), "net/http", "Header") {
 					// h := http.Header{}; h.Set(name, v); req.Header = h
-					if name, ok := m.constString(x.Args[0]); ok {
-						if obj := info.Uses[id]; obj != nil {
-							idx[obj] = append(idx[obj], HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: x.Args[1], Pos: x.Pos()})
-						}
+					if obj := info.Uses[id]; obj != nil {
+						idx[obj] = append(idx[obj], write(x.Args[0], x.Args[1], x.Pos()))
 					}
 				}
 			case *ast.AssignStmt:
@@ -61,21 +96,26 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 					switch lx := analysisutil.Unparen(l).(type) {
 					case *ast.IndexExpr:
 						if base, ok := headerOf(lx.X); ok {
-							if name, ok := m.constString(lx.Index); ok {
-								add(base, name, x.Rhs[i], x.Pos())
+							add(base, write(lx.Index, x.Rhs[i], x.Pos()))
+						} else if id, ok := analysisutil.Unparen(lx.X).(*ast.Ident); ok && isHeaderSet(info.TypeOf(id)) {
+							// hs := map[string]string{}; hs[name] = v
+							if obj := info.Uses[id]; obj != nil {
+								idx[obj] = append(idx[obj], write(lx.Index, x.Rhs[i], x.Pos()))
 							}
 						}
 					case *ast.SelectorExpr:
 						if base, ok := headerOf(lx); ok {
 							if id, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.Ident); ok {
 								assigned = append(assigned, headerAssign{base: base, from: info.Uses[id]})
+								if params[info.Uses[id]] {
+									// req.Header = h, the caller's headers.
+									add(base, HeaderWrite{From: id, Pos: x.Pos()})
+								}
 							}
 							if lit, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.CompositeLit); ok {
 								for _, e := range lit.Elts {
 									if kv, ok := e.(*ast.KeyValueExpr); ok {
-										if name, ok := m.constString(kv.Key); ok {
-											add(base, name, kv.Value, kv.Pos())
-										}
+										add(base, write(kv.Key, kv.Value, kv.Pos()))
 									}
 								}
 							}
@@ -108,17 +148,27 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 					if !ok || analysisutil.Callee(info, c) != fn || i >= len(c.Args) {
 						return true
 					}
-					for _, w := range writes {
-						v := w.Value
-						// A value given as another parameter comes from the caller.
-						if id, ok := analysisutil.Unparen(v).(*ast.Ident); ok {
+					// A value, a name or a header set given as another
+					// parameter comes from the caller.
+					arg := func(e ast.Expr) ast.Expr {
+						if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
 							for j := range sig.Params().Len() {
 								if info.Uses[id] == sig.Params().At(j) && j < len(c.Args) {
-									v = c.Args[j]
+									return c.Args[j]
 								}
 							}
 						}
-						add(c.Args[i], w.Name, v, c.Pos())
+						return e
+					}
+					for _, w := range writes {
+						switch {
+						case w.Name != "":
+							add(c.Args[i], HeaderWrite{Name: w.Name, Value: arg(w.Value), Pos: c.Pos()})
+						case w.From != nil:
+							add(c.Args[i], HeaderWrite{From: arg(w.From), Pos: c.Pos()})
+						default:
+							add(c.Args[i], write(arg(w.NameExpr), arg(w.Value), c.Pos()))
+						}
 					}
 					return true
 				})
@@ -126,4 +176,87 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 		}
 	}
 	return idx
+}
+
+// isHeaderSet reports whether t holds headers by name: an http.Header, a
+// map from strings to strings or to lists of strings.
+func isHeaderSet(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if analysisutil.IsNamedType(t, "net/http", "Header") {
+		return true
+	}
+	mt, ok := t.Underlying().(*types.Map)
+	if !ok || !isString(mt.Key()) {
+		return false
+	}
+	if isString(mt.Elem()) {
+		return true
+	}
+	sl, ok := mt.Elem().Underlying().(*types.Slice)
+	return ok && isString(sl.Elem())
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// expand resolves the open writes among hs whose header set is known here
+// (a local http.Header or map, a literal): the headers set in it replace
+// the write. What stays open comes from a parameter or from a value the
+// model cannot read.
+func (m *layer) expand(hs []HeaderWrite, depth int) []HeaderWrite {
+	var out []HeaderWrite
+	for _, h := range hs {
+		if h.Name != "" || h.From == nil {
+			out = append(out, h)
+			continue
+		}
+		out = append(out, m.headerSet(h.From, h.Pos, depth+1)...)
+	}
+	return out
+}
+
+// headerSet returns the headers a header set (an http.Header or a map of
+// names to values) holds, followed back to where it was made: the entries
+// of its literal and the writes into the variables it passed through; an
+// origin the model cannot read (a parameter, a field, a call's result)
+// stays an open write From it.
+func (m *layer) headerSet(e ast.Expr, pos token.Pos, depth int) []HeaderWrite {
+	if depth > 4 {
+		return []HeaderWrite{{From: e, Pos: pos}}
+	}
+	info := m.pass.TypesInfo
+	var out []HeaderWrite
+	for _, o := range m.vals.Trace(e) {
+		switch x := analysisutil.Unparen(o.Expr).(type) {
+		case *ast.CompositeLit:
+			for _, el := range x.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if name, ok := m.constString(kv.Key); ok {
+					out = append(out, HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: kv.Value, Pos: kv.Pos()})
+				} else {
+					out = append(out, HeaderWrite{NameExpr: kv.Key, Value: kv.Value, Pos: kv.Pos()})
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+					break // an empty set
+				}
+			}
+			out = append(out, HeaderWrite{From: x, Pos: pos})
+		default:
+			out = append(out, HeaderWrite{From: o.Expr, Pos: pos})
+		}
+		for _, obj := range o.Via {
+			out = append(out, m.expand(m.headers[obj], depth+1)...)
+		}
+	}
+	return out
 }

@@ -25,9 +25,10 @@ var Analyzer = &analysis.Analyzer{
 
 // Result is the sends layer of one package.
 type Result struct {
-	sends map[*model.Retry][]*Send
-	mu    sync.Mutex
-	m     *layer // nil for the standard library
+	sends    map[*model.Retry][]*Send
+	deferred []*Send
+	mu       sync.Mutex
+	m        *layer // nil for the standard library
 }
 
 // Of returns the HTTP requests one attempt of r sends (directly or in a
@@ -38,6 +39,17 @@ func (r *Result) Of(rt *model.Retry) []*Send {
 		return nil
 	}
 	return r.sends[rt]
+}
+
+// Deferred returns the package's calls of functions that send a request
+// inside a retry of their own, with a method or headers the call gives
+// (SendFact.Retry): the request is judged at the call, where they are
+// known, whether or not the call is itself inside a retry.
+func (r *Result) Deferred() []*Send {
+	if r == nil {
+		return nil
+	}
+	return r.deferred
 }
 
 // SendOf returns the HTTP send a call makes (a catalogued send, or a
@@ -87,6 +99,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if f := m.requestFact(fn, m.vals.Decls[fn]); f != nil {
 			pass.ExportObjectFact(fn, f)
+		}
+	}
+	for _, fn := range m.vals.Funcs() {
+		for _, s := range m.sendsIn(m.vals.Decls[fn].Body) {
+			if s.Fact != nil && s.Fact.Retry != "" {
+				out.deferred = append(out.deferred, s)
+			}
 		}
 	}
 	return out, nil

@@ -17,12 +17,18 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
-// HeaderWrite is a header set on a request.
+// HeaderWrite is a header set on a request. One whose Name is empty is
+// open: the headers come from a header set (From: an http.Header or a map
+// of names to values) or under a name (NameExpr) that the model cannot
+// read here — a parameter, whose caller knows them, or a value it cannot
+// follow.
 type HeaderWrite struct {
-	Name  string    // canonical header name
-	Value ast.Expr  // the value, when set in this package
-	Pos   token.Pos // where it is set
-	Made  bool      // set by a function of another package that makes the value itself
+	Name     string    // canonical header name
+	Value    ast.Expr  // the value, when set in this package
+	From     ast.Expr  // open: the header set whose entries are set
+	NameExpr ast.Expr  // open: the name that is not a constant
+	Pos      token.Pos // where it is set
+	Made     bool      // set by a function of another package that makes the value itself
 	// PerAttempt: the value is made anew in every attempt of the retry
 	// the send is in (a new key per attempt).
 	PerAttempt bool
@@ -56,6 +62,24 @@ type Send struct {
 	Fact   *SendFact
 }
 
+// OpenHeaders reports whether some headers of the request come from where
+// the model cannot read them here (a parameter, a field, a call's
+// result): whether the request carries a key is not known.
+func (s *Send) OpenHeaders() bool {
+	for _, h := range s.Headers {
+		if h.Name == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// HeaderName is a header set under a name that is a parameter.
+type HeaderName struct {
+	Name  int // the index of the parameter that names the header
+	Value int // the index of the parameter given as its value, or -1
+}
+
 // SendFact is exported for functions that send an HTTP request whose
 // method is not known to be idempotent.
 type SendFact struct {
@@ -68,9 +92,31 @@ type SendFact struct {
 	// the parameter the method comes from (0: none): a caller that gives
 	// a constant knows the method.
 	MethodParam int
+	// Headers set on the request that come from the caller: the indexes
+	// of the parameters whose headers (an http.Header, a map of names to
+	// values) are set (HeaderSets), the headers set under a name that is
+	// a parameter (HeaderNames). HeadersUnknown: some come from where the
+	// model cannot read them (a field, a call's result), so a caller
+	// cannot tell that the key is missing.
+	HeaderSets     []int
+	HeaderNames    []HeaderName
+	HeadersUnknown bool
+	// Retry, when the request is sent inside the function's own retry and
+	// its method or headers come from the caller (MethodParam,
+	// HeaderSets, HeaderNames), describes that retry ("retry loop at
+	// client.go:40"), with its attempts (0: not a constant): the caller,
+	// where they are known, is where the retried request is judged.
+	Retry         string
+	RetryAttempts int64
 }
 
 func (*SendFact) AFact() {}
+
+// Undecided reports whether what the request needs is decided by the
+// caller: its method or some of its headers come from parameters.
+func (f *SendFact) Undecided() bool {
+	return f.Method == "" && f.MethodParam > 0 || len(f.HeaderSets) > 0 || len(f.HeaderNames) > 0
+}
 
 func (f *SendFact) String() string {
 	m := f.Method
@@ -79,6 +125,18 @@ func (f *SendFact) String() string {
 		if f.MethodParam > 0 {
 			m = fmt.Sprintf("param %d", f.MethodParam-1)
 		}
+	}
+	for _, i := range f.HeaderSets {
+		m += fmt.Sprintf("; headers of param %d", i)
+	}
+	for _, h := range f.HeaderNames {
+		m += fmt.Sprintf("; header named by param %d", h.Name)
+	}
+	if f.HeadersUnknown {
+		m += "; headers unknown"
+	}
+	if f.Retry != "" {
+		m += "; in its " + f.Retry
 	}
 	return "sends(" + m + ")"
 }
@@ -218,7 +276,7 @@ func (m *layer) request(s *Send, e ast.Expr) {
 		}
 		hosts[host] = true
 		for _, obj := range o.Via {
-			s.Headers = append(s.Headers, m.headers[obj]...)
+			s.Headers = append(s.Headers, m.expand(m.headers[obj], 0)...)
 		}
 	}
 	// One host known for every origin of the request.
@@ -322,6 +380,7 @@ func (m *layer) sendsIn(root ast.Node) []*Send {
 					for _, k := range f.Given {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: x.Pos()})
 					}
+					s.Headers = append(s.Headers, m.givenHeaders(f, x)...)
 					out = append(out, s)
 				}
 			}
@@ -344,6 +403,15 @@ func (m *layer) sendSummary(fn *types.Func) *SendFact {
 			if s.Method == "" && s.MethodExpr != nil {
 				f.MethodParam = paramIndex(m.pass.TypesInfo, fn, s.MethodExpr) + 1
 			}
+			m.openHeaders(f, fn, s.Headers)
+			if f.Undecided() {
+				if r := m.ownRetry(d, s); r != nil {
+					f.Retry = fmt.Sprintf("%s at %s", r.Describe(), analysisutil.ShortPos(m.pass.Fset, r.Pos))
+					f.RetryAttempts = r.Attempts
+				} else if s.Fact != nil && s.Fact.Retry != "" {
+					f.Retry, f.RetryAttempts = s.Fact.Retry, s.Fact.RetryAttempts
+				}
+			}
 			if s.Fact != nil {
 				f.Site = s.Fact.Site
 			} else {
@@ -360,6 +428,9 @@ func (m *layer) sendSummary(fn *types.Func) *SendFact {
 // made inside body (a key made per call) and those given from outside.
 func (m *layer) keyNames(hs []HeaderWrite, body ast.Node) (made, given []string) {
 	for _, h := range hs {
+		if h.Name == "" {
+			continue // open: in the fact's HeaderSets, HeaderNames
+		}
 		if h.Made || h.Value != nil && m.madeIn(h.Value, []ast.Node{body}) {
 			made = append(made, h.Name)
 		} else {
@@ -449,6 +520,10 @@ func (m *layer) findSends(r *model.Retry) []*Send {
 			}
 			for _, k := range f.Given {
 				s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: r.Pos})
+			}
+			if len(f.HeaderSets) > 0 || len(f.HeaderNames) > 0 || f.HeadersUnknown {
+				// Given no arguments here: open.
+				s.Headers = append(s.Headers, HeaderWrite{Pos: r.Pos})
 			}
 			out = append(out, s)
 		}
@@ -546,4 +621,100 @@ func paramIndex(info *types.Info, fn *types.Func, e ast.Expr) int {
 		}
 	}
 	return -1
+}
+
+// givenHeaders returns the headers a call gives a function that sets its
+// caller's headers on the request it sends (f's HeaderSets, HeaderNames),
+// read from the arguments: known ones by name, the rest open.
+func (m *layer) givenHeaders(f *SendFact, call *ast.CallExpr) []HeaderWrite {
+	var out []HeaderWrite
+	for _, i := range f.HeaderSets {
+		if i < len(call.Args) {
+			out = append(out, m.headerSet(call.Args[i], call.Pos(), 0)...)
+		}
+	}
+	for _, h := range f.HeaderNames {
+		if h.Name >= len(call.Args) {
+			continue
+		}
+		var v ast.Expr
+		if h.Value >= 0 && h.Value < len(call.Args) {
+			v = call.Args[h.Value]
+		}
+		if name, ok := m.constString(call.Args[h.Name]); ok {
+			out = append(out, HeaderWrite{Name: http.CanonicalHeaderKey(name), Value: v, Pos: call.Pos()})
+		} else {
+			out = append(out, HeaderWrite{NameExpr: call.Args[h.Name], Value: v, Pos: call.Pos()})
+		}
+	}
+	if f.HeadersUnknown {
+		out = append(out, HeaderWrite{From: call, Pos: call.Pos()})
+	}
+	return out
+}
+
+// openHeaders records in f where the open headers of a request fn sends
+// come from: parameters of fn, or somewhere the model cannot read.
+func (m *layer) openHeaders(f *SendFact, fn *types.Func, hs []HeaderWrite) {
+	info := m.pass.TypesInfo
+	params := fn.Type().(*types.Signature).Params()
+	seenSet := map[int]bool{}
+	seenName := map[HeaderName]bool{}
+	for _, h := range hs {
+		switch {
+		case h.Name != "":
+		case h.From != nil:
+			if i := paramIndex(info, fn, h.From); i >= 0 && isHeaderSet(params.At(i).Type()) {
+				if !seenSet[i] {
+					seenSet[i] = true
+					f.HeaderSets = append(f.HeaderSets, i)
+				}
+				continue
+			}
+			f.HeadersUnknown = true
+		case h.NameExpr != nil:
+			if i := paramIndex(info, fn, h.NameExpr); i >= 0 {
+				hn := HeaderName{Name: i, Value: -1}
+				if h.Value != nil {
+					hn.Value = paramIndex(info, fn, h.Value)
+				}
+				if !seenName[hn] {
+					seenName[hn] = true
+					f.HeaderNames = append(f.HeaderNames, hn)
+				}
+				continue
+			}
+			f.HeadersUnknown = true
+		default:
+			f.HeadersUnknown = true
+		}
+	}
+}
+
+// ownRetry returns the retry of the function declared by d whose attempts
+// send s again, or nil.
+func (m *layer) ownRetry(d *ast.FuncDecl, s *Send) *model.Retry {
+	if s.Call == nil {
+		return nil
+	}
+	for _, r := range m.res.Retries {
+		if r.ClientErrors || r.Node.Pos() < d.Body.Pos() || r.Node.End() > d.Body.End() {
+			continue
+		}
+		if r.Kind == model.ClientRetry {
+			if r.Node == ast.Node(s.Call) {
+				return r
+			}
+			continue
+		}
+		for _, op := range r.Ops {
+			if op.Pos() <= s.Call.Pos() && s.Call.End() <= op.End() {
+				if r.Kind == model.LoopRetry && model.SentOnce(m.pass.TypesInfo, r, s.Call) {
+					continue
+				}
+				return r
+			}
+		}
+	}
+	return nil
 }
