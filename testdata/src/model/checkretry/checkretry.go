@@ -112,7 +112,7 @@ func variable(url string) (*http.Response, error) { // want variable:`retries\(5
 	return c.Get(url)
 }
 
-func chosen(url string, check retryablehttp.CheckRetry) (*http.Response, error) { // want chosen:`retries\(5\)`
+func chosen(url string, check retryablehttp.CheckRetry) (*http.Response, error) { // want chosen:`retries\(5\)` chosen:`keeps\[1\]`
 	c := retryablehttp.NewClient()
 	c.CheckRetry = check
 	return c.Get(url)
