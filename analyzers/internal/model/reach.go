@@ -49,6 +49,28 @@ func (m *builder) amp(r *Retry) int64 {
 		p, ok := m.result.SitePos[x.Callee.Origin()]
 		return ok && p == r.Pos
 	})
+	// What a hand-written loop reaches in a return statement runs once,
+	// as the loop is left (`if err == nil { return fetch(tok) }`): after
+	// the retry, not in each of its attempts.
+	if r.Kind == LoopRetry || r.Kind == GotoRetry {
+		var leaving [][2]token.Pos
+		for _, op := range r.Ops {
+			ast.Inspect(op, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ReturnStmt:
+					if len(x.Results) > 0 {
+						leaving = append(leaving, [2]token.Pos{x.Results[0].Pos(), x.Results[len(x.Results)-1].End()})
+					}
+				}
+				return true
+			})
+		}
+		inner = slices.DeleteFunc(inner, func(x *Reach) bool {
+			return slices.ContainsFunc(leaving, func(span [2]token.Pos) bool { return span[0] <= x.Pos && x.Pos < span[1] })
+		})
+	}
 	r.Inner = inner
 	per := int64(1)
 	if len(inner) > 0 {

@@ -111,6 +111,11 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				}
 				if dur != nil {
 					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.Shape(dur, fnBody)}
+					if helper && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
+						// jsleep(d) adds a random part of its own: how
+						// random the wait is, is the helper's business.
+						d.Shape.Jitter = waits.JitterUnknown
+					}
 					if d.Shape.Exponential && !d.Shape.Capped && r.Attempts > 0 && r.Attempts <= waits.MaxGrowthAttempts {
 						// 100ms<<attempt in three attempts never exceeds
 						// 400ms: the attempt bound is the cap.

@@ -20,15 +20,25 @@ type WaitFact struct {
 	// error result, if any, can only be the context's (a sleep helper
 	// that returns ctx.Err()), so a call of it is not an operation.
 	Pure bool
+	// Jitters is set when the function draws a random number outside
+	// loops (`time.Sleep(d + rand.N(d))`): the duration it is given is
+	// not all it waits, so a fixed one is no fixed wait.
+	Jitters bool
 }
 
 func (*WaitFact) AFact() {}
 
 func (f *WaitFact) String() string {
-	if f.Pure {
-		return "waits(pure)"
+	s := "waits"
+	switch {
+	case f.Pure && f.Jitters:
+		s += "(pure, jitters)"
+	case f.Pure:
+		s += "(pure)"
+	case f.Jitters:
+		s += "(jitters)"
 	}
-	return "waits"
+	return s
 }
 
 // RandomFact is exported for every function that returns a value drawn
@@ -314,4 +324,45 @@ func (m *Result) findDispatchers() map[*types.Func]bool {
 		}
 	}
 	return out
+}
+
+// findJitterWaits marks the package's wait functions that draw a random
+// number outside loops and closures, and exports their WaitFact again
+// with Jitters set. (Random draws are known only after the waits.)
+func (m *Result) findJitterWaits() {
+	m.JitterWaits = map[*types.Func]bool{}
+	info := m.pass.TypesInfo
+	for fn := range m.WaitFuncs {
+		d := m.vals.Decls[fn]
+		if d == nil || d.Body == nil {
+			continue
+		}
+		found := false
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				return false
+			case *ast.CallExpr:
+				if f := analysisutil.Callee(info, x); f != nil && m.IsRandomCall(x, f) {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			m.JitterWaits[fn] = true
+			m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: true})
+		}
+	}
+}
+
+// WaitJitters reports whether fn, a function that waits, draws a random
+// number beside the duration it is given (this package's, or another's
+// through its WaitFact).
+func (m *Result) WaitJitters(fn *types.Func) bool {
+	if m.JitterWaits[fn] {
+		return true
+	}
+	f := m.ImportedWait(fn)
+	return f != nil && f.Jitters
 }

@@ -34,6 +34,9 @@ type Result struct {
 	// wait.
 	WaitFuncs map[*types.Func]bool
 	PureWaits map[*types.Func]bool
+	// JitterWaits are the WaitFuncs that draw a random number beside the
+	// duration they are given (WaitFact.Jitters).
+	JitterWaits map[*types.Func]bool
 	// WaitMethods are the calls that may wait, and the model cannot
 	// tell that they do not: the methods of the package's interfaces
 	// that a type of the package implements with a method that waits,
@@ -78,6 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 		m.WaitMethods[fn] = true
 	}
 	m.findRandomFuncs()
+	m.findJitterWaits()
 	m.findCtxChecks()
 	m.findCapFuncs()
 	return m, nil

@@ -3,6 +3,7 @@ package crosspkg
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"backoff/waithelpers"
@@ -84,6 +85,55 @@ func pauseFixed(ctx context.Context) error {
 		if perr := waithelpers.Pause(ctx, time.Duration(i+1)*time.Second); perr != nil { // want `retry delay has no jitter`
 			return perr
 		}
+	}
+	return err
+}
+
+// The other package's wait adds its own random part (WaitFact.Jitters):
+// the fixed second it is given is not what it waits.
+func dozesThroughHelper(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if perr := waithelpers.Doze(ctx, time.Second); perr != nil {
+			return perr
+		}
+	}
+	return err
+}
+
+// nap waits d and a random part of it.
+func nap(d time.Duration) {
+	time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
+}
+
+// nod waits d exactly.
+func nod(d time.Duration) {
+	time.Sleep(d)
+}
+
+// This package's jittering wait.
+func napsThroughHelper(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		nap(time.Second)
+	}
+	return err
+}
+
+// The near miss: the helper waits what it is given.
+func nodsThroughHelper(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		nod(time.Second) // want `retry delay has no jitter`
 	}
 	return err
 }

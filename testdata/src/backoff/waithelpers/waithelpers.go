@@ -51,3 +51,16 @@ func Fetch(ctx context.Context, op func(context.Context) error) error {
 	}
 	return err
 }
+
+// Doze waits d plus a random part of it, or until ctx ends: its callers'
+// fixed durations are spread here.
+func Doze(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d + time.Duration(rand.Int64N(int64(d))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
