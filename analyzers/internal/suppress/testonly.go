@@ -92,18 +92,21 @@ func newTestSpans(pass *analysis.Pass) *testSpans {
 		if !ok || f.Pkg() != pass.Pkg || !candidate(f) || never[f] {
 			continue
 		}
+		g := declAt(id.Pos())
+		if g == f && !inTestFile(pass.Fset, id.Pos()) {
+			// A recursive call says nothing about who calls f: it is
+			// no use (a function only itself calls is not test code).
+			continue
+		}
 		if pending[f] == nil {
 			pending[f] = map[*types.Func]bool{}
 		}
 		if inTest(id.Pos()) {
 			continue
 		}
-		g := declAt(id.Pos())
 		switch {
 		case g == nil:
 			never[f] = true // a package-level use: a variable's initializer
-		case g == f:
-			// A recursive call says nothing about who calls f.
 		case !pending[f][g]:
 			pending[f][g] = true
 			usedBy[g] = append(usedBy[g], f)
