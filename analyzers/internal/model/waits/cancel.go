@@ -113,12 +113,53 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 // cancelled when it holds), `done != nil` in a disjunction (it can be,
 // when the condition fails it cannot).
 func (m *Result) comparesDone(cond ast.Expr, op, join token.Token) bool {
+	return m.comparesDoneDepth(cond, op, join, 0)
+}
+
+func (m *Result) comparesDoneDepth(cond ast.Expr, op, join token.Token, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	switch x := analysisutil.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		// !live: the negation of a comparison the other way.
+		if x.Op == token.NOT {
+			flip := map[token.Token]token.Token{token.EQL: token.NEQ, token.NEQ: token.EQL, token.LAND: token.LOR, token.LOR: token.LAND}
+			return m.comparesDoneDepth(x.X, flip[op], flip[join], depth+1)
+		}
+	case *ast.Ident:
+		// cancellable := ctx.Done() != nil; ...; if !cancellable
+		v, ok := info.Uses[x].(*types.Var)
+		if !ok || !provenance.IsLocal(v) || len(m.vals.Assigns[v]) == 0 {
+			return false
+		}
+		for _, a := range m.vals.Assigns[v] {
+			if a.Value == nil || !m.comparesDoneDepth(a.Value, op, join, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ast.CallExpr:
+		// cancellable(ctx), a function of the package that returns
+		// such a comparison and does nothing else.
+		fn := analysisutil.Callee(info, x)
+		if fn == nil {
+			return false
+		}
+		d := m.vals.Decls[fn.Origin()]
+		if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+			return false
+		}
+		ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+		return ok && len(ret.Results) == 1 && m.comparesDoneDepth(ret.Results[0], op, join, depth+1)
+	}
 	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
 	if !ok {
 		return false
 	}
 	if be.Op == join {
-		return m.comparesDone(be.X, op, join) || m.comparesDone(be.Y, op, join)
+		return m.comparesDoneDepth(be.X, op, join, depth+1) || m.comparesDoneDepth(be.Y, op, join, depth+1)
 	}
 	if be.Op != op {
 		return false

@@ -106,3 +106,62 @@ func sleepsAfterLeakyGuard(ctx context.Context) error {
 	}
 	return err
 }
+
+// canEnd says whether ctx can ever be cancelled, and does nothing else.
+func canEnd(ctx context.Context) bool { return ctx.Done() != nil }
+
+// The same test kept in a flag (and below, through a helper of the
+// package).
+func sleepsOnlyWhenUncancellableFlag(ctx context.Context) error {
+	cancellable := ctx.Done() != nil
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if !cancellable {
+			time.Sleep(time.Second)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+func sleepsOnlyWhenUncancellableHelper(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if !canEnd(ctx) {
+			time.Sleep(time.Second)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return err
+}
+
+// The near miss: the flag says the context can be cancelled.
+func sleepsWhenCancellableFlag(ctx context.Context) error {
+	cancellable := ctx.Done() != nil
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if cancellable {
+			time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+		}
+	}
+	return err
+}
