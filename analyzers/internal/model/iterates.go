@@ -37,6 +37,24 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		})
 		return found
 	}
+	// fresh reports whether obj is declared in the loop's body: made
+	// anew in each pass, so whatever a pass derives it from itself is
+	// gone by the next (n := base; n = n * 2 is the same every pass).
+	var bodySpan [2]token.Pos
+	switch st := stmt.(type) {
+	case *ast.ForStmt:
+		bodySpan = [2]token.Pos{st.Body.Pos(), st.Body.End()}
+	case *ast.RangeStmt:
+		bodySpan = [2]token.Pos{st.Body.Pos(), st.Body.End()}
+	default:
+		if len(nodes) > 0 {
+			bodySpan = [2]token.Pos{nodes[0].Pos(), nodes[len(nodes)-1].End()}
+		}
+	}
+	fresh := func(obj types.Object) bool {
+		v, ok := obj.(*types.Var)
+		return ok && !v.IsField() && bodySpan[0] <= v.Pos() && v.Pos() < bodySpan[1]
+	}
 	advanced := map[types.Object]bool{} // modified in the loop
 	derived := map[types.Object]bool{}  // modified from its own value, not as a counter
 	walks := false                      // err = c.Cause() with c from err: walking a chain
@@ -53,7 +71,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			case *ast.FuncLit:
 				return false
 			case *ast.IncDecStmt:
-				if obj := objOf(x.X); obj != nil {
+				if obj := objOf(x.X); obj != nil && !fresh(obj) {
 					advanced[obj] = true
 				}
 			case *ast.AssignStmt:
@@ -83,7 +101,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 								// b, data = pem.Decode(data): the call consumes
 								// its input; everything it returns changes.
 								for _, l := range x.Lhs {
-									if obj := objOf(l); obj != nil {
+									if obj := objOf(l); obj != nil && !fresh(obj) {
 										derived[obj] = true
 									}
 								}
@@ -96,7 +114,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 				}
 				for i, l := range x.Lhs {
 					obj := objOf(l)
-					if obj == nil {
+					if obj == nil || fresh(obj) {
 						continue
 					}
 					advanced[obj] = true
