@@ -135,6 +135,9 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 			if tv := info.Types[call.Args[f.AttemptsParam-1]]; tv.Value != nil {
 				if n, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
 					attempts := max(int64(f.AttemptsSign)*n+f.AttemptsOffset, 1)
+					if attempts == 1 && f.Calls == 0 && f.PerAttempt == 1 {
+						return // one attempt that reaches nothing retrying: no retry here
+					}
 					g := *f
 					g.Calls = mul(attempts, f.PerAttempt)
 					g.Site = strings.Replace(g.Site, "("+AttemptsText(0)+")", "("+AttemptsText(attempts)+")", 1)

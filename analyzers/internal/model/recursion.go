@@ -331,14 +331,20 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 		if !ok {
 			return
 		}
+		op := be.Op
+		if op == token.NEQ && step == token.SUB {
+			// p != K counted down by one: p > K from a start above K
+			// (`if left == 0 { return err }`).
+			op = token.GTR
+		}
 		switch {
-		case step == token.SUB && be.Op == token.GTR:
+		case step == token.SUB && op == token.GTR:
 			r.CountSign, r.CountOffset = 1, 1-k
-		case step == token.SUB && be.Op == token.GEQ:
+		case step == token.SUB && op == token.GEQ:
 			r.CountSign, r.CountOffset = 1, 2-k
-		case step == token.ADD && be.Op == token.LSS:
+		case step == token.ADD && op == token.LSS:
 			r.CountSign, r.CountOffset = -1, k+1
-		case step == token.ADD && be.Op == token.LEQ:
+		case step == token.ADD && op == token.LEQ:
 			r.CountSign, r.CountOffset = -1, k+2
 		default:
 			return
@@ -395,7 +401,7 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 
 // negated maps a comparison to the one that holds when it does not.
 var negated = map[token.Token]token.Token{
-	token.LSS: token.GEQ, token.LEQ: token.GTR, token.GTR: token.LEQ, token.GEQ: token.LSS,
+	token.LSS: token.GEQ, token.LEQ: token.GTR, token.GTR: token.LEQ, token.GEQ: token.LSS, token.EQL: token.NEQ,
 }
 
 // sameRequest reports whether the self-call repeats the same request:

@@ -253,6 +253,9 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 		}
 		out = append(out, Origin{Expr: e, Via: via})
 	}
+	if e == nil {
+		return nil
+	}
 	walk(e, nil, e.Pos(), 0)
 	return out
 }

@@ -151,6 +151,9 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 					// A value, a name or a header set given as another
 					// parameter comes from the caller.
 					arg := func(e ast.Expr) ast.Expr {
+						if e == nil {
+							return nil
+						}
 						if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
 							for j := range sig.Params().Len() {
 								if info.Uses[id] == sig.Params().At(j) && j < len(c.Args) {
@@ -166,8 +169,11 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 							add(c.Args[i], HeaderWrite{Name: w.Name, Value: arg(w.Value), Pos: c.Pos()})
 						case w.From != nil:
 							add(c.Args[i], HeaderWrite{From: arg(w.From), Pos: c.Pos()})
-						default:
+						case w.NameExpr != nil:
 							add(c.Args[i], write(arg(w.NameExpr), arg(w.Value), c.Pos()))
+						default:
+							w.Pos = c.Pos()
+							add(c.Args[i], w)
 						}
 					}
 					return true

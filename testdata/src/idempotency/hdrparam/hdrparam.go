@@ -160,3 +160,21 @@ func (a *api) createMapNoKey(ctx context.Context, url string) error { // want cr
 	}
 	return errors.New("create failed")
 }
+
+// prefix is empty: a header set under it has no name.
+const prefix = ""
+
+// tagEmpty sets a header whose constant name is empty on the request it
+// is given.
+func tagEmpty(req *http.Request) { req.Header.Set(prefix, "x") }
+
+// A helper that writes a nameless header is followed without a fault.
+func (a *api) tagged(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	tagEmpty(req)
+	_, err = a.hc.Do(req)
+	return err
+}
