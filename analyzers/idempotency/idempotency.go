@@ -139,10 +139,16 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	// Calls of functions that retry a request whose method or headers the
-	// call gives: judged here, where they are known.
+	// call gives: judged here, where they are known. A helper's retry of
+	// an unknown number of attempts (a policy field) is no finding (it
+	// may make one), and one helper's retry is one behaviour: reported
+	// at its first call of the package that sends without a key.
 	for _, s := range sent.Deferred() {
-		all = append(all, retried{nil, s})
+		if s.Fact != nil && s.Fact.RetryAttempts > 1 {
+			all = append(all, retried{nil, s})
+		}
 	}
+	helperReported := map[*types.Func]bool{}
 	for _, rs := range all {
 		r, s := rs.r, rs.s
 		{
@@ -200,9 +206,15 @@ func run(pass *analysis.Pass) (any, error) {
 				related = append(related, analysis.RelatedInformation{Pos: s.Build.Pos(), Message: "request made here"})
 			}
 			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
+			if r == nil && helperReported[s.Callee] {
+				continue
+			}
 			switch {
 			case len(keys) == 0:
 				seen[s.Pos] = true
+				if r == nil {
+					helperReported[s.Callee] = true
+				}
 				d := analysis.Diagnostic{
 					Pos: s.Pos, End: s.End, Category: "no-key", Related: related,
 					Message: fmt.Sprintf("%s sends %s%s inside a retry without an %s header: a timeout means the result is unknown, and a retried %s the server already processed runs twice (a double charge)", s.Lib, method, via, names[0], strings.TrimPrefix(method, "a ")),
@@ -216,6 +228,9 @@ func run(pass *analysis.Pass) (any, error) {
 				pass.Report(d)
 			case allPerAttempt(keys):
 				seen[s.Pos] = true
+				if r == nil {
+					helperReported[s.Callee] = true
+				}
 				d := analysis.Diagnostic{
 					Pos: keys[0].Pos, End: keys[0].Pos + token.Pos(len("req")), Category: "key-per-attempt", Related: append(related, analysis.RelatedInformation{Pos: s.Pos, Message: "request sent here"}),
 					Message: fmt.Sprintf("the %s is made anew in every attempt of the %s: each attempt carries a different key, so the server cannot recognize the retry of %s; make the key once, before the retry", keys[0].Name, retryName, strings.TrimPrefix(method, "a ")),

@@ -70,3 +70,38 @@ func (c *client) Keyed(ctx context.Context, key string) error { // want Keyed:"k
 func (c *client) Unkeyed(ctx context.Context) error { // want Unkeyed:"key place: \\(\\*client\\).postRetry at ownretry\\.go:\\d+"
 	return c.postRetry(ctx, "https://api.example/things", http.Header{"Accept": {"application/json"}}) // want `\(\*client\).postRetry sends POST .* inside a retry without an Idempotency-Key header`
 }
+
+// A second POST through the same helper's retry is the same behaviour:
+// reported once, at the first call of the package (Create).
+func (c *client) Update(ctx context.Context) error { // want Update:"key place: \\(\\*client\\).write at ownretry\\.go:\\d+"
+	return c.write(ctx, http.MethodPost, "https://api.example/things/1")
+}
+
+type policy struct{ MaxRetries int }
+
+type tuned struct {
+	hc     *http.Client
+	policy policy
+}
+
+// doTuned retries as many times as its policy says: a number the model
+// does not know (it may be none).
+func (t *tuned) doTuned(ctx context.Context, method, url string) error {
+	for i := 0; i <= t.policy.MaxRetries; i++ {
+		req, err := http.NewRequestWithContext(ctx, method, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := t.hc.Do(req)
+		if err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+// Posts through a retry of an unknown number of attempts: no finding.
+func (t *tuned) Create(ctx context.Context) error { // want Create:"key place: \\(\\*tuned\\).doTuned at ownretry\\.go:\\d+"
+	return t.doTuned(ctx, http.MethodPost, "https://api.example/things")
+}
