@@ -213,9 +213,13 @@ func (b *builder) collectDefs(f *ast.File) {
 				if obj == nil {
 					continue
 				}
-				if len(n.Lhs) == len(n.Rhs) {
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
 					b.defs[obj] = append(b.defs[obj], n.Rhs[i])
-				} else {
+				case i == 0 && len(n.Rhs) == 1 && b.parses(n.Rhs[0]):
+					// n, err := strconv.Atoi(v): the number is v's.
+					b.defs[obj] = append(b.defs[obj], n.Rhs[0])
+				default:
 					b.defs[obj] = append(b.defs[obj], nil) // from a tuple: unknown
 				}
 			}
@@ -528,4 +532,15 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 	for _, k := range keyArgs {
 		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Count: count, Reply: b.reply1(call), Uses: uses})
 	}
+}
+
+// parses reports whether e is a call of package strconv (Atoi,
+// ParseInt...): its first result is computed from its arguments alone.
+func (b *builder) parses(e ast.Expr) bool {
+	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(b.pass.TypesInfo, call)
+	return fn != nil && analysisutil.PkgPath(fn) == "strconv"
 }

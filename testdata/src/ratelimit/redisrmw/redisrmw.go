@@ -194,3 +194,25 @@ func okPipelined(ctx context.Context, rdb *redis.Client, key string) {
 		return nil
 	})
 }
+
+// The count read as text and parsed, then written back with SET.
+func allowParsed(ctx context.Context, rdb *redis.Client, user string) bool {
+	key := "rl:" + user
+	v, _ := rdb.Get(ctx, key).Result() // want `GET of key, then SET of it in a separate command \(not atomic\)`
+	n, _ := strconv.Atoi(v)
+	if n >= 60 {
+		return false
+	}
+	rdb.Set(ctx, key, n+1, time.Minute)
+	return true
+}
+
+// The near miss: the number parsed is the caller's, not the reply.
+func storeParsed(ctx context.Context, rdb *redis.Client, user, limit string) {
+	key := "limit:" + user
+	if v, _ := rdb.Get(ctx, key).Result(); v != "" {
+		return
+	}
+	n, _ := strconv.Atoi(limit)
+	rdb.Set(ctx, key, n, time.Hour)
+}
