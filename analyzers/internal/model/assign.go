@@ -121,6 +121,31 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 	}
 	// A single call with several results.
 	if len(rhs) == 1 && len(lhs) > 1 {
+		if call, ok := analysisutil.Unparen(rhs[0]).(*ast.CallExpr); ok {
+			if src := in.verdictOn(call, s); src != nil && len(lhs) == 2 {
+				// retry, err := shouldRetry(res, err): a decision about
+				// an operation's error, returning it (or one made from
+				// it): the bool is a predicate over it, the error is
+				// still that operation's outcome.
+				for i, l := range lhs {
+					obj := in.objOf(l)
+					if obj == nil {
+						continue
+					}
+					s.overwrite(obj)
+					s.setVal(obj, nil)
+					s.setBoolDef(obj, nil)
+					if i == 0 {
+						s.setBoolDef(obj, ast.Expr(call))
+					} else {
+						c := *src
+						c.key = obj
+						s.setSlot(c)
+					}
+				}
+				return s
+			}
+		}
 		if call, ok := analysisutil.Unparen(rhs[0]).(*ast.CallExpr); ok && in.isOp(call) {
 			in.bindOp(lhs, call, s)
 			return s
@@ -353,6 +378,28 @@ func zeroValue(t types.Type) constant.Value {
 		return constant.MakeInt64(0)
 	case b.Info()&types.IsBoolean != 0:
 		return constant.MakeBool(false)
+	}
+	return nil
+}
+
+// verdictOn returns the slot of the operation error that call decides
+// about: a call whose results are (bool, error) given an error the path
+// tracks (`retry, err := shouldRetry(res, err)`); nil otherwise.
+func (in *interp) verdictOn(call *ast.CallExpr, s *state) *slot {
+	res := in.results(call)
+	if len(res) != 2 || !isBool(res[0]) || !analysisutil.IsErrorType(res[1]) {
+		return nil
+	}
+	for _, a := range call.Args {
+		id, ok := analysisutil.Unparen(a).(*ast.Ident)
+		if !ok || !analysisutil.IsErrorType(in.info.TypeOf(id)) {
+			continue
+		}
+		if obj := in.objOf(id); obj != nil {
+			if sl, ok := s.slot(obj); ok && !sl.isResp {
+				return &sl
+			}
+		}
 	}
 	return nil
 }

@@ -116,6 +116,12 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 				return false
 			}
 			switch x := n.(type) {
+			case *ast.CallExpr:
+				// shouldRetry(res, err): a decision about the outcome,
+				// no data kept.
+				if in.verdictOn(x, s) != nil {
+					return false
+				}
 			case *ast.BinaryExpr:
 				// res != nil: asks whether there is a result, uses none.
 				if (x.Op == token.EQL || x.Op == token.NEQ) && (isPending(x.X) && in.isNil(x.Y) || isPending(x.Y) && in.isNil(x.X)) {
