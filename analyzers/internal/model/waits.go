@@ -70,12 +70,26 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				}
 			case *ast.CallExpr:
 				fn := analysisutil.Callee(info, x)
-				if fn == nil {
+				litWaits := fn == nil && m.closureWaits(x)
+				if fn == nil && !litWaits {
 					return true
 				}
 				var dur ast.Expr
 				helper := false
 				switch {
+				case litWaits:
+					// pause := func(d time.Duration) {...}; pause(d): a
+					// closure that waits, given one duration.
+					helper = true
+					for _, a := range x.Args {
+						if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
+							if dur != nil {
+								dur = nil
+								break
+							}
+							dur = a
+						}
+					}
 				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
 					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
 					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
@@ -111,7 +125,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				}
 				if dur != nil {
 					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.Shape(dur, fnBody)}
-					if helper && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
+					if helper && fn != nil && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
 						// jsleep(d) adds a random part of its own: how
 						// random the wait is, is the helper's business.
 						d.Shape.Jitter = waits.JitterUnknown
@@ -121,7 +135,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						// 400ms: the attempt bound is the cap.
 						d.Shape.Capped = true
 					}
-					d.Cancellable = analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.waitLayer.InSelectWithDone(x, op) ||
+					d.Cancellable = helper || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.waitLayer.InSelectWithDone(x, op) ||
 						m.waitLayer.UnderNeverDone(x, fnBody) || helper // whether a helper watches a context is its own business
 					r.Delays = append(r.Delays, d)
 				}
@@ -479,4 +493,33 @@ func escapes(b *ast.BlockStmt) bool {
 	}
 	visit(b, false)
 	return found
+}
+
+// closureWaits reports whether call runs a closure held in a local
+// variable that nothing assigns again and whose body waits outside loops
+// (BodyWaits) and draws nothing at random.
+func (m *builder) closureWaits(call *ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || !isLocal(v) || len(m.vals.Assigns[v]) != 1 {
+		return false
+	}
+	lit, ok := analysisutil.Unparen(m.vals.Assigns[v][0].Value).(*ast.FuncLit)
+	if !ok || !m.waitLayer.BodyWaits(lit.Body) {
+		return false
+	}
+	random := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if f := analysisutil.Callee(info, c); f != nil && m.waitLayer.IsRandomCall(c, f) {
+				random = true
+			}
+		}
+		return !random
+	})
+	return !random
 }

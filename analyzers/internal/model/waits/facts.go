@@ -366,3 +366,10 @@ func (m *Result) WaitJitters(fn *types.Func) bool {
 	f := m.ImportedWait(fn)
 	return f != nil && f.Jitters
 }
+
+// BodyWaits reports whether body (a closure's) waits outside loops and
+// closures, as a function with a WaitFact does.
+func (m *Result) BodyWaits(body *ast.BlockStmt) bool {
+	in := Calls{Info: m.pass.TypesInfo, Funcs: m.WaitFuncs, Pure: m.PureWaits, Import: m.ImportedWait, Certain: true}
+	return waitsOnEveryCall(body, in.WaitsHere)
+}

@@ -137,3 +137,40 @@ func nodsThroughHelper(ctx context.Context) error {
 	}
 	return err
 }
+
+// A closure that waits, held in a local variable, given a fixed second.
+func pausesThroughClosure(ctx context.Context) error {
+	pause := func(d time.Duration) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+			return nil
+		}
+	}
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if perr := pause(time.Second); perr != nil { // want `retry delay has no jitter`
+			return perr
+		}
+	}
+	return err
+}
+
+// The near miss: the closure adds its own random part.
+func dozesThroughClosure(ctx context.Context) error {
+	doze := func(d time.Duration) {
+		time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
+	}
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		doze(time.Second)
+	}
+	return err
+}
