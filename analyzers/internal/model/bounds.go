@@ -314,13 +314,15 @@ func (m *builder) executorPolicies(e ast.Expr, depth int) (policies []ast.Expr, 
 		case catalog.Executor:
 			policies = append(policies, call.Args...)
 		case catalog.ExecutorWrapper:
-			if row.BoundArg >= 0 {
-				policies = append(policies, call.Args...)
-			}
+			// The executor's policies wrap the ones a wrapper adds
+			// (Compose(inner)): outermost first.
 			if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 				p, k := m.executorPolicies(sel.X, depth+1)
 				policies = append(policies, p...)
 				known = known && k
+			}
+			if row.BoundArg >= 0 {
+				policies = append(policies, call.Args...)
 			}
 		default:
 			known = false

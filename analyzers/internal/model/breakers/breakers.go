@@ -250,6 +250,45 @@ func (m *layer) failsafeOrder(r *RetryBreakers, call *ast.CallExpr) {
 		r.Order = &Order{Retry: c.Args[ri], Breaker: c.Args[bi]}
 		return
 	}
+	// failsafe.With(rp).Compose(cb): the executor's policies wrap the
+	// one Compose adds. Followed in one chain of calls only, so that
+	// the policies are written in one statement.
+	var chain []ast.Expr // outermost first
+	var walk func(e ast.Expr) bool
+	walk = func(e ast.Expr) bool {
+		c, fn := m.callOf(analysisutil.Unparen(e))
+		if fn == nil {
+			return false
+		}
+		if analysisutil.IsFunc(fn, catalog.Failsafe, "With") {
+			chain = append(chain, c.Args...)
+			return true
+		}
+		row := catalogRow(fn)
+		inner, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		if row == nil || row.Role != catalog.ExecutorWrapper || !ok || !walk(inner.X) {
+			return false
+		}
+		if row.BoundArg >= 0 {
+			chain = append(chain, c.Args...)
+		}
+		return true
+	}
+	if c, ok := analysisutil.Unparen(sel.X).(*ast.CallExpr); !ok || !walk(c) {
+		return
+	}
+	ri, bi := -1, -1
+	for i, a := range chain {
+		switch {
+		case m.res.IsRetryPolicy(a) && ri < 0:
+			ri = i
+		case m.isPolicy(a, catalog.BreakerPolicyType) && bi < 0:
+			bi = i
+		}
+	}
+	if ri >= 0 && bi >= 0 && ri < bi {
+		r.Order = &Order{Retry: chain[ri], Breaker: chain[bi]}
+	}
 }
 
 // breakersIn lists the breaker calls reached from root: breaker calls,
