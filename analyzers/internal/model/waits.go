@@ -199,6 +199,15 @@ func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
 	if fn := analysisutil.Callee(info, call); fn != nil {
 		if d := m.vals.Decls[fn.Origin()]; d != nil && d.Body != nil {
 			bodies = append(bodies, d.Body)
+			// isClosed(stop): a select on the channel it is given, a
+			// stop channel from outside the caller.
+			params := fn.Origin().Type().(*types.Signature).Params()
+			for i := range min(params.Len(), len(call.Args)) {
+				p := params.At(i)
+				if _, isChan := p.Type().Underlying().(*types.Chan); isChan && m.fromOutside(call.Args[i]) && m.selectsOn(d.Body, p) {
+					return true
+				}
+			}
 		}
 	} else if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
 		if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
@@ -223,6 +232,65 @@ func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// fromOutside reports whether the channel e is kept outside the function
+// that uses it: a field, a package variable, or a parameter.
+func (m *builder) fromOutside(e ast.Expr) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var)
+		return ok && v.IsField()
+	case *ast.Ident:
+		v, ok := m.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		if !isLocal(v) {
+			return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+		}
+		return len(m.vals.Assigns[v]) == 0 // a parameter
+	}
+	return false
+}
+
+// selectsOn reports whether body has a select case receiving from the
+// channel parameter p whose body returns.
+func (m *builder) selectsOn(body *ast.BlockStmt, p *types.Var) bool {
+	info := m.pass.TypesInfo
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		cc, ok := n.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			return true
+		}
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			if len(c.Rhs) == 1 {
+				recv = c.Rhs[0]
+			}
+		}
+		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
+			return true
+		}
+		if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); !ok || info.Uses[id] != p {
+			return true
+		}
+		for _, st := range cc.Body {
+			if _, ok := st.(*ast.ReturnStmt); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // selectsOnStop reports whether body has a select case receiving from a

@@ -112,3 +112,41 @@ func (c *conn) reconnectLocal() {
 		}
 	}
 }
+
+// isClosed says whether the channel it is given was closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// The stop channel is the caller's, asked through a helper of the
+// package: another goroutine ends the loop by closing it.
+func redialUntilClosed(stop <-chan struct{}) {
+	for {
+		if isClosed(stop) {
+			return
+		}
+		if err := dialOnce(); err == nil {
+			return
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// The near miss: the channel is made here and nothing else can close it.
+func redialLocal() {
+	stop := make(chan struct{})
+	for { // want `retry loop has no bound`
+		if isClosed(stop) {
+			return
+		}
+		if err := dialOnce(); err == nil {
+			return
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
