@@ -48,6 +48,22 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 		own = ls.Stmt
 	}
 	handedOn := timersHandedOn(info, r.Ops)
+	// A recursive retry's attempt parameter is a counter it steps, not
+	// a value its caller chooses (ShapeCounting); counting up to a
+	// constant (`attempt < 5`), it bounds the attempts whatever the
+	// caller starts from (at least 0).
+	var counters map[types.Object]bool
+	maxAttempts := r.Attempts
+	if call, ok := r.Node.(*ast.CallExpr); ok && r.Kind == RecursiveRetry && r.CountParam >= 0 {
+		if fn := analysisutil.Callee(info, call); fn != nil {
+			if params := fn.Type().(*types.Signature).Params(); r.CountParam < params.Len() {
+				counters = map[types.Object]bool{params.At(r.CountParam): true}
+			}
+		}
+		if r.CountSign < 0 && maxAttempts == 0 {
+			maxAttempts = r.CountOffset
+		}
+	}
 	for _, op := range r.Ops {
 		var stack []ast.Node
 		ast.Inspect(op, func(n ast.Node) bool {
@@ -124,13 +140,13 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					dur = nil
 				}
 				if dur != nil {
-					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.Shape(dur, fnBody)}
+					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.ShapeCounting(dur, fnBody, counters)}
 					if helper && fn != nil && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
 						// jsleep(d) adds a random part of its own: how
 						// random the wait is, is the helper's business.
 						d.Shape.Jitter = waits.JitterUnknown
 					}
-					if d.Shape.Exponential && !d.Shape.Capped && r.Attempts > 0 && r.Attempts <= waits.MaxGrowthAttempts {
+					if d.Shape.Exponential && !d.Shape.Capped && maxAttempts > 0 && maxAttempts <= waits.MaxGrowthAttempts {
 						// 100ms<<attempt in three attempts never exceeds
 						// 400ms: the attempt bound is the cap.
 						d.Shape.Capped = true

@@ -485,15 +485,15 @@ func (m *Result) capFact(fn *types.Func) *CapFact {
 // isCapCall reports whether call, of a function with a CapFact, caps a
 // growing delay: an argument grows exponentially and the result is at
 // most a constant, or an argument (at a bound parameter) that does not.
-func (m *Result) isCapCall(call *ast.CallExpr, fn *types.Func, fnBody *ast.BlockStmt, level int) bool {
+func (m *Result) isCapCall(call *ast.CallExpr, fn *types.Func, fnBody *ast.BlockStmt, o shapeOpts) bool {
 	f := m.capFact(fn)
-	if f == nil || level >= 2 {
+	if f == nil || o.level >= 2 {
 		return false
 	}
 	growing := make([]bool, len(call.Args))
 	grows := false
 	for i, a := range call.Args {
-		growing[i] = m.shape(a, fnBody, level+1).Exponential
+		growing[i] = m.shape(a, fnBody, shapeOpts{level: o.level + 1, counters: o.counters}).Exponential
 		grows = grows || growing[i]
 	}
 	if !grows {

@@ -15,12 +15,28 @@ import (
 // it is made of (every assignment in the function, so `delay *= 2` is
 // seen) and the helpers of this package it calls.
 func (m *Result) Shape(dur ast.Expr, fnBody *ast.BlockStmt) DelayShape {
-	return m.shape(dur, fnBody, 0)
+	return m.shape(dur, fnBody, shapeOpts{})
 }
 
-// shape is Shape; level counts the shapes asked for the arguments of a
-// capping call (isCapCall), which stop at 2.
-func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, level int) DelayShape {
+// ShapeCounting is Shape for a delay computed from parameters that count
+// the attempts of a recursive retry (`time.Duration(attempt) *
+// time.Second` in a function that calls itself with attempt+1): they are
+// counters stepped by the retry, not values the caller chooses, so they
+// hide no random part.
+func (m *Result) ShapeCounting(dur ast.Expr, fnBody *ast.BlockStmt, counters map[types.Object]bool) DelayShape {
+	return m.shape(dur, fnBody, shapeOpts{counters: counters})
+}
+
+// shapeOpts: level counts the shapes asked for the arguments of a
+// capping call (isCapCall), which stop at 2; counters are the
+// parameters that count attempts (ShapeCounting).
+type shapeOpts struct {
+	level    int
+	counters map[types.Object]bool
+}
+
+// shape is Shape.
+func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelayShape {
 	info := m.pass.TypesInfo
 	var sh DelayShape
 	random, fixed := false, false
@@ -179,7 +195,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, level int) DelayShap
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"):
 					random = true
 				default:
-					if m.isCapCall(x, fn, fnBody, level) {
+					if m.isCapCall(x, fn, fnBody, o) {
 						sh.Capped = true // d = capped(d*2, max)
 					}
 					if m.IsRandomCall(x, fn) {
@@ -202,7 +218,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, level int) DelayShap
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if m.opaque(exprs, helpers, lits) {
+		if m.opaque(exprs, helpers, lits, o.counters) {
 			sh.Jitter = JitterUnknown
 		}
 	}
@@ -264,7 +280,7 @@ func mentionsObj(info *types.Info, e ast.Node, obj types.Object) bool {
 // opaque reports whether the duration comes from somewhere the model
 // cannot judge: a call of another package's function, a field, a
 // parameter.
-func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.FuncLit) bool {
+func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.FuncLit, counters map[types.Object]bool) bool {
 	inHelper := func(pos token.Pos) bool {
 		for _, d := range helpers {
 			if d.Pos() <= pos && pos < d.End() {
@@ -326,7 +342,7 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 				opaque = true
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) {
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) && !counters[v] {
 				opaque = true // a parameter of the retrying function
 			}
 		}

@@ -1,0 +1,41 @@
+package closures
+
+import (
+	"errors"
+	"time"
+)
+
+func ping() error { return errors.New("down") }
+
+// The delay grows with the attempt parameter the recursion steps: a
+// counter, not a value the caller chooses, so it has no random part.
+func pingCounted(attempt int) error {
+	err := ping()
+	if err != nil && attempt < 4 {
+		time.Sleep(time.Duration(attempt+1) * time.Second) // want `retry delay has no jitter`
+		return pingCounted(attempt + 1)
+	}
+	return err
+}
+
+// Doubling with the attempt counted up to 5: at most five attempts, so
+// the growth is capped; only the jitter is missing.
+func pingDoubling(attempt int) error {
+	err := ping()
+	if err != nil && attempt < 5 {
+		time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond) // want `retry delay has no jitter`
+		return pingDoubling(attempt + 1)
+	}
+	return err
+}
+
+// The near miss: the delay is a duration the caller gives (it may be
+// jittered there), doubled on each call: not known here.
+func pingGiven(attempt int, d time.Duration) error {
+	err := ping()
+	if err != nil && attempt < 4 {
+		time.Sleep(d)
+		return pingGiven(attempt+1, d)
+	}
+	return err
+}
