@@ -43,6 +43,7 @@ type builder struct {
 	popsMemo       map[*ast.FuncDecl]bool // methods that take a value off a receiver field (changing.go)
 	stopMemo       map[ast.Node]bool      // function bodies that wait on a stop kept outside them (waits.go)
 	keeps          map[*types.Func][]int  // function parameters kept to run later (stored.go)
+	paramStops     map[*types.Var]bool    // channel parameters a function returns on receiving from (waits.go)
 	yields         map[types.Object]bool  // the yield parameters of iterator functions
 	viaMemo        viaMemo                // derivedVia's memo for the loop being judged (iterates.go)
 	classifiers    map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)

@@ -220,7 +220,7 @@ func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
 			params := fn.Origin().Type().(*types.Signature).Params()
 			for i := range min(params.Len(), len(call.Args)) {
 				p := params.At(i)
-				if _, isChan := p.Type().Underlying().(*types.Chan); isChan && m.fromOutside(call.Args[i]) && m.selectsOn(d.Body, p) {
+				if _, isChan := p.Type().Underlying().(*types.Chan); isChan && m.fromOutside(call.Args[i]) && m.selectsOnMemo(d.Body, p) {
 					return true
 				}
 			}
@@ -268,6 +268,19 @@ func (m *builder) fromOutside(e ast.Expr) bool {
 		return len(m.vals.Assigns[v]) == 0 // a parameter
 	}
 	return false
+}
+
+// selectsOnMemo is selectsOn, once per parameter.
+func (m *builder) selectsOnMemo(body *ast.BlockStmt, p *types.Var) bool {
+	if v, ok := m.paramStops[p]; ok {
+		return v
+	}
+	if m.paramStops == nil {
+		m.paramStops = map[*types.Var]bool{}
+	}
+	v := m.selectsOn(body, p)
+	m.paramStops[p] = v
+	return v
 }
 
 // selectsOn reports whether body has a select case receiving from the
