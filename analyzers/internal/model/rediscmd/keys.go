@@ -219,12 +219,20 @@ func (b *builder) uses(list []ast.Expr) []types.Object {
 }
 
 // reply1 returns the variables call's reply is assigned to that are
-// assigned nothing else: a variable reused for another value (a cache
-// miss filled with a fresh value) does not carry the reply.
+// assigned nothing else but constants: a variable reused for another
+// value (a cache miss filled with a fresh value) does not carry the
+// reply; a default for a missing key (`if err == redis.Nil { n = 0 }`)
+// leaves it the reply's.
 func (b *builder) reply1(call *ast.CallExpr) []types.Object {
 	var out []types.Object
 	for _, v := range b.replies[call] {
-		if len(b.defs[v]) == 1 {
+		n := 0
+		for _, d := range b.defs[v] {
+			if d == nil || b.pass.TypesInfo.Types[d].Value == nil {
+				n++
+			}
+		}
+		if n == 1 {
 			out = append(out, v)
 		}
 	}

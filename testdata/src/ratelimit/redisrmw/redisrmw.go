@@ -216,3 +216,31 @@ func storeParsed(ctx context.Context, rdb *redis.Client, user, limit string) {
 	n, _ := strconv.Atoi(limit)
 	rdb.Set(ctx, key, n, time.Hour)
 }
+
+// A missing key read as a zero count is still the reply's count.
+func allowDefaulted(ctx context.Context, rdb *redis.Client, user string) bool {
+	key := "rl:" + user
+	n, err := rdb.Get(ctx, key).Int64() // want `GET of key, then SET of it in a separate command \(not atomic\)`
+	if err == redis.Nil {
+		n = 0
+	}
+	if n >= 60 {
+		return false
+	}
+	rdb.Set(ctx, key, n+1, time.Minute)
+	return true
+}
+
+func loadLimit(user string) int64 { return 60 }
+
+// The near miss: a miss is filled with a value loaded elsewhere, and that
+// value is what is written.
+func cachedLimit(ctx context.Context, rdb *redis.Client, user string) int64 {
+	key := "limit:" + user
+	n, err := rdb.Get(ctx, key).Int64()
+	if err == redis.Nil {
+		n = loadLimit(user)
+		rdb.Set(ctx, key, n, time.Hour)
+	}
+	return n
+}
