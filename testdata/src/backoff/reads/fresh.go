@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-func send(n int) error       { return errNeedMore }
+func send(n int) error        { return errNeedMore }
 func lookup(key string) error { return errNeedMore }
 
 // A variable declared in the body is made anew in every pass: deriving it
