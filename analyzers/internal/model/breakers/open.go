@@ -1,0 +1,257 @@
+package breakers
+
+// How a retry handles a breaker's open rejection: stops on it, retries
+// it, or cannot tell.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// openHandling judges how a retry treats a breaker's open error: whether
+// it stops at once on it, or explicitly retries it.
+func (m *layer) openHandling(r *RetryBreakers) {
+	if r.Retry.Row != nil && r.Retry.Row.Path == catalog.ResilintRetry && allResilintBreakers(r.Breakers) {
+		// runtime/retry stops on an error with CircuitOpen() bool, which
+		// runtime/breaker's rejections have; other breakers' errors it
+		// does not know.
+		r.StopsOnOpen = true
+	}
+	if r.Retry.ClientErrors {
+		// It goes round only on a response refused with a client
+		// error; an open breaker's rejection sends no request and
+		// brings no response, so the retry never goes round on it.
+		r.StopsOnOpen = true
+	}
+	var nodes []ast.Node
+	nodes = append(nodes, r.Retry.Ops...)
+	if call, ok := r.Retry.Node.(*ast.CallExpr); ok {
+		var args []ast.Expr
+		args = append(args, call.Args...)
+		if r.Retry.Row != nil && r.Retry.Row.Role == catalog.Retry && r.Retry.Row.BoundArg == -1 {
+			// A failsafe-go executor: its policies are on the receiver
+			// (failsafe.With(rp).Run(op)), and so are their options.
+			if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+				policies, _ := m.res.ExecutorPolicies(sel.X)
+				args = append(args, policies...)
+			}
+		}
+		// Options are calls too: retry.RetryIf(isRetryable).
+		for i := 0; i < len(args); i++ {
+			if c, ok := analysisutil.Unparen(args[i]).(*ast.CallExpr); ok {
+				args = append(args, c.Args...)
+			}
+		}
+		for _, a := range args {
+			nodes = append(nodes, a)
+			for _, o := range m.vals.Trace(a) {
+				if o.Expr != a {
+					nodes = append(nodes, o.Expr)
+				}
+			}
+			// A classifier given as a function of this package.
+			if fn, ok := funcOfExpr(m.pass.TypesInfo, a); ok {
+				if d := m.res.Decl(fn); d != nil {
+					nodes = append(nodes, d.Body)
+				}
+			}
+		}
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.IfStmt:
+				if neg, ok := m.mentionsOpen(x.Cond); ok {
+					if !neg && stops(x.Body, m) {
+						r.StopsOnOpen = true
+					}
+					if !neg && continues(x.Body) {
+						r.RetriesOpen = true
+					}
+				}
+			case *ast.CaseClause:
+				for _, e := range x.List {
+					if neg, ok := m.mentionsOpen(e); ok && !neg {
+						if stops(&ast.BlockStmt{List: x.Body}, m) {
+							r.StopsOnOpen = true
+						}
+						if continues(&ast.BlockStmt{List: x.Body}) {
+							r.RetriesOpen = true
+						}
+					}
+				}
+			case *ast.ReturnStmt:
+				// A classifier: return !errors.Is(err, ErrOpenState) stops,
+				// return errors.Is(err, ErrOpenState) retries it.
+				for _, res := range x.Results {
+					if tv := m.pass.TypesInfo.Types[res]; tv.Type != nil && types.Identical(tv.Type, types.Typ[types.Bool]) {
+						if neg, ok := m.mentionsOpen(res); ok {
+							if neg {
+								r.StopsOnOpen = true
+							} else {
+								r.RetriesOpen = true
+							}
+						}
+					}
+				}
+			case *ast.CallExpr:
+				// An option naming the errors to retry or to stop on
+				// (failsafe-go: HandleErrors(circuitbreaker.ErrOpen) retries
+				// it, AbortOnErrors(...) stops): its row's Errors.
+				fn := analysisutil.Callee(m.pass.TypesInfo, x)
+				if fn == nil {
+					break
+				}
+				if row := catalogRow(fn); row != nil && row.Errors != 0 {
+					for _, a := range x.Args {
+						if _, ok := m.mentionsOpen(a); ok || m.isOpenValue(a) {
+							switch row.Errors {
+							case catalog.ErrorsStop:
+								r.StopsOnOpen = true
+							case catalog.ErrorsRetried:
+								r.RetriesOpen = true
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// mentionsOpen reports whether e tests for a breaker's open error, and
+// whether that test is negated (!errors.Is(err, ErrOpenState)).
+func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
+	info := m.pass.TypesInfo
+	var walk func(e ast.Expr, neg bool) (bool, bool)
+	walk = func(e ast.Expr, neg bool) (bool, bool) {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				return walk(x.X, !neg)
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LAND, token.LOR:
+				if n, ok := walk(x.X, neg); ok {
+					return n, true
+				}
+				return walk(x.Y, neg)
+			case token.NEQ:
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(m.pass.TypesInfo, x) {
+					return !neg, true
+				}
+			case token.EQL:
+				if m.isOpenValue(x.X) || m.isOpenValue(x.Y) || isOpenState(m.pass.TypesInfo, x) {
+					return neg, true
+				}
+			}
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(info, x)
+			if fn != nil {
+				if row := catalogRow(fn); row != nil && row.Role == catalog.OpenCheck {
+					return neg, true
+				}
+				if catalog.ProtocolMethod(catalog.OpenMethod, fn.Name()) {
+					return neg, true // err.CircuitOpen(), whatever the error's type
+				}
+				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
+					return neg, true
+				}
+			}
+		}
+		return false, false
+	}
+	return walk(e, false)
+}
+
+func (m *layer) isOpenValue(e ast.Expr) bool {
+	obj := analysisutil.ReferredObject(m.pass.TypesInfo, e)
+	if obj == nil {
+		return false
+	}
+	row := catalog.Lookup(analysisutil.PkgPath(obj), "", obj.Name())
+	return row != nil && row.Role == catalog.OpenError
+}
+
+// stops reports whether a block leaves the retry: return, break, or a
+// Permanent marker.
+func stops(b *ast.BlockStmt, m *layer) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if x.Tok == token.BREAK || x.Tok == token.GOTO {
+				found = true
+			}
+		case *ast.CallExpr:
+			if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil {
+				if row := catalogRow(fn); row != nil && row.Role == catalog.Permanent {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func continues(b *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if x, ok := n.(*ast.BranchStmt); ok && x.Tok == token.CONTINUE {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isOpenState recognizes cb.State() == gobreaker.StateOpen: a call
+// compared with a constant the catalog lists as a breaker's open state
+// (OpenState rows), whatever the state method is called.
+func isOpenState(info *types.Info, be *ast.BinaryExpr) bool {
+	isOpenConst := func(e ast.Expr) bool {
+		c, ok := analysisutil.ReferredObject(info, e).(*types.Const)
+		if !ok || c.Pkg() == nil {
+			return false
+		}
+		row := catalog.Lookup(c.Pkg().Path(), "", c.Name())
+		return row != nil && row.Role == catalog.OpenState
+	}
+	isStateCall := func(e ast.Expr, other ast.Expr) bool {
+		_, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		return ok && types.Identical(info.TypeOf(e), info.TypeOf(other))
+	}
+	return isStateCall(be.X, be.Y) && isOpenConst(be.Y) || isStateCall(be.Y, be.X) && isOpenConst(be.X)
+}
+
+// allResilintBreakers reports whether every breaker in bs is
+// runtime/breaker's.
+func allResilintBreakers(bs []*BreakerReach) bool {
+	for _, b := range bs {
+		path := ""
+		switch {
+		case b.Site != nil:
+			path = b.Site.Path
+		case b.Fact != nil:
+			path = b.Fact.Path
+		}
+		if path != catalog.ResilintBreaker {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,337 @@
+package model
+
+// Stops: how a loop learns that another goroutine wants it to end (a
+// select case on a stop channel, a flag or getter read from a field, a
+// wait of the package that selects on a stop kept outside it).
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// stopCase reports whether a select case receives from a channel and
+// leaves the loop (returns or breaks): the loop ends when another
+// goroutine closes or signals that channel, or when a deadline's timer
+// fires (`case <-deadline.C: return`).
+func (m *builder) stopCase(cc *ast.CommClause) bool {
+	if cc.Comm == nil {
+		return false
+	}
+	var recv *ast.UnaryExpr
+	ast.Inspect(cc.Comm, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			recv = u
+		}
+		return recv == nil
+	})
+	if recv == nil {
+		return false
+	}
+	leaves := false
+	for _, st := range cc.Body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				leaves = true
+			case *ast.BranchStmt:
+				if x.Tok == token.BREAK || x.Tok == token.GOTO {
+					leaves = true
+				}
+			}
+			return !leaves
+		})
+	}
+	return leaves
+}
+
+// waitsOnStop reports whether call runs a function of this package, or a
+// closure held in a local variable, that waits in a select with a case
+// receiving from a stop kept outside it and returning: a channel field
+// or package variable (`case <-w.closing: return false`), or the Done of
+// a context held in a field (`case <-w.ctx.Done(): return w.ctx.Err()`).
+// Another goroutine ends the wait by closing the channel or cancelling
+// the context, and the result tells the caller so: a loop that uses the
+// result is bounded by it, as by a stop case of its own.
+func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	if tv, ok := info.Types[call]; !ok || tv.IsVoid() {
+		return false
+	}
+	var bodies []*ast.BlockStmt
+	if fn := analysisutil.Callee(info, call); fn != nil {
+		if d := m.vals.Decls[fn.Origin()]; d != nil && d.Body != nil {
+			bodies = append(bodies, d.Body)
+			// isClosed(stop): a select on the channel it is given, a
+			// stop channel from outside the caller.
+			params := fn.Origin().Type().(*types.Signature).Params()
+			for i := range min(params.Len(), len(call.Args)) {
+				p := params.At(i)
+				if _, isChan := p.Type().Underlying().(*types.Chan); isChan && m.fromOutside(call.Args[i]) && m.selectsOnMemo(d.Body, p) {
+					return true
+				}
+			}
+		}
+	} else if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
+		if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) {
+			for _, a := range m.vals.Assigns[v] {
+				if lit, ok := analysisutil.Unparen(a.Value).(*ast.FuncLit); ok {
+					bodies = append(bodies, lit.Body)
+				}
+			}
+		}
+	}
+	for _, b := range bodies {
+		if m.stopMemo == nil {
+			m.stopMemo = map[ast.Node]bool{}
+		}
+		v, ok := m.stopMemo[b]
+		if !ok {
+			v = m.selectsOnStop(b)
+			m.stopMemo[b] = v
+		}
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+// fromOutside reports whether the channel e is kept outside the function
+// that uses it: a field, a package variable, or a parameter.
+func (m *builder) fromOutside(e ast.Expr) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var)
+		return ok && v.IsField()
+	case *ast.Ident:
+		v, ok := m.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok {
+			return false
+		}
+		if !isLocal(v) {
+			return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+		}
+		return len(m.vals.Assigns[v]) == 0 // a parameter
+	}
+	return false
+}
+
+// selectsOnMemo is selectsOn, once per parameter.
+func (m *builder) selectsOnMemo(body *ast.BlockStmt, p *types.Var) bool {
+	if v, ok := m.paramStops[p]; ok {
+		return v
+	}
+	if m.paramStops == nil {
+		m.paramStops = map[*types.Var]bool{}
+	}
+	v := m.selectsOn(body, p)
+	m.paramStops[p] = v
+	return v
+}
+
+// selectsOn reports whether body has a select case receiving from the
+// channel parameter p whose body returns.
+func (m *builder) selectsOn(body *ast.BlockStmt, p *types.Var) bool {
+	info := m.pass.TypesInfo
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		cc, ok := n.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			return true
+		}
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			if len(c.Rhs) == 1 {
+				recv = c.Rhs[0]
+			}
+		}
+		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
+			return true
+		}
+		if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); !ok || info.Uses[id] != p {
+			return true
+		}
+		for _, st := range cc.Body {
+			if _, ok := st.(*ast.ReturnStmt); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// selectsOnStop reports whether body has a select case receiving from a
+// channel kept outside the function (a field, a package variable, the
+// Done of a context in a field) whose body returns.
+func (m *builder) selectsOnStop(body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	outside := func(e ast.Expr) bool {
+		e = analysisutil.Unparen(e)
+		if c, ok := e.(*ast.CallExpr); ok {
+			// w.ctx.Done()
+			fn := analysisutil.Callee(info, c)
+			sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+			if !ok || !analysisutil.IsMethod(fn, "context", "Context", "Done") {
+				return false
+			}
+			e = analysisutil.Unparen(sel.X)
+		}
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			v, ok := info.Uses[x.Sel].(*types.Var)
+			return ok && (v.IsField() || !isLocal(v))
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			return ok && !isLocal(v) && v.Parent() == v.Pkg().Scope()
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		cc, ok := n.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			return true
+		}
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			if len(c.Rhs) == 1 {
+				recv = c.Rhs[0]
+			}
+		}
+		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW || !outside(u.X) {
+			return true
+		}
+		for _, st := range cc.Body {
+			if _, ok := st.(*ast.ReturnStmt); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// flagStop reports whether ifs leaves the loop (its body returns or
+// breaks) when state kept outside the function says so (stateCond).
+func (m *builder) flagStop(ifs *ast.IfStmt) bool {
+	if ifs.Init != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if last.Tok != token.BREAK {
+			return false
+		}
+	default:
+		return false
+	}
+	return m.stateCond(ifs.Cond)
+}
+
+// condStop reports whether loop is a for loop whose own condition reads
+// state kept outside the function (stateCond): `for attempt := 0;
+// atomic.LoadUint32(&c.stop) == 0; attempt++` runs until Close sets the
+// flag.
+func (m *builder) condStop(loop ast.Stmt) bool {
+	fs, ok := loop.(*ast.ForStmt)
+	return ok && fs.Cond != nil && m.stateCond(fs.Cond)
+}
+
+// stateCond reports whether cond reads state kept outside the function and
+// no local variable of its own: a struct field (p.closed,
+// p.closedFlag.Load(), atomic.LoadUint32(&c.stop)), or a getter of the
+// package that returns such a field (l.closed(): stateGetter). Another
+// goroutine sets that field to end the loop.
+func (m *builder) stateCond(cond ast.Expr) bool {
+	info := m.pass.TypesInfo
+	field, local := false, false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if len(x.Args) == 0 && m.stateGetter(analysisutil.Callee(info, x)) {
+				field = true
+				return false // the getter's receiver is the shared state
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+				field = true
+				return false // the receiver of a field is the shared state
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
+				local = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	}
+	ast.Inspect(cond, visit)
+	return field && !local
+}
+
+// stateGetter reports whether fn is a method of this package with no
+// parameters and one bool result that reads a field of its receiver and
+// writes none (`func (l *Listener) closed() bool { l.mu.Lock(); defer
+// l.mu.Unlock(); return l.isClosed }`): a question about shared state.
+func (m *builder) stateGetter(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	d := m.vals.Decls[fn.Origin()]
+	info := m.pass.TypesInfo
+	recv := recvVar(info, d)
+	if recv == nil || d.Body == nil {
+		return false
+	}
+	onRecv := func(e ast.Expr) bool { return recvField(info, recv, e) != nil }
+	reads, writes := false, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if onRecv(l) {
+					writes = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if onRecv(x.X) {
+				writes = true
+			}
+		case *ast.SelectorExpr:
+			if onRecv(x) {
+				reads = true
+			}
+		}
+		return !writes
+	})
+	return reads && !writes
+}
