@@ -61,7 +61,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 	var ops []*ast.CallExpr
 	// for i := range len(keys): the range advances its key as i++ would.
 	if rs, ok := stmt.(*ast.RangeStmt); ok {
-		if id := keyIdent(rs.Key); id != nil && info.ObjectOf(id) != nil {
+		if id := identOf(rs.Key); id != nil && info.ObjectOf(id) != nil {
 			advanced[info.ObjectOf(id)] = true
 		}
 	}
@@ -436,13 +436,4 @@ func mentionsOutsideClosures(info *types.Info, e ast.Node, obj types.Object) boo
 		return !found
 	})
 	return found
-}
-
-// keyIdent returns the identifier a range statement's key is, or nil.
-func keyIdent(e ast.Expr) *ast.Ident {
-	if e == nil {
-		return nil
-	}
-	id, _ := analysisutil.Unparen(e).(*ast.Ident)
-	return id
 }

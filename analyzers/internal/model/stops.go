@@ -137,7 +137,15 @@ func (m *builder) selectsOnMemo(body *ast.BlockStmt, p *types.Var) bool {
 // selectsOn reports whether body has a select case receiving from the
 // channel parameter p whose body returns.
 func (m *builder) selectsOn(body *ast.BlockStmt, p *types.Var) bool {
-	info := m.pass.TypesInfo
+	return returnsOnReceive(body, func(ch ast.Expr) bool {
+		id, ok := analysisutil.Unparen(ch).(*ast.Ident)
+		return ok && m.pass.TypesInfo.Uses[id] == p
+	})
+}
+
+// returnsOnReceive reports whether body (not its closures) has a select
+// case receiving from a channel that is(ch) and returning.
+func returnsOnReceive(body *ast.BlockStmt, is func(ch ast.Expr) bool) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok || found {
@@ -157,10 +165,7 @@ func (m *builder) selectsOn(body *ast.BlockStmt, p *types.Var) bool {
 			}
 		}
 		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW {
-			return true
-		}
-		if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); !ok || info.Uses[id] != p {
+		if !ok || u.Op != token.ARROW || !is(u.X) {
 			return true
 		}
 		for _, st := range cc.Body {
@@ -199,36 +204,7 @@ func (m *builder) selectsOnStop(body *ast.BlockStmt) bool {
 		}
 		return false
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || found {
-			return false
-		}
-		cc, ok := n.(*ast.CommClause)
-		if !ok || cc.Comm == nil {
-			return true
-		}
-		var recv ast.Expr
-		switch c := cc.Comm.(type) {
-		case *ast.ExprStmt:
-			recv = c.X
-		case *ast.AssignStmt:
-			if len(c.Rhs) == 1 {
-				recv = c.Rhs[0]
-			}
-		}
-		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW || !outside(u.X) {
-			return true
-		}
-		for _, st := range cc.Body {
-			if _, ok := st.(*ast.ReturnStmt); ok {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return returnsOnReceive(body, outside)
 }
 
 // flagStop reports whether ifs leaves the loop (its body returns or

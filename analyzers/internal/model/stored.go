@@ -155,6 +155,7 @@ func isAppendOf(info *types.Info, e ast.Expr, is func(ast.Expr) bool) bool {
 	return slices.ContainsFunc(call.Args[1:], is)
 }
 
+// identOf returns e as an identifier (parentheses removed), or nil.
 func identOf(e ast.Expr) *ast.Ident {
 	id, _ := analysisutil.Unparen(e).(*ast.Ident)
 	return id
