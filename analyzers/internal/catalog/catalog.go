@@ -508,6 +508,10 @@ var hostLocalRows = []Row{
 	{Path: "net", Name: "DialUnix", ValueArg: -1, Role: HostLocalDial},
 	{Path: "net", Name: "ResolveUnixAddr", Role: HostLocal},
 	{Path: "net", Recv: "UnixAddr", Name: "Network", Role: HostLocal},
+	// Every net.Addr names an address and reaches nothing, whatever
+	// its type (a listener's Addr().Network()).
+	{Path: "net", Recv: "Addr", Name: "Network", Role: HostLocal},
+	{Path: "net", Recv: "Addr", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "UnixAddr", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "Dialer", Name: "Dial", ValueArg: 0, Role: HostLocalDial},
 	{Path: "net", Recv: "Dialer", Name: "DialContext", ValueArg: 1, Role: HostLocalDial},
@@ -520,16 +524,20 @@ var hostLocalRows = []Row{
 	{Path: "net/http", Recv: "Server", Name: "RegisterOnShutdown", ValueArg: 0, Role: Deferred},
 }
 
-// HostLocalPackages are the standard packages none of whose functions
-// reach another host: string and number handling, errors, formatting,
-// logging, synchronization, time, files and system calls. (Not io or
-// bufio: their readers and writers may be network connections.)
+// HostLocalPackages are the packages none of whose functions reach
+// another host: string and number handling, errors, formatting, logging,
+// synchronization, time, files and system calls (the standard library's
+// syscall and its extension golang.org/x/sys, whose wrappers end in
+// assembly the model cannot read). Not io or bufio: their readers and
+// writers may be network connections. As for syscall, the few raw socket
+// calls of x/sys (Connect, Sendto) are taken for local too.
 var HostLocalPackages = map[string]bool{
 	"bytes": true, "context": true, "errors": true, "fmt": true, "log": true, "log/slog": true,
 	"maps": true, "math": true, "math/rand": true, "math/rand/v2": true, "os": true,
 	"path": true, "path/filepath": true, "runtime": true, "slices": true, "sort": true,
 	"strconv": true, "strings": true, "sync": true, "sync/atomic": true, "syscall": true,
 	"time": true, "unicode": true, "unicode/utf8": true,
+	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
 func init() {

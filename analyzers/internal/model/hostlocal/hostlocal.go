@@ -199,10 +199,10 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, false // error's Error
 	}
 	path := analysisutil.PkgPath(fn)
+	if catalog.HostLocalPackages[path] {
+		return true, false
+	}
 	if analysisutil.IsStd(path) {
-		if catalog.HostLocalPackages[path] {
-			return true, false
-		}
 		row := catalog.Lookup(path, analysisutil.RecvTypeName(fn), fn.Name())
 		if row == nil {
 			return false, false
