@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // forget drops what is known about the variables assigned by lhs.
@@ -263,6 +264,16 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			partials = append(partials, obj)
 		}
 	}
+	if errObj == nil && respObj == nil && len(res) == 1 && len(partials) == 1 && waits.ErrorField(in.pkg, res[0]) != nil {
+		// res := do(ctx): the result carries the outcome in its error
+		// field (res.Err), and the data beside it.
+		obj := partials[0]
+		s.overwrite(obj)
+		s.setVal(obj, nil)
+		s.setBoolDef(obj, nil)
+		s.setSlot(slot{key: obj, carrier: true, partials: partials, op: call, judges: judges})
+		return
+	}
 	for i, l := range lhs {
 		obj := in.objOf(l)
 		if obj == nil {
@@ -349,8 +360,10 @@ func (in *interp) errSource(e ast.Expr, s *state) *slot {
 			if obj := in.objOf(e.X); obj != nil {
 				for _, sl := range s.slots {
 					if !sl.isResp && slices.Contains(sl.partials, obj) {
+						// (the carrier's own error field too: the
+						// result of `res := do(ctx)` is its partial)
 						c := sl
-						c.st = stUnknown
+						c.st, c.carrier = stUnknown, false
 						return &c
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // cond splits state s by the condition e into the states where e holds
@@ -181,7 +182,9 @@ func (in *interp) isNil(e ast.Expr) bool {
 }
 
 // errKey returns the slot key of an error expression compared with nil:
-// a variable holding an operation's error, or an operation call itself.
+// a variable holding an operation's error, the error field of a result
+// that carries its operation's outcome (res.Err: the result's key), or an
+// operation call itself.
 func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 	e = analysisutil.Unparen(e)
 	switch x := e.(type) {
@@ -191,13 +194,29 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 			return nil, s, false
 		}
 		if sl, ok := s.slot(obj); ok && !sl.isResp {
-			return obj, s, true
+			// res != nil of a result carrying its outcome asks
+			// whether there is one, not how it went.
+			return obj, s, !sl.carrier
 		}
 		if in.opVars[obj] {
 			return obj, s, true
 		}
+	case *ast.SelectorExpr:
+		// res.Err of a result that carries its outcome in that field.
+		if tv, ok := in.info.Types[x]; !ok || !analysisutil.IsErrorType(tv.Type) {
+			return nil, s, false
+		}
+		obj := in.objOf(x.X)
+		if obj == nil {
+			return nil, s, false
+		}
+		if sl, ok := s.slot(obj); ok && sl.carrier {
+			if f, isF := in.info.Uses[x.Sel].(*types.Var); isF && f == waits.ErrorField(in.pkg, obj.Type()) {
+				return obj, s, true
+			}
+		}
 	case *ast.CallExpr:
-		if in.isOp(x) && len(in.results(x)) == 1 {
+		if in.isOp(x) && len(in.results(x)) == 1 && !in.carries(x) {
 			c := s.clone()
 			in.startOp(c)
 			if in.isDelayCall(x) {
@@ -483,4 +502,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		return identify(nonNil(t)), nonNil(f)
 	}
 	return nonNil(t), nonNil(f)
+}
+
+// carries reports whether call is an operation whose one result carries
+// its outcome in an error field (waits.ErrorField) rather than being an
+// error.
+func (in *interp) carries(call *ast.CallExpr) bool {
+	res := in.results(call)
+	return len(res) == 1 && !analysisutil.IsErrorType(res[0]) && !isHTTPResponse(res[0]) && waits.ErrorField(in.pkg, res[0]) != nil
 }

@@ -48,6 +48,7 @@ const (
 )
 
 type interp struct {
+	pkg     *types.Package // the package analyzed
 	info    *types.Info
 	pkgVals func(*types.Var) (constant.Value, bool) // package-level vars with constant values
 	opVars  map[types.Object]bool                   // vars that hold an operation's error

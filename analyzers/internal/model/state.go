@@ -104,6 +104,10 @@ type slot struct {
 	// loop makes progress with partial results (a read or write loop), not
 	// a retry.
 	partials []types.Object
+	// carrier: key is the one result of an operation that carries its
+	// outcome in an error field (`res := do(ctx); if res.Err != nil`),
+	// and its own partial: the status is that of the field.
+	carrier bool
 	// op is the call that produced the outcome.
 	op *ast.CallExpr
 	// judges are the responses the operation was given to check (an
@@ -323,6 +327,9 @@ func (s *state) hash() uint64 {
 		if sl.accepted {
 			bits |= 1 << 42
 		}
+		if sl.carrier {
+			bits |= 1 << 43
+		}
 		h += mix(maphash.Comparable(keySeed, sl.key), bits)
 	}
 	for _, v := range s.vals {
@@ -361,7 +368,7 @@ func equal(a, b *state) bool {
 	}
 	for _, x := range a.slots {
 		y, ok := b.slot(x.key)
-		if !ok || x.st != y.st || x.isResp != y.isResp || x.mask != y.mask || x.checked != y.checked || x.accepted != y.accepted {
+		if !ok || x.st != y.st || x.isResp != y.isResp || x.mask != y.mask || x.checked != y.checked || x.accepted != y.accepted || x.carrier != y.carrier {
 			return false
 		}
 	}

@@ -26,7 +26,7 @@ func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
 func isCtxQuery(fn *types.Func) bool { return waits.IsCtxQuery(fn) }
 
 func (in *interp) calls() waits.Calls {
-	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits}
+	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg}
 }
 
 func (in *interp) waits(stmt ast.Node) bool            { return in.calls().Waits(stmt) }
@@ -42,7 +42,7 @@ func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPur
 // retry's delays.
 func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	info := m.pass.TypesInfo
-	calls := waits.Calls{Info: info, Funcs: m.delayFuncs, Pure: m.pureWaits, Methods: m.waitLayer.WaitMethods, Import: m.importWait}
+	calls := waits.Calls{Info: info, Funcs: m.delayFuncs, Pure: m.pureWaits, Methods: m.waitLayer.WaitMethods, Import: m.importWait, Pkg: m.pass.Pkg}
 	own := r.Node
 	if ls, ok := own.(*ast.LabeledStmt); ok {
 		own = ls.Stmt

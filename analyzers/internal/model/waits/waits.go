@@ -103,6 +103,9 @@ type Calls struct {
 	// given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.
 	Certain bool
+	// Pkg is the package analyzed: its own unexported error fields carry
+	// outcomes too (ErrorField); nil: exported ones only.
+	Pkg *types.Package
 }
 
 // Results returns the types of the results of call.
@@ -122,7 +125,8 @@ func Results(info *types.Info, call *ast.CallExpr) []types.Type {
 }
 
 // IsOp reports whether call is a fallible operation: it returns an error
-// (or an *http.Response), is not an error constructor or wrapper, not a
+// (or an *http.Response, or only a result that carries its outcome in an
+// error field: ErrorField), is not an error constructor or wrapper, not a
 // wait, and not one of the accessors whose error is not an outcome
 // (Close, Err).
 func (in Calls) IsOp(call *ast.CallExpr) bool {
@@ -131,6 +135,9 @@ func (in Calls) IsOp(call *ast.CallExpr) bool {
 		return false
 	}
 	fallible := analysisutil.IsErrorType(res[len(res)-1])
+	if len(res) == 1 && ErrorField(in.Pkg, res[0]) != nil {
+		fallible = true // its outcome in a field of the result (res.Err)
+	}
 	for _, r := range res {
 		if analysisutil.IsNamedType(r, "net/http", "Response") {
 			fallible = true
@@ -168,3 +175,38 @@ func (in Calls) IsOp(call *ast.CallExpr) bool {
 	}
 	return true
 }
+
+// ErrorField returns the field of error type through which a result of
+// type t carries the outcome of the call that returned it (`res :=
+// do(ctx); if res.Err != nil`): t is a struct, or a pointer to one, that
+// is no error itself and has exactly one direct field of type error,
+// exported or of pkg. Nil otherwise.
+func ErrorField(pkg *types.Package, t types.Type) *types.Var {
+	if types.Implements(t, errorIface) {
+		return nil
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+		if types.Implements(t, errorIface) {
+			return nil
+		}
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var field *types.Var
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if f.Embedded() || !analysisutil.IsErrorType(f.Type()) || !f.Exported() && (pkg == nil || f.Pkg() != pkg) {
+			continue
+		}
+		if field != nil {
+			return nil // two errors: which is the outcome is not known
+		}
+		field = f
+	}
+	return field
+}
+
+var errorIface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
