@@ -147,6 +147,15 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 	}
 	switch sh.Jitter {
 	case waits.JitterNone:
+		if d.Own {
+			// c.backoff(attempt): the delay is computed inside the
+			// helper; there is no duration here to wrap.
+			pass.Report(analysis.Diagnostic{
+				Pos: d.Call.Pos(), End: d.Call.End(), Category: "no-jitter",
+				Message: fmt.Sprintf("retry delay has no jitter: %s computes its wait with no random part, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it computes the delay (runtime/retry's FullJitter)", analysisutil.FuncName(analysisutil.Callee(pass.TypesInfo, d.Call), pass.Pkg)),
+			})
+			return
+		}
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
 		category := "no-jitter"
 		fixMsg := "Wrap the delay in retry.FullJitter"

@@ -178,7 +178,7 @@ func sites(fset *token.FileSet, info *types.Info, res *model.Result, sent *sends
 			d := r.Delays[0]
 			s.Jitter = jitterName(d.Shape.Jitter)
 			s.Exponential, s.Capped = d.Shape.Exponential, d.Shape.Capped
-			if d.Dur != nil {
+			if d.Dur != nil && !d.Own {
 				s.DelayText = exprText(fset, d.Dur)
 				s.Delays = schedule(info, r, d.Dur)
 			}

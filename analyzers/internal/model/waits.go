@@ -132,6 +132,12 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						}
 					}
 				}
+				own := false
+				if dur == nil && helper && fn != nil && m.waitLayer.WaitFixed(fn.Origin()) {
+					// c.backoff(attempt): a wait of its own with no
+					// random part, given only counts and contexts.
+					dur, own = x, true
+				}
 				if dur != nil && r.Kind != RecursiveRetry && leavesAfter(stack) {
 					// A wait after which the loop always returns
 					// (pacing the work that follows a success) is not
@@ -140,7 +146,12 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					dur = nil
 				}
 				if dur != nil {
-					d := &waits.Delay{Call: x, Dur: dur, Shape: m.waitLayer.ShapeCounting(dur, fnBody, counters)}
+					d := &waits.Delay{Call: x, Dur: dur, Own: own}
+					if own {
+						d.Shape = waits.DelayShape{Jitter: waits.JitterNone}
+					} else {
+						d.Shape = m.waitLayer.ShapeCounting(dur, fnBody, counters)
+					}
 					if helper && fn != nil && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
 						// jsleep(d) adds a random part of its own: how
 						// random the wait is, is the helper's business.

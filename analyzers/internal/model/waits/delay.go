@@ -85,8 +85,13 @@ func isTimeChan(t types.Type) bool {
 // Delay is a wait between the attempts of a hand-written retry.
 type Delay struct {
 	Call  *ast.CallExpr // time.Sleep(d), time.After(d), time.NewTimer(d), t.Reset(d), retry.Sleep(ctx, d)
-	Dur   ast.Expr      // the duration argument
+	Dur   ast.Expr      // the duration argument; Call itself when Own
 	Shape DelayShape
+	// Own: Call is a wait function that waits a delay of its own, given
+	// no duration (WaitFact.Fixed: `c.backoff(attempt)`); Shape says no
+	// more than that it has no random part. There is no duration here to
+	// rewrite.
+	Own bool
 	// Cancellable: the wait ends when the context is cancelled
 	// (runtime/retry's Sleep, or a select with a ctx.Done() case).
 	Cancellable bool

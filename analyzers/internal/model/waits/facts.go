@@ -3,6 +3,7 @@ package waits
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -24,21 +25,31 @@ type WaitFact struct {
 	// loops (`time.Sleep(d + rand.N(d))`): the duration it is given is
 	// not all it waits, so a fixed one is no fixed wait.
 	Jitters bool
+	// Fixed is set when the function is given no duration and no value
+	// but counts and contexts (`backoff(ctx, attempt)`), and every wait
+	// it makes outside loops waits a delay of its own with no random part
+	// (`time.Sleep(time.Duration(attempt) * time.Second)`): called between
+	// attempts, it is a wait without jitter.
+	Fixed bool
 }
 
 func (*WaitFact) AFact() {}
 
 func (f *WaitFact) String() string {
-	s := "waits"
-	switch {
-	case f.Pure && f.Jitters:
-		s += "(pure, jitters)"
-	case f.Pure:
-		s += "(pure)"
-	case f.Jitters:
-		s += "(jitters)"
+	var attrs []string
+	if f.Pure {
+		attrs = append(attrs, "pure")
 	}
-	return s
+	if f.Jitters {
+		attrs = append(attrs, "jitters")
+	}
+	if f.Fixed {
+		attrs = append(attrs, "fixed")
+	}
+	if len(attrs) == 0 {
+		return "waits"
+	}
+	return "waits(" + strings.Join(attrs, ", ") + ")"
 }
 
 // RandomFact is exported for every function that returns a value drawn
@@ -372,4 +383,113 @@ func (m *Result) WaitJitters(fn *types.Func) bool {
 func (m *Result) BodyWaits(body *ast.BlockStmt) bool {
 	in := Calls{Info: m.pass.TypesInfo, Funcs: m.WaitFuncs, Pure: m.PureWaits, Import: m.ImportedWait, Certain: true}
 	return waitsOnEveryCall(body, in.WaitsHere)
+}
+
+// findFixedWaits marks the package's pure wait functions that wait a delay of
+// their own with no random part (WaitFact.Fixed) and exports their
+// WaitFact again with Fixed set. Their parameters (but the receiver) are
+// all integers or contexts: a function given a duration waits what its
+// caller says (judged at the call), and one given anything else (a
+// response, an options value) may take its delay from it. Each wait
+// outside loops and closures — time.Sleep, time.After, time.NewTimer,
+// runtime/retry's Sleep, or another wait function given one duration —
+// must have a shape with no random part the model can see whole (not
+// JitterUnknown); the integer parameters count attempts (ShapeCounting).
+func (m *Result) findFixedWaits() {
+	m.FixedWaits = map[*types.Func]bool{}
+	info := m.pass.TypesInfo
+	for fn := range m.WaitFuncs {
+		d := m.vals.Decls[fn]
+		if d == nil || d.Body == nil || m.JitterWaits[fn] || !m.PureWaits[fn] {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		counters := map[types.Object]bool{}
+		ok := true
+		for v := range sig.Params().Variables() {
+			switch {
+			case isInteger(v.Type()):
+				counters[v] = true
+			case analysisutil.IsNamedType(v.Type(), "context", "Context"):
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		found := false
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				return false
+			case *ast.CallExpr:
+				dur, isWait := m.waitDuration(info, x)
+				if !isWait {
+					return ok
+				}
+				if dur == nil || m.ShapeCounting(dur, d.Body, counters).Jitter != JitterNone {
+					ok = false
+				}
+				found = true
+			}
+			return ok
+		})
+		if ok && found {
+			m.FixedWaits[fn] = true
+			m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Fixed: true})
+		}
+	}
+}
+
+// waitDuration recognizes a wait call and returns the duration it waits
+// (nil when it is not one expression: a wait function given two
+// durations, or none).
+func (m *Result) waitDuration(info *types.Info, call *ast.CallExpr) (ast.Expr, bool) {
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return nil, false
+	}
+	switch {
+	case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"), analysisutil.IsFunc(fn, "time", "NewTimer"):
+		if len(call.Args) == 1 {
+			return call.Args[0], true
+		}
+		return nil, true
+	case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep"):
+		if len(call.Args) == 2 {
+			return call.Args[1], true
+		}
+		return nil, true
+	case m.WaitFuncs[fn.Origin()] || m.ImportedWait(fn.Origin()) != nil:
+		if m.WaitJitters(fn.Origin()) || m.WaitFixed(fn.Origin()) {
+			return nil, true
+		}
+		var dur ast.Expr
+		for _, a := range call.Args {
+			if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
+				if dur != nil {
+					return nil, true
+				}
+				dur = a
+			}
+		}
+		return dur, true
+	}
+	return nil, false
+}
+
+// WaitFixed reports whether fn waits a delay of its own with no random
+// part (WaitFact.Fixed): this package's, or another's through its fact.
+func (m *Result) WaitFixed(fn *types.Func) bool {
+	if m.FixedWaits[fn] {
+		return true
+	}
+	f := m.ImportedWait(fn)
+	return f != nil && f.Fixed
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }

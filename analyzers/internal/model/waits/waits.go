@@ -37,6 +37,9 @@ type Result struct {
 	// JitterWaits are the WaitFuncs that draw a random number beside the
 	// duration they are given (WaitFact.Jitters).
 	JitterWaits map[*types.Func]bool
+	// FixedWaits are the WaitFuncs that wait a delay of their own with
+	// no random part, given only counts and contexts (WaitFact.Fixed).
+	FixedWaits map[*types.Func]bool
 	// WaitMethods are the calls that may wait, and the model cannot
 	// tell that they do not: the methods of the package's interfaces
 	// that a type of the package implements with a method that waits,
@@ -82,6 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.findRandomFuncs()
 	m.findJitterWaits()
+	m.findFixedWaits()
 	m.findCtxChecks()
 	m.findCapFuncs()
 	return m, nil

@@ -64,3 +64,21 @@ func Doze(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// Step waits a delay it computes from the attempt number it is given, or
+// until ctx ends: 100ms, 200ms, 300ms... the same for every caller.
+func Step(ctx context.Context, attempt int) error {
+	t := time.NewTimer(time.Duration(attempt+1) * 100 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// StepSpread waits a random part of its step: jittered.
+func StepSpread(ctx context.Context, attempt int) error {
+	return Pause(ctx, Spread(time.Duration(attempt+1)*100*time.Millisecond))
+}
