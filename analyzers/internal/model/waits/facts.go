@@ -408,6 +408,8 @@ func (m *Result) findFixedWaits() {
 		ok := true
 		for v := range sig.Params().Variables() {
 			switch {
+			case analysisutil.IsNamedType(v.Type(), "time", "Duration"):
+				ok = false // given its duration: judged at the call
 			case isInteger(v.Type()):
 				counters[v] = true
 			case analysisutil.IsNamedType(v.Type(), "context", "Context"):

@@ -24,7 +24,7 @@ func Hold(ctx context.Context, d time.Duration) error { // want Hold:`waits\(pur
 }
 
 // Nap waits through another helper that waits.
-func Nap() { pause(time.Second) } // want Nap:`waits\(pure\)`
+func Nap() { pause(time.Second) } // want Nap:`waits\(pure, fixed\)`
 
 // fetchThenWait waits, but also calls something fallible.
 func fetchThenWait() error { // want fetchThenWait:"waits"

@@ -8,8 +8,8 @@ import (
 	"waits/facts"
 )
 
-// wait waits through the other package's pure wait.
-func wait(ctx context.Context) error { return facts.Hold(ctx, time.Second) } // want wait:`waits\(pure\)` wait:"checksctx"
+// wait waits a fixed second through the other package's pure wait.
+func wait(ctx context.Context) error { return facts.Hold(ctx, time.Second) } // want wait:`waits\(pure, fixed\)` wait:"checksctx"
 
 // backoff is random through the other package's jitter.
 func backoff(d time.Duration) time.Duration { return facts.Jitter(d) } // want backoff:"random"
