@@ -83,7 +83,11 @@ type Retry struct {
 	// when a dependency goes down.
 	Specific bool
 	// CountBounded: the loop compares a counter it advances with a limit,
-	// even one that is not a constant (a configured number of attempts).
+	// even one that is not a constant (a configured number of attempts),
+	// gives the counter to a policy that answers whether to go on, or
+	// asks a policy the model cannot see into (an interface method, a
+	// function value) given something other than the error (the request,
+	// which may carry its attempts): a bound unknown, not absent.
 	CountBounded bool
 	// For a recursive retry whose bound is a parameter it counts with:
 	// the parameter's index (-1: none), and how a constant argument n

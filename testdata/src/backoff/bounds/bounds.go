@@ -301,3 +301,43 @@ func withClassifier(ctx context.Context, retryable func(error) bool) error {
 		time.Sleep(jittered(time.Duration(n) * time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
 	}
 }
+
+// cqlQuery counts its own attempts; a queryPolicy is asked with the query.
+type cqlQuery struct{ attempts int }
+
+func (q *cqlQuery) addAttempt() { q.attempts++ }
+
+type queryPolicy interface {
+	Attempt(q *cqlQuery) bool
+}
+
+// The policy the model cannot see into is given the query, which carries
+// the attempts the loop adds: its bound is the policy's, unknown but not
+// absent.
+func withQueryPolicy(ctx context.Context, p queryPolicy) error {
+	q := &cqlQuery{}
+	for {
+		err := call(ctx)
+		q.addAttempt()
+		if err == nil || !p.Attempt(q) {
+			return err
+		}
+		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}
+
+// The near miss: a policy given only the error classifies it and counts
+// nothing, even through an interface.
+type errPolicy interface {
+	Retryable(err error) bool
+}
+
+func withErrPolicy(ctx context.Context, p errPolicy) error {
+	for { // want `retry loop has no bound`
+		err := call(ctx)
+		if err == nil || !p.Retryable(err) {
+			return err
+		}
+		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}
