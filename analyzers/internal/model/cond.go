@@ -338,7 +338,7 @@ func (in *interp) statusCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, o
 	if !ok {
 		return nil, nil, false
 	}
-	var tmask uint32
+	var tmask uint64
 	for i, code := range httpSamples {
 		v, ok := in.evalWith(e, s, key, code)
 		if !ok || v.Kind() != constant.Bool {
@@ -352,7 +352,7 @@ func (in *interp) statusCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, o
 	if !found {
 		sl = slot{key: key, isResp: true, mask: fullMask}
 	}
-	mk := func(m uint32) []*state {
+	mk := func(m uint64) []*state {
 		m &= sl.mask
 		if m == 0 {
 			return nil

@@ -25,17 +25,25 @@ func (s status) String() string {
 // The HTTP statuses a response can have, as sample points: a condition on
 // resp.StatusCode is evaluated at each and the path keeps the set for which
 // it holds.
-var httpSamples = [...]int64{200, 201, 204, 301, 304, 400, 401, 403, 404, 408, 409, 422, 425, 429, 500, 501, 502, 503, 504}
+// Every status of net/http's constants that a client may meet is one (a
+// comparison with a status left out would have no sample to hold at).
+var httpSamples = [...]int64{
+	200, 201, 202, 203, 204, 205, 206, 207, 208, 226,
+	300, 301, 302, 303, 304, 307, 308,
+	400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418,
+	421, 422, 423, 424, 425, 426, 428, 429, 431, 451,
+	500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511,
+}
 
-const fullMask = uint32(1)<<len(httpSamples) - 1
+const fullMask = uint64(1)<<len(httpSamples) - 1
 
 func httpSuccess(code int64) bool { return code < 400 }
 
 // clientErrorMask holds the sample statuses that say the request itself
 // was refused (4xx), not that the server is overloaded or down: not 408,
 // 425 or 429.
-var clientErrorMask = func() uint32 {
-	var m uint32
+var clientErrorMask = func() uint64 {
+	var m uint64
 	for i, c := range httpSamples {
 		if c >= 400 && c < 500 && !httpRetryable(c) {
 			m |= 1 << i
@@ -60,7 +68,7 @@ func httpRetryable(code int64) bool {
 }
 
 // maskStatus classifies a set of possible HTTP statuses.
-func maskStatus(mask uint32, checked bool) status {
+func maskStatus(mask uint64, checked bool) status {
 	if mask == fullMask || mask == 0 {
 		if checked {
 			return stChecked
@@ -97,7 +105,7 @@ type slot struct {
 	key     any // types.Object or ast.Node
 	st      status
 	isResp  bool   // an *http.Response: mask is meaningful
-	mask    uint32 // possible statuses, for responses
+	mask    uint64 // possible statuses, for responses
 	checked bool   // a response examined by a predicate
 	// partials are the operation's other results (bytes read, a page):
 	// using one before the operation is known to have succeeded means the
@@ -317,7 +325,7 @@ func (s *state) okOnly() bool {
 func (s *state) hash() uint64 {
 	var h uint64
 	for _, sl := range s.slots {
-		bits := uint64(sl.st) | uint64(sl.mask)<<8
+		bits := uint64(sl.st)
 		if sl.isResp {
 			bits |= 1 << 40
 		}
@@ -330,7 +338,7 @@ func (s *state) hash() uint64 {
 		if sl.carrier {
 			bits |= 1 << 43
 		}
-		h += mix(maphash.Comparable(keySeed, sl.key), bits)
+		h += mix(mix(maphash.Comparable(keySeed, sl.key), bits), sl.mask)
 	}
 	for _, v := range s.vals {
 		h += mix(maphash.Comparable(keySeed, v.key), maphash.String(keySeed, v.v.ExactString())^0x5bd1e995)
