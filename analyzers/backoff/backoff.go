@@ -152,7 +152,7 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 			// helper; there is no duration here to wrap.
 			pass.Report(analysis.Diagnostic{
 				Pos: d.Call.Pos(), End: d.Call.End(), Category: "no-jitter",
-				Message: fmt.Sprintf("retry delay has no jitter: %s computes its wait with no random part, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it computes the delay (runtime/retry's FullJitter)", analysisutil.FuncName(analysisutil.Callee(pass.TypesInfo, d.Call), pass.Pkg)),
+				Message: fmt.Sprintf("retry delay has no jitter: %s computes its wait with no random part, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it computes the delay (runtime/retry's FullJitter)", waiterName(pass, d.Call)),
 			})
 			return
 		}
@@ -201,6 +201,15 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 			})
 		}
 	}
+}
+
+// waiterName names the function a wait of its own calls: a function or
+// method, or the local variable holding a closure.
+func waiterName(pass *analysis.Pass, call *ast.CallExpr) string {
+	if fn := analysisutil.Callee(pass.TypesInfo, call); fn != nil {
+		return analysisutil.FuncName(fn, pass.Pkg)
+	}
+	return types.ExprString(call.Fun)
 }
 
 // reportNoCap reports a delay that grows exponentially with no cap (its

@@ -48,16 +48,18 @@ const (
 )
 
 type interp struct {
-	pkg     *types.Package // the package analyzed
-	info    *types.Info
-	pkgVals func(*types.Var) (constant.Value, bool) // package-level vars with constant values
-	opVars  map[types.Object]bool                   // vars that hold an operation's error
-	track   map[types.Object]bool                   // local ints and bools tracked concretely
-	steps   int
-	budget  int // steps left for the function's loops
-	fnSize  int // syntax nodes of the function: what each judged loop's scans of it cost
-	labels  map[*ast.Stmt]map[string]int
-	aborted bool
+	pkg *types.Package // the package analyzed
+	// closureWait reports whether a call runs a local closure that waits.
+	closureWait func(*ast.CallExpr) bool
+	info        *types.Info
+	pkgVals     func(*types.Var) (constant.Value, bool) // package-level vars with constant values
+	opVars      map[types.Object]bool                   // vars that hold an operation's error
+	track       map[types.Object]bool                   // local ints and bools tracked concretely
+	steps       int
+	budget      int // steps left for the function's loops
+	fnSize      int // syntax nodes of the function: what each judged loop's scans of it cost
+	labels      map[*ast.Stmt]map[string]int
+	aborted     bool
 	// immediate is set when a later iteration's first operation runs with
 	// no wait since the previous iteration's operations after a failure
 	// of no identified kind; immediateIdentified when it runs so after a

@@ -27,7 +27,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		return
 	}
 	// The error variables that hold an operation's result.
-	in := &interp{pkg: m.pass.Pkg, info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
+	in := &interp{pkg: m.pass.Pkg, closureWait: m.closureWaitsAt, info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
 	opErrs := map[types.Object]bool{}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {

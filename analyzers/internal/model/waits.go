@@ -26,7 +26,7 @@ func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
 func isCtxQuery(fn *types.Func) bool { return waits.IsCtxQuery(fn) }
 
 func (in *interp) calls() waits.Calls {
-	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg}
+	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg, Closure: in.closureWait}
 }
 
 func (in *interp) waits(stmt ast.Node) bool            { return in.calls().Waits(stmt) }
@@ -42,7 +42,7 @@ func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPur
 // retry's delays.
 func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	info := m.pass.TypesInfo
-	calls := waits.Calls{Info: info, Funcs: m.delayFuncs, Pure: m.pureWaits, Methods: m.waitLayer.WaitMethods, Import: m.importWait, Pkg: m.pass.Pkg}
+	calls := waits.Calls{Info: info, Funcs: m.delayFuncs, Pure: m.pureWaits, Methods: m.waitLayer.WaitMethods, Import: m.importWait, Pkg: m.pass.Pkg, Closure: m.closureWaitsAt}
 	own := r.Node
 	if ls, ok := own.(*ast.LabeledStmt); ok {
 		own = ls.Stmt
@@ -137,6 +137,14 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					// c.backoff(attempt): a wait of its own with no
 					// random part, given only counts and contexts.
 					dur, own = x, true
+				}
+				if dur == nil && litWaits {
+					// wait := func(n int) { time.Sleep(...) }; wait(n)
+					if lit := m.waitingClosure(x); lit != nil {
+						if sig, ok := info.TypeOf(lit).(*types.Signature); ok && m.waitLayer.FixedBody(sig, lit.Body) {
+							dur, own = x, true
+						}
+					}
 				}
 				if dur != nil && r.Kind != RecursiveRetry && leavesAfter(stack) {
 					// A wait after which the loop always returns
@@ -279,23 +287,34 @@ func escapes(b *ast.BlockStmt) bool {
 	return found
 }
 
-// closureWaits reports whether call runs a closure held in a local
-// variable that nothing assigns again and whose body waits outside loops
-// (BodyWaits) and draws nothing at random.
-func (m *builder) closureWaits(call *ast.CallExpr) bool {
+// waitingClosure returns the closure call runs when it is held in a
+// local variable that nothing assigns again and its body waits outside
+// loops (BodyWaits); nil otherwise.
+func (m *builder) waitingClosure(call *ast.CallExpr) *ast.FuncLit {
 	info := m.pass.TypesInfo
 	id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
-		return false
+		return nil
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	if !ok || !isLocal(v) || len(m.vals.Assigns[v]) != 1 {
-		return false
+		return nil
 	}
 	lit, ok := analysisutil.Unparen(m.vals.Assigns[v][0].Value).(*ast.FuncLit)
 	if !ok || !m.waitLayer.BodyWaits(lit.Body) {
+		return nil
+	}
+	return lit
+}
+
+// closureWaits reports whether call runs a waiting closure
+// (waitingClosure) that draws nothing at random.
+func (m *builder) closureWaits(call *ast.CallExpr) bool {
+	lit := m.waitingClosure(call)
+	if lit == nil {
 		return false
 	}
+	info := m.pass.TypesInfo
 	random := false
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
@@ -307,3 +326,7 @@ func (m *builder) closureWaits(call *ast.CallExpr) bool {
 	})
 	return !random
 }
+
+// closureWaitsAt reports whether call runs a waiting closure, whatever it
+// draws: for the interpreter, a wait happened.
+func (m *builder) closureWaitsAt(call *ast.CallExpr) bool { return m.waitingClosure(call) != nil }

@@ -36,7 +36,7 @@ func (in Calls) WaitsHere(n ast.Node) bool {
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW && (isTimeChan(in.Info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
-		return in.IsDelayCall(x) || !in.Certain && in.mayWait(x)
+		return in.IsDelayCall(x) || in.Closure != nil && in.Closure(x) || !in.Certain && in.mayWait(x)
 	}
 	return false
 }

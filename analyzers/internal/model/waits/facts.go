@@ -397,51 +397,59 @@ func (m *Result) BodyWaits(body *ast.BlockStmt) bool {
 // JitterUnknown); the integer parameters count attempts (ShapeCounting).
 func (m *Result) findFixedWaits() {
 	m.FixedWaits = map[*types.Func]bool{}
-	info := m.pass.TypesInfo
 	for fn := range m.WaitFuncs {
 		d := m.vals.Decls[fn]
 		if d == nil || d.Body == nil || m.JitterWaits[fn] || !m.PureWaits[fn] {
 			continue
 		}
-		sig := fn.Type().(*types.Signature)
-		counters := map[types.Object]bool{}
-		ok := true
-		for v := range sig.Params().Variables() {
-			switch {
-			case analysisutil.IsNamedType(v.Type(), "time", "Duration"):
-				ok = false // given its duration: judged at the call
-			case isInteger(v.Type()):
-				counters[v] = true
-			case analysisutil.IsNamedType(v.Type(), "context", "Context"):
-			default:
-				ok = false
-			}
-		}
-		if !ok {
-			continue
-		}
-		found := false
-		ast.Inspect(d.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
-				return false
-			case *ast.CallExpr:
-				dur, isWait := m.waitDuration(info, x)
-				if !isWait {
-					return ok
-				}
-				if dur == nil || m.ShapeCounting(dur, d.Body, counters).Jitter != JitterNone {
-					ok = false
-				}
-				found = true
-			}
-			return ok
-		})
-		if ok && found {
+		if m.FixedBody(fn.Type().(*types.Signature), d.Body) {
 			m.FixedWaits[fn] = true
 			m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Fixed: true})
 		}
 	}
+}
+
+// FixedBody reports whether a function of signature sig and body body (a
+// declared one, or a closure's) waits a delay of its own with no random
+// part: its parameters are all integers (but durations) or contexts, and
+// every wait outside loops and closures has a shape with no random part
+// that the model sees whole, the integers counting attempts.
+func (m *Result) FixedBody(sig *types.Signature, body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	counters := map[types.Object]bool{}
+	for v := range sig.Params().Variables() {
+		switch {
+		case analysisutil.IsNamedType(v.Type(), "time", "Duration"):
+			return false // given its duration: judged at the call
+		case isInteger(v.Type()):
+			counters[v] = true
+		case analysisutil.IsNamedType(v.Type(), "context", "Context"):
+		default:
+			return false
+		}
+	}
+	ok, found := true, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.CallExpr:
+			if f := analysisutil.Callee(info, x); f != nil && m.IsRandomCall(x, f) {
+				ok = false
+				return false
+			}
+			dur, isWait := m.waitDuration(info, x)
+			if !isWait {
+				return ok
+			}
+			if dur == nil || m.ShapeCounting(dur, body, counters).Jitter != JitterNone {
+				ok = false
+			}
+			found = true
+		}
+		return ok
+	})
+	return ok && found
 }
 
 // waitDuration recognizes a wait call and returns the duration it waits

@@ -110,6 +110,9 @@ type Calls struct {
 	// Pkg is the package analyzed: its own unexported error fields carry
 	// outcomes too (ErrorField); nil: exported ones only.
 	Pkg *types.Package
+	// Closure, when set, reports whether a call runs a closure held in a
+	// local variable whose body waits (the model's waitingClosure).
+	Closure func(*ast.CallExpr) bool
 }
 
 // Results returns the types of the results of call.

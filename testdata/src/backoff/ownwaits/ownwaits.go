@@ -107,3 +107,31 @@ func get(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, last
 }
+
+// A closure in a local variable, given the attempt number, waits a delay
+// of its own with no random part.
+func (c *client) DoClosure() error {
+	wait := func(n int) { time.Sleep(time.Duration(n) * 200 * time.Millisecond) }
+	var err error
+	for n := 1; n <= 5; n++ {
+		if err = c.call(); err == nil {
+			return nil
+		}
+		wait(n) // want `retry delay has no jitter: wait computes its wait with no random part`
+	}
+	return err
+}
+
+// The near miss: the closure draws a random part. It waits all the same:
+// no "tries again at once" either.
+func (c *client) DoClosureJittered() error {
+	wait := func(n int) { time.Sleep(rand.N(time.Duration(n) * 200 * time.Millisecond)) }
+	var err error
+	for n := 1; n <= 5; n++ {
+		if err = c.call(); err == nil {
+			return nil
+		}
+		wait(n)
+	}
+	return err
+}
