@@ -114,7 +114,8 @@ func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 // nor callable through an interface of the package; and every call gives
 // it context.Background(), context.TODO() or context.WithoutCancel(...),
 // directly or through variables, WithValue, or a parameter of the caller
-// that is itself never cancelled.
+// that is itself never cancelled (a recursive call that passes the
+// parameter on gives nothing new; some other call must give it).
 func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 	ix := m.callers()
 	p, ok := ix.params[v]
@@ -125,12 +126,20 @@ func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 	if len(calls) == 0 {
 		return false
 	}
+	outside := false
 	for _, c := range calls {
-		if c.Ellipsis.IsValid() || p.idx >= len(c.Args) || !m.uncancellable(c.Args[p.idx], depth+1) {
+		if c.Ellipsis.IsValid() || p.idx >= len(c.Args) {
 			return false
 		}
+		if id, ok := analysisutil.Unparen(c.Args[p.idx]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
+			continue // a recursive call passes on what it was given
+		}
+		if !m.uncancellable(c.Args[p.idx], depth+1) {
+			return false
+		}
+		outside = true
 	}
-	return true
+	return outside
 }
 
 // uncancellable reports whether every value e can have is a context that

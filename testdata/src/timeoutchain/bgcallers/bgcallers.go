@@ -96,3 +96,32 @@ func (c *completer) probeFor(ctx context.Context) error {
 }
 
 func (c *completer) ProbeFor(ctx context.Context) error { return c.probeFor(ctx) }
+
+// A recursive retry passes its context on to itself; its only other
+// caller gives Background: never cancelled, whatever it waits.
+func (c *completer) resendRec(ctx context.Context, page, left int) error {
+	err := c.send(ctx, page)
+	if err != nil && left > 0 {
+		time.Sleep(100 * time.Millisecond)
+		return c.resendRec(ctx, page, left-1)
+	}
+	return err
+}
+
+func (c *completer) CompleteRec(page int) error {
+	return c.resendRec(context.Background(), page, 3)
+}
+
+// The near miss: the other caller gives its own caller's context.
+func (c *completer) resendRecFor(ctx context.Context, page, left int) error {
+	err := c.send(ctx, page)
+	if err != nil && left > 0 {
+		time.Sleep(100 * time.Millisecond) // want `waits without watching ctx`
+		return c.resendRecFor(ctx, page, left-1)
+	}
+	return err
+}
+
+func (c *completer) CompleteRecFor(ctx context.Context, page int) error {
+	return c.resendRecFor(ctx, page, 3)
+}
