@@ -74,8 +74,9 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 						switch s := n.(type) {
 						case *ast.AssignStmt:
 							if s.Tok != token.ASSIGN && s.Tok != token.DEFINE && len(s.Lhs) == 1 && info.Uses[identOf(s.Lhs[0])] == v {
-								switch s.Tok {
-								case token.MUL_ASSIGN, token.SHL_ASSIGN:
+								grows := s.Tok == token.MUL_ASSIGN || s.Tok == token.SHL_ASSIGN ||
+									s.Tok == token.ADD_ASSIGN && mentionsObj(info, s.Rhs[0], v) // d += d
+								if grows {
 									sh.Exponential = true
 									if growsBelowCap(info, s, v, body) {
 										sh.Capped = true // if d < max { d *= 2 }
@@ -235,13 +236,14 @@ func identOf(e ast.Expr) *ast.Ident {
 // delay at most.
 const MaxGrowthAttempts = 7
 
-// isDoubling recognizes d * 2, 2 * d on a non-constant d.
+// isDoubling recognizes d * 2, 2 * d on a non-constant d, and a growth
+// factor that is no integer: time.Duration(float64(d) * 1.5).
 func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bool {
 	for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
-		if tv := info.Types[pair[1]]; tv.Value != nil && tv.Value.Kind() == constant.Int {
-			if n, ok := constant.Int64Val(tv.Value); ok && n >= 2 && n <= 16 && info.Types[pair[0]].Value == nil {
+		if tv := info.Types[pair[1]]; tv.Value != nil && growthFactor(tv.Value) {
+			if info.Types[pair[0]].Value == nil {
 				// d * 2 where d is the delay itself (not time.Second * 2).
-				if id := identOf(pair[0]); id != nil {
+				if id := identOf(unconvert(info, pair[0])); id != nil {
 					if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
 						for _, a := range vals.Assigns[v] {
 							if a.Value != nil && mentionsObj(info, a.Value, v) {
@@ -255,6 +257,31 @@ func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bo
 		}
 	}
 	return false
+}
+
+// growthFactor reports whether the constant v multiplies a delay into a
+// larger one, as backoffs do: from just over 1 up to 16.
+func growthFactor(v constant.Value) bool {
+	switch v.Kind() {
+	case constant.Int, constant.Float:
+		f, _ := constant.Float64Val(v)
+		return f > 1 && f <= 16
+	}
+	return false
+}
+
+// unconvert strips conversions (float64(d), time.Duration(x)) from e.
+func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return e
+		}
+		if tv, ok := info.Types[c.Fun]; !ok || !tv.IsType() {
+			return e
+		}
+		e = c.Args[0]
+	}
 }
 
 func selfAssigned(vals *provenance.Values, v *types.Var, x ast.Expr) bool {
