@@ -52,7 +52,7 @@ var factSamples = []analysis.Fact{
 	&model.KeepsFuncFact{Params: []int{0, 2}},
 	&hostlocal.LocalFact{},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
-	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true},
+	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true},
 	&waits.RandomFact{Result: 1},
 	&waits.CapFact{Params: []int{0, 1}, Const: true},
 	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},

@@ -32,7 +32,8 @@
 //     on, called from another goroutine). The fix uses the context in
 //     scope;
 //   - sleep-ignores-cancel: in a retry, time.Sleep or a bare <-time.After
-//     with no ctx.Done() alternative; the waits of one retry are one
+//     with no ctx.Done() alternative, also through a helper or closure
+//     whose every wait is one; the waits of one retry are one
 //     finding, the others related. The fix uses runtime/retry's Sleep;
 //   - attempts-exceed-deadline: per-attempt timeout × attempts (+ the waits,
 //     when known) longer than the deadline the retry runs under;

@@ -146,6 +146,12 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						}
 					}
 				}
+				unjudged := false
+				if dur == nil && helper && fn != nil && m.waitLayer.WaitBlind(fn.Origin()) {
+					// nap(i): a wait of its own whose shape is not
+					// known, but that watches no context.
+					dur, own, unjudged = x, true, true
+				}
 				if dur != nil && r.Kind != RecursiveRetry && leavesAfter(stack) {
 					// A wait after which the loop always returns
 					// (pacing the work that follows a success) is not
@@ -155,9 +161,12 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				}
 				if dur != nil {
 					d := &waits.Delay{Call: x, Dur: dur, Own: own}
-					if own {
+					switch {
+					case unjudged:
+						d.Shape = waits.DelayShape{Jitter: waits.JitterUnknown}
+					case own:
 						d.Shape = waits.DelayShape{Jitter: waits.JitterNone}
-					} else {
+					default:
 						d.Shape = m.waitLayer.ShapeCounting(dur, fnBody, counters)
 					}
 					if helper && fn != nil && m.waitLayer.WaitJitters(fn.Origin()) && d.Shape.Jitter == waits.JitterNone {
@@ -170,8 +179,20 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						// 400ms: the attempt bound is the cap.
 						d.Shape.Capped = true
 					}
-					d.Cancellable = helper || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") || !analysisutil.IsFunc(fn, "time", "Sleep") && m.waitLayer.InSelectWithDone(x, op) ||
-						m.waitLayer.UnderNeverDone(x, fnBody) || helper // whether a helper watches a context is its own business
+					// Whether a helper watches a context is its own
+					// business, unless its every wait is a time.Sleep
+					// (WaitFact.Blind): then it watches nothing.
+					blind := false
+					if helper {
+						if fn != nil {
+							blind = m.waitLayer.WaitBlind(fn.Origin())
+						} else if lit := m.waitingClosure(x); lit != nil {
+							blind = m.waitLayer.BlindBody(lit.Body)
+						}
+					}
+					d.Cancellable = helper && !blind || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") ||
+						fn != nil && !analysisutil.IsFunc(fn, "time", "Sleep") && !helper && m.waitLayer.InSelectWithDone(x, op) ||
+						m.waitLayer.UnderNeverDone(x, fnBody)
 					r.Delays = append(r.Delays, d)
 				}
 			}

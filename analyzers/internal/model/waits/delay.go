@@ -88,9 +88,10 @@ type Delay struct {
 	Dur   ast.Expr      // the duration argument; Call itself when Own
 	Shape DelayShape
 	// Own: Call is a wait function that waits a delay of its own, given
-	// no duration (WaitFact.Fixed: `c.backoff(attempt)`); Shape says no
-	// more than that it has no random part. There is no duration here to
-	// rewrite.
+	// no duration: with no random part (WaitFact.Fixed:
+	// `c.backoff(attempt)`, Shape JitterNone), or of a shape not known
+	// but watching no context (WaitFact.Blind, JitterUnknown). There is
+	// no duration here to rewrite.
 	Own bool
 	// Cancellable: the wait ends when the context is cancelled
 	// (runtime/retry's Sleep, or a select with a ctx.Done() case).

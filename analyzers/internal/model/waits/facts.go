@@ -25,6 +25,11 @@ type WaitFact struct {
 	// loops (`time.Sleep(d + rand.N(d))`): the duration it is given is
 	// not all it waits, so a fixed one is no fixed wait.
 	Jitters bool
+	// Blind is set when every wait of the function is a time.Sleep or a
+	// bare receive from a timer (outside any select), itself or through
+	// another such function: nothing ends it early, so a caller's
+	// context is not watched while it waits.
+	Blind bool
 	// Fixed is set when the function is given no duration and no value
 	// but counts and contexts (`backoff(ctx, attempt)`), and every wait
 	// it makes outside loops waits a delay of its own with no random part
@@ -45,6 +50,9 @@ func (f *WaitFact) String() string {
 	}
 	if f.Fixed {
 		attrs = append(attrs, "fixed")
+	}
+	if f.Blind {
+		attrs = append(attrs, "blind")
 	}
 	if len(attrs) == 0 {
 		return "waits"
@@ -104,9 +112,6 @@ func (m *Result) findDelayFuncs() map[*types.Func]bool {
 		if pure {
 			in.Pure[fn] = true
 		}
-	}
-	for fn := range in.Funcs {
-		m.pass.ExportObjectFact(fn, &WaitFact{Pure: in.Pure[fn]})
 	}
 	m.PureWaits = in.Pure
 	return in.Funcs
@@ -337,6 +342,85 @@ func (m *Result) findDispatchers() map[*types.Func]bool {
 	return out
 }
 
+// exportWaitFacts exports the WaitFact of every wait function of the
+// package, once all of its parts are known.
+func (m *Result) exportWaitFacts() {
+	for fn := range m.WaitFuncs {
+		m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: m.JitterWaits[fn], Fixed: m.FixedWaits[fn], Blind: m.BlindWaits[fn]})
+	}
+}
+
+// findBlindWaits marks the package's wait functions whose every wait is a
+// time.Sleep or a bare receive from a timer (WaitFact.Blind), in rounds
+// so that a helper of a blind helper is blind too.
+func (m *Result) findBlindWaits() {
+	m.BlindWaits = map[*types.Func]bool{}
+	for round := 0; round < maxFactRounds; round++ {
+		changed := false
+		for fn := range m.WaitFuncs {
+			if m.BlindWaits[fn] {
+				continue
+			}
+			if d := m.vals.Decls[fn]; d != nil && d.Body != nil && m.BlindBody(d.Body) {
+				m.BlindWaits[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// BlindBody reports whether body (a function's or a closure's) waits, and
+// every wait in it (outside closures) is a time.Sleep, a call of a blind
+// wait function (WaitFact.Blind), or a receive from a timer's channel
+// outside any select: none watches a context or a stop.
+func (m *Result) BlindBody(body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	in := Calls{Info: info, Funcs: m.WaitFuncs, Pure: m.PureWaits, Import: m.ImportedWait, Certain: true}
+	blind, found := true, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			if analysisutil.AnyIn([]ast.Node{x}, in.WaitsHere) {
+				blind = false // a select may watch something else
+			}
+			return false
+		case *ast.CallExpr:
+			if !in.WaitsHere(x) {
+				return blind
+			}
+			found = true
+			fn := analysisutil.Callee(info, x)
+			if !analysisutil.IsFunc(fn, "time", "Sleep") && !(fn != nil && m.WaitBlind(fn.Origin())) {
+				blind = false
+			}
+		case *ast.UnaryExpr:
+			if in.WaitsHere(x) {
+				found = true
+				if !isTimeChan(info.TypeOf(x.X)) {
+					blind = false // <-ctx.Done()
+				}
+			}
+		}
+		return blind
+	})
+	return blind && found
+}
+
+// WaitBlind reports whether fn's every wait is blind (WaitFact.Blind):
+// this package's, or another's through its fact.
+func (m *Result) WaitBlind(fn *types.Func) bool {
+	if m.BlindWaits[fn] {
+		return true
+	}
+	f := m.ImportedWait(fn)
+	return f != nil && f.Blind
+}
+
 // findJitterWaits marks the package's wait functions that draw a random
 // number outside loops and closures, and exports their WaitFact again
 // with Jitters set. (Random draws are known only after the waits.)
@@ -362,7 +446,6 @@ func (m *Result) findJitterWaits() {
 		})
 		if found {
 			m.JitterWaits[fn] = true
-			m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: true})
 		}
 	}
 }
@@ -404,7 +487,6 @@ func (m *Result) findFixedWaits() {
 		}
 		if m.FixedBody(fn.Type().(*types.Signature), d.Body) {
 			m.FixedWaits[fn] = true
-			m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Fixed: true})
 		}
 	}
 }

@@ -40,6 +40,9 @@ type Result struct {
 	// FixedWaits are the WaitFuncs that wait a delay of their own with
 	// no random part, given only counts and contexts (WaitFact.Fixed).
 	FixedWaits map[*types.Func]bool
+	// BlindWaits are the WaitFuncs whose every wait is a time.Sleep or a
+	// bare timer receive (WaitFact.Blind).
+	BlindWaits map[*types.Func]bool
 	// WaitMethods are the calls that may wait, and the model cannot
 	// tell that they do not: the methods of the package's interfaces
 	// that a type of the package implements with a method that waits,
@@ -86,6 +89,8 @@ func run(pass *analysis.Pass) (any, error) {
 	m.findRandomFuncs()
 	m.findJitterWaits()
 	m.findFixedWaits()
+	m.findBlindWaits()
+	m.exportWaitFacts()
 	m.findCtxChecks()
 	m.findCapFuncs()
 	return m, nil

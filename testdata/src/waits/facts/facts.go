@@ -9,7 +9,7 @@ import (
 )
 
 // pause waits and does nothing fallible: a pure wait.
-func pause(d time.Duration) { time.Sleep(d) } // want pause:`waits\(pure\)`
+func pause(d time.Duration) { time.Sleep(d) } // want pause:`waits\(pure, blind\)`
 
 // Hold waits on the context or a timer; its error is the context's.
 func Hold(ctx context.Context, d time.Duration) error { // want Hold:`waits\(pure\)` Hold:"checksctx"
@@ -24,7 +24,7 @@ func Hold(ctx context.Context, d time.Duration) error { // want Hold:`waits\(pur
 }
 
 // Nap waits through another helper that waits.
-func Nap() { pause(time.Second) } // want Nap:`waits\(pure, fixed\)`
+func Nap() { pause(time.Second) } // want Nap:`waits\(pure, fixed, blind\)`
 
 // fetchThenWait waits, but also calls something fallible.
 func fetchThenWait() error { // want fetchThenWait:"waits"
