@@ -540,6 +540,15 @@ var HostLocalPackages = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
+// HostStatePackages are the HostLocalPackages whose calls reach this
+// host's own state — its files, file locks, processes and system calls —
+// and nothing another client shares: an attempt that makes one reaches
+// this host (as a bind does), so retrying it synchronizes no one. (A file
+// on a network mount is the exception the model cannot see.)
+var HostStatePackages = map[string]bool{
+	"os": true, "syscall": true, "golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
+}
+
 func init() {
 	Rows = append(append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...), hostLocalRows...)
 }

@@ -199,6 +199,9 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, false // error's Error
 	}
 	path := analysisutil.PkgPath(fn)
+	if catalog.HostStatePackages[path] {
+		return true, true // files, locks, processes of this host
+	}
 	if catalog.HostLocalPackages[path] {
 		return true, false
 	}
