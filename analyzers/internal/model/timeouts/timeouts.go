@@ -211,6 +211,9 @@ func (m *layer) timeoutSummary(fn *types.Func) *TimeoutFact {
 					return true
 				}
 				if dur, ok := m.timeoutOf(call); ok && isParam(call.Args[0]) {
+					if m.defaultOnly(call) {
+						return true // a default for callers that set no deadline
+					}
 					if f == nil || int64(dur) > f.Timeout {
 						f = &TimeoutFact{Param: i, Timeout: int64(dur), Site: fmt.Sprintf("%s at %s", calleeName(m, call), analysisutil.ShortPos(m.pass.Fset, call.Pos()))}
 					}
@@ -249,7 +252,7 @@ func (m *layer) findTimeouts() *Timeouts {
 			}
 			// 1. An inner timeout on a context with a shorter deadline.
 			if d, ok := m.timeoutOf(call); ok {
-				if b, ok := m.bound(call.Args[0], 0); ok && b.D <= d {
+				if b, ok := m.bound(call.Args[0], 0); ok && b.D <= d && !m.defaultOnly(call) {
 					t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: d, What: calleeName(m, call), Outer: b})
 				}
 				return true

@@ -1,0 +1,103 @@
+package timeouts
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// defaultOnly reports whether the timeout call (WithTimeout, WithDeadline)
+// runs only when its parent context has no deadline: it is in the body of
+// an if whose condition says so, `if _, ok := ctx.Deadline(); !ok { ctx,
+// cancel = context.WithTimeout(ctx, 30*time.Second) }` (or `dl.IsZero()`
+// of `dl, _ := ctx.Deadline()`), the check taken in the if's init or in a
+// statement before it. Such a timeout is a default for callers that set
+// none: under a caller's deadline it never applies.
+func (m *layer) defaultOnly(call *ast.CallExpr) bool {
+	if len(call.Args) == 0 {
+		return false
+	}
+	parent := m.objOf(call.Args[0])
+	if parent == nil {
+		return false
+	}
+	file := analysisutil.FileOf(m.pass, call.Pos())
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+	for i, n := range path {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || i == 0 || path[i-1] != ifs.Body {
+			continue
+		}
+		var before []ast.Stmt
+		if ifs.Init != nil {
+			before = append(before, ifs.Init)
+		}
+		if i+1 < len(path) {
+			if b, ok := path[i+1].(*ast.BlockStmt); ok {
+				for _, st := range b.List {
+					if st == ast.Stmt(ifs) {
+						break
+					}
+					before = append(before, st)
+				}
+			}
+		}
+		if m.saysNoDeadline(ifs.Cond, parent, before) {
+			return true
+		}
+	}
+	return false
+}
+
+// saysNoDeadline reports whether cond holds only when the context parent
+// has no deadline: `!ok` or `dl.IsZero()` for `dl, ok := parent.Deadline()`
+// assigned in one of the statements before.
+func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.Stmt) bool {
+	info := m.pass.TypesInfo
+	// The variables a Deadline() of parent is assigned to: its time and
+	// its ok.
+	var dl, ok types.Object
+	for _, st := range before {
+		as, isAs := st.(*ast.AssignStmt)
+		if !isAs || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			continue
+		}
+		c, isCall := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !isCall || !analysisutil.IsMethod(analysisutil.Callee(info, c), "context", "Context", "Deadline") {
+			continue
+		}
+		sel, isSel := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !isSel || m.objOf(sel.X) != parent {
+			continue
+		}
+		dl, ok = m.objOf(as.Lhs[0]), m.objOf(as.Lhs[1])
+	}
+	switch c := analysisutil.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		return c.Op == token.NOT && ok != nil && m.objOf(c.X) == ok
+	case *ast.CallExpr:
+		sel, isSel := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		return isSel && dl != nil && sel.Sel.Name == "IsZero" && m.objOf(sel.X) == dl &&
+			analysisutil.IsMethod(analysisutil.Callee(info, c), "time", "Time", "IsZero")
+	}
+	return false
+}
+
+// objOf returns the object an identifier expression denotes, or nil.
+func (m *layer) objOf(e ast.Expr) types.Object {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	if obj := m.pass.TypesInfo.Uses[id]; obj != nil {
+		return obj
+	}
+	return m.pass.TypesInfo.Defs[id]
+}
