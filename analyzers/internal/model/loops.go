@@ -287,13 +287,18 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 				// count what the request carries: its bound is
 				// unknown, not absent. (Given only the error, it
 				// classifies and counts nothing.)
-				if !found && len(c.Args) > 0 && opaqueCall(info, c) {
+				if !found && opaqueCall(info, c) {
 					found = true
 					for _, a := range c.Args {
 						if analysisutil.IsErrorType(info.TypeOf(a)) {
 							found = false
 						}
 					}
+				}
+				// b.Take(): a method of the package that counts a field
+				// of its receiver and tests it (a retry budget).
+				if !found && m.countsReceiver(analysisutil.Callee(info, c)) {
+					found = true
 				}
 			}
 			if be, ok := n.(*ast.BinaryExpr); ok && !found {
@@ -313,6 +318,67 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 		})
 	}
 	return found
+}
+
+// countsReceiver reports whether fn is a method of the package that
+// steps a field of its receiver (`b.left--`, `b.used += n`) and compares
+// that field: it answers from a count it keeps, a budget.
+func (m *builder) countsReceiver(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() != m.pass.Pkg {
+		return false
+	}
+	d := m.vals.Decls[fn]
+	if d == nil || d.Body == nil || d.Recv == nil || len(d.Recv.List) == 0 || len(d.Recv.List[0].Names) == 0 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	recv := info.Defs[d.Recv.List[0].Names[0]]
+	field := func(e ast.Expr) *types.Var {
+		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); !ok || recv == nil || info.Uses[id] != recv {
+			return nil
+		}
+		v, _ := info.Uses[sel.Sel].(*types.Var)
+		return v
+	}
+	stepped := map[*types.Var]bool{}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.IncDecStmt:
+			if v := field(x.X); v != nil {
+				stepped[v] = true
+			}
+		case *ast.AssignStmt:
+			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
+				if v := field(x.Lhs[0]); v != nil {
+					stepped[v] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(stepped) == 0 {
+		return false
+	}
+	compared := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if be, ok := n.(*ast.BinaryExpr); ok {
+			switch be.Op {
+			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+				if v := field(be.X); v != nil && stepped[v] {
+					compared = true
+				}
+				if v := field(be.Y); v != nil && stepped[v] {
+					compared = true
+				}
+			}
+		}
+		return !compared
+	})
+	return compared
 }
 
 // opaqueCall reports whether call is one the model cannot see into: a

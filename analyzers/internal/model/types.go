@@ -87,7 +87,9 @@ type Retry struct {
 	// gives the counter to a policy that answers whether to go on, or
 	// asks a policy the model cannot see into (an interface method, a
 	// function value) given something other than the error (the request,
-	// which may carry its attempts): a bound unknown, not absent.
+	// which may carry its attempts), or asks a budget of the package (a
+	// method that steps and compares a field of its receiver): a bound
+	// unknown, not absent.
 	CountBounded bool
 	// For a recursive retry whose bound is a parameter it counts with:
 	// the parameter's index (-1: none), and how a constant argument n

@@ -341,3 +341,56 @@ func withErrPolicy(ctx context.Context, p errPolicy) error {
 		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
 	}
 }
+
+// budget counts down the retries a client may still make.
+type budget struct{ left int }
+
+func (b *budget) take() bool {
+	if b.left <= 0 {
+		return false
+	}
+	b.left--
+	return true
+}
+
+// A retry budget of the package bounds the loop: its count is the
+// budget's.
+func withBudget(ctx context.Context, b *budget) error {
+	for {
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if !b.take() {
+			return err
+		}
+		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}
+
+// recorder keeps the last error; its answer counts nothing.
+type recorder struct {
+	last  error
+	calls int
+}
+
+func (r *recorder) retryable(err error) bool {
+	r.last = err
+	r.calls++
+	return err != nil
+}
+
+// The near miss: a method that steps a field it never compares is no
+// budget.
+func withRecorder(ctx context.Context, r *recorder) error {
+	for { // want `retry loop has no bound`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if !r.retryable(err) {
+			return err
+		}
+		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
+	}
+}
