@@ -46,9 +46,16 @@ var HTTPRows = []HTTPRow{
 // ComeBackHeaders are the response headers that tell a refused client
 // when to come back, in canonical form: Retry-After (RFC 9110), the
 // RateLimit-Reset and RateLimit fields of the IETF rate-limit headers
-// draft, and the X-RateLimit-Reset that GitHub's, Twitter's and many
-// rate limiters' responses carry.
-var ComeBackHeaders = []string{"Retry-After", "Ratelimit-Reset", "Ratelimit", "X-Ratelimit-Reset"}
+// draft, the X-RateLimit-Reset that GitHub's and many rate limiters'
+// responses carry, and the variants of known APIs: Twitter's
+// X-Rate-Limit-Reset, Discord's X-RateLimit-Reset-After, OpenAI's
+// X-RateLimit-Reset-Requests and -Tokens, Azure's Retry-After-Ms and
+// X-Ms-Retry-After-Ms, and X-Retry-After.
+var ComeBackHeaders = []string{
+	"Retry-After", "Ratelimit-Reset", "Ratelimit", "X-Ratelimit-Reset",
+	"X-Rate-Limit-Reset", "X-Ratelimit-Reset-After", "X-Ratelimit-Reset-Requests", "X-Ratelimit-Reset-Tokens",
+	"Retry-After-Ms", "X-Ms-Retry-After-Ms", "X-Retry-After",
+}
 
 // RetryAdviceHeaders are response headers by which an API tells its
 // clients whether to retry a request at all (Stripe's

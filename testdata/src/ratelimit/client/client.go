@@ -270,3 +270,25 @@ func fetchReset(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errGiveUp
 }
+
+// An API's own name for the time to wait (Discord's
+// X-RateLimit-Reset-After) is when to come back too: no finding.
+func fetchResetAfter(c *http.Client, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			d := rand.N(time.Second)
+			if s, err := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64); err == nil {
+				d = time.Duration(s * float64(time.Second))
+			}
+			time.Sleep(d)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
