@@ -112,12 +112,19 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 									add(base, HeaderWrite{From: id, Pos: x.Pos()})
 								}
 							}
-							if lit, ok := analysisutil.Unparen(x.Rhs[i]).(*ast.CompositeLit); ok {
-								for _, e := range lit.Elts {
+							switch rx := analysisutil.Unparen(x.Rhs[i]).(type) {
+							case *ast.CompositeLit:
+								for _, e := range rx.Elts {
 									if kv, ok := e.(*ast.KeyValueExpr); ok {
 										add(base, write(kv.Key, kv.Value, kv.Pos()))
 									}
 								}
+							case *ast.Ident:
+							default:
+								// req.Header = headers(key): the set a call
+								// (or a field) holds, followed where it can
+								// be, open where it cannot (headerSet).
+								add(base, HeaderWrite{From: x.Rhs[i], Pos: x.Pos()})
 							}
 						}
 					}
