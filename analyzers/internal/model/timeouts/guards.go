@@ -101,3 +101,49 @@ func (m *layer) objOf(e ast.Expr) types.Object {
 	}
 	return m.pass.TypesInfo.Defs[id]
 }
+
+// exclusive reports whether a and b lie in different branches of one if
+// (its body and its else) or one switch (two of its cases): no run
+// evaluates both.
+func (m *layer) exclusive(a, b ast.Node) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	file := analysisutil.FileOf(m.pass, a.Pos())
+	if file == nil || analysisutil.FileOf(m.pass, b.Pos()) != file {
+		return false
+	}
+	pa, _ := astutil.PathEnclosingInterval(file, a.Pos(), a.End())
+	pb, _ := astutil.PathEnclosingInterval(file, b.Pos(), b.End())
+	// The branch of each node under every if or switch clause list that
+	// holds it, innermost first.
+	branch := func(path []ast.Node, stmt ast.Node) ast.Node {
+		for i, n := range path {
+			if n == stmt && i > 0 {
+				return path[i-1]
+			}
+		}
+		return nil
+	}
+	for _, n := range pa {
+		switch n.(type) {
+		case *ast.IfStmt, *ast.BlockStmt:
+		default:
+			continue
+		}
+		x, y := branch(pa, n), branch(pb, n)
+		if x == nil || y == nil || x == y {
+			continue
+		}
+		switch s := n.(type) {
+		case *ast.IfStmt:
+			return (x == s.Body || x == s.Else) && (y == s.Body || y == s.Else)
+		case *ast.BlockStmt:
+			// The body of a switch: two of its case clauses.
+			_, cx := x.(*ast.CaseClause)
+			_, cy := y.(*ast.CaseClause)
+			return cx && cy
+		}
+	}
+	return false
+}

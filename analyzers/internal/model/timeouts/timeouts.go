@@ -138,6 +138,11 @@ func (m *layer) bound(ctx ast.Expr, depth int) (Bound, bool) {
 	var best Bound
 	found := false
 	for _, o := range m.vals.Trace(ctx) {
+		if depth == 0 && m.exclusive(o.Expr, ctx) {
+			// ctx, cancel = WithTimeout(ctx, 1s) in the other branch
+			// of an if or switch: never the context used here.
+			continue
+		}
 		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
 		if !ok {
 			return Bound{}, false // a parameter or field: unknown
