@@ -364,8 +364,10 @@ func (m *layer) escapes(v *types.Var, body inspector.Cursor) bool {
 
 // neverRunUnder reports whether the local variable lhs (bg :=
 // context.Background()) is used in body only in comparisons (a == bg),
-// a reference value, or as the parent of contexts with a lifetime of their
-// own (ownLifetime): no call runs under it as it is. body is the cursor of
+// a reference value, as the parent of contexts with a lifetime of their
+// own (ownLifetime), or in work meant to outlive the caller (a go or
+// defer statement, as findDropped skips them): no call of the request
+// runs under it. body is the cursor of
 // the function's body.
 func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor) bool {
 	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
@@ -394,7 +396,24 @@ func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor) bool {
 			compared++
 			continue
 		}
+		if detachedUse(cur, body) {
+			compared++ // go func() { pub.Publish(bg, ...) }(): meant to outlive the caller
+			continue
+		}
 		other = true
 	}
 	return compared > 0 && !other
+}
+
+// detachedUse reports whether cur lies in a go or defer statement inside
+// body: work started to outlive the caller, or cleanup that must run after
+// it gave up.
+func detachedUse(cur, body inspector.Cursor) bool {
+	for p := cur.Parent(); p.Node() != nil && p.Node() != body.Node(); p = p.Parent() {
+		switch p.Node().(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return true
+		}
+	}
+	return false
 }
