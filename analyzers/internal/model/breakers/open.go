@@ -127,6 +127,13 @@ func (m *layer) openHandling(r *RetryBreakers) {
 // mentionsOpen reports whether e tests for a breaker's open error, and
 // whether that test is negated (!errors.Is(err, ErrOpenState)).
 func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
+	return m.mentionsOpenDepth(e, 0)
+}
+
+// mentionsOpenDepth is mentionsOpen, following the package's own bool
+// helpers (`permanent(err)` returning `errors.Is(err, ErrOpenState) ||
+// ...`) depth calls down.
+func (m *layer) mentionsOpenDepth(e ast.Expr, depth int) (negated, ok bool) {
 	info := m.pass.TypesInfo
 	var walk func(e ast.Expr, neg bool) (bool, bool)
 	walk = func(e ast.Expr, neg bool) (bool, bool) {
@@ -163,11 +170,51 @@ func (m *layer) mentionsOpen(e ast.Expr) (negated, ok bool) {
 				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
 					return neg, true
 				}
+				if rn, ok := m.helperMentionsOpen(fn, depth); ok {
+					return neg != rn, true
+				}
 			}
 		}
 		return false, false
 	}
 	return walk(e, false)
+}
+
+// helperMentionsOpen reports whether fn, a function of the package with
+// one bool result, answers a test for a breaker's open error: one of its
+// returns tests it (and whether negated), the others return constants or
+// test nothing of it.
+func (m *layer) helperMentionsOpen(fn *types.Func, depth int) (negated, ok bool) {
+	if depth >= 3 || fn.Pkg() != m.pass.Pkg {
+		return false, false
+	}
+	sig, isSig := fn.Type().(*types.Signature)
+	if !isSig || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false, false
+	}
+	d := m.res.Decl(fn)
+	if d == nil || d.Body == nil {
+		return false, false
+	}
+	found, conflict := false, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) != 1 {
+				return true
+			}
+			if rn, rok := m.mentionsOpenDepth(x.Results[0], depth+1); rok {
+				if found && rn != negated {
+					conflict = true
+				}
+				found, negated = true, rn
+			}
+		}
+		return true
+	})
+	return negated, found && !conflict
 }
 
 func (m *layer) isOpenValue(e ast.Expr) bool {
