@@ -206,12 +206,33 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			parts = append(parts, sel.X)
 		}
+		// indexedByAdvanced reports whether e picks an element by an
+		// index the loop advances (mirrors[i]).
+		indexedByAdvanced := func(e ast.Node) bool {
+			found := false
+			ast.Inspect(e, func(n ast.Node) bool {
+				if ix, ok := n.(*ast.IndexExpr); ok {
+					ast.Inspect(ix.Index, func(n ast.Node) bool {
+						if e, ok := n.(ast.Expr); ok {
+							if obj := objOf(e); obj != nil && advanced[obj] {
+								found = true
+							}
+						}
+						return !found
+					})
+				}
+				return !found
+			})
+			return found
+		}
 		for _, p := range parts {
 			changing := false
 			ast.Inspect(p, func(n ast.Node) bool {
 				switch x := n.(type) {
 				case *ast.FuncLit:
-					return false
+					// A closure the operation runs (cb.Execute(func()
+					// ...)): what it sends is the operation's input.
+					return true
 				case *ast.IndexExpr:
 					ast.Inspect(x.Index, func(n ast.Node) bool {
 						if e, ok := n.(ast.Expr); ok {
@@ -243,6 +264,11 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && inNodes(nodes, v.Pos()) {
 						for _, a := range m.vals.Assigns[v] {
 							if a.Value != nil && m.fresh(a.Value) {
+								changing = true
+							}
+							// m := mirrors[i]: the element the pass
+							// takes is a new candidate.
+							if a.Value != nil && indexedByAdvanced(a.Value) {
 								changing = true
 							}
 						}

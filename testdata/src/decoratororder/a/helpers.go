@@ -50,3 +50,23 @@ func retriesThroughHelper() error {
 	}
 	return err
 }
+
+type replica struct {
+	addr string
+	cb   *gobreaker.CircuitBreaker
+}
+
+func ask(addr string) (interface{}, error) { return nil, nil }
+
+// One breaker per replica, the loop failing over across them: no attempt
+// goes through the same breaker twice.
+func queryReplicas(rs []*replica) (v interface{}, err error) {
+	for i := 0; i < 3 && i < len(rs); i++ {
+		r := rs[i]
+		v, err = r.cb.Execute(func() (interface{}, error) { return ask(r.addr) })
+		if err == nil {
+			return v, nil
+		}
+	}
+	return nil, err
+}
