@@ -116,3 +116,21 @@ func testsSuccess(info *types.Info, cond ast.Expr) bool {
 	}
 	return be.Op == token.EQL && (isNil(be.X) || isNil(be.Y))
 }
+
+// falseMeansFailure reports whether cond is false only where an error is
+// not nil: err == nil, or a disjunction with it (`err == nil || attempt
+// >= 4`): past `if cond { return }` the operation failed.
+func falseMeansFailure(info *types.Info, cond ast.Expr) bool {
+	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if be.Op == token.LOR {
+		return falseMeansFailure(info, be.X) || falseMeansFailure(info, be.Y)
+	}
+	isNil := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.IsNil()
+	}
+	return be.Op == token.EQL && (isNil(be.X) || isNil(be.Y))
+}

@@ -159,7 +159,7 @@ func failureGuarded(info *types.Info, path *callPath, opErrs map[types.Object]bo
 				if st.Pos() >= node.Pos() {
 					break
 				}
-				if ifs, ok := st.(*ast.IfStmt); ok && mentionsErr(ifs.Cond) && testsSuccess(info, ifs.Cond) && endsInReturn(ifs.Body) {
+				if ifs, ok := st.(*ast.IfStmt); ok && mentionsErr(ifs.Cond) && (testsSuccess(info, ifs.Cond) || falseMeansFailure(info, ifs.Cond)) && endsInReturn(ifs.Body) {
 					return true
 				}
 			}
@@ -251,6 +251,19 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 	// when it is false.
 	tests := func(cond ast.Expr, negate bool) bool {
 		tested := false
+		// Past an exit guard every disjunct is false (`err == nil ||
+		// attempt >= 4`): each comparison among them holds negated.
+		var disjuncts []ast.Expr
+		var flatten func(e ast.Expr)
+		flatten = func(e ast.Expr) {
+			if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LOR {
+				flatten(be.X)
+				flatten(be.Y)
+				return
+			}
+			disjuncts = append(disjuncts, analysisutil.Unparen(e))
+		}
+		flatten(cond)
 		ast.Inspect(cond, func(n ast.Node) bool {
 			if be, ok := n.(*ast.BinaryExpr); ok {
 				switch be.Op {
@@ -260,7 +273,7 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 							tested = true
 							if !negate {
 								setCount(be)
-							} else if op, ok := negated[be.Op]; ok && analysisutil.Unparen(cond) == be {
+							} else if op, ok := negated[be.Op]; ok && slices.Contains(disjuncts, ast.Expr(be)) {
 								setCount(&ast.BinaryExpr{X: be.X, Op: op, Y: be.Y})
 							}
 						}

@@ -39,3 +39,25 @@ func pingGiven(attempt int, d time.Duration) error {
 	}
 	return err
 }
+
+// One exit guard for success and the bound (`err == nil || attempt >=
+// 4`): past it the call failed with attempts left.
+func pingGuarded(attempt int) error {
+	err := ping()
+	if err == nil || attempt >= 4 {
+		return err
+	}
+	time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond) // want `retry delay has no jitter`
+	return pingGuarded(attempt + 1)
+}
+
+// The near miss: a conjunction leaves only when both hold, so past it the
+// call may have succeeded: no recursive retry of a failure is known.
+func pingBoth(attempt int) error {
+	err := ping()
+	if err == nil && attempt >= 4 {
+		return err
+	}
+	time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond)
+	return pingBoth(attempt + 1)
+}
