@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 )
@@ -241,6 +242,9 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	if rs, ok := stmt.(*ast.RangeStmt); ok {
 		if b, ok := info.TypeOf(rs.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 			return true
+		}
+		if waits.IsSchedule(info.TypeOf(rs.X)) {
+			return true // a pass per delay of a schedule
 		}
 	}
 	nodes := append([]ast.Node{stmt}, ops...)

@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // loopVerdict is the model's judgement of one loop.
@@ -63,10 +65,16 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			return loopVerdict{}
 		}
 		b, ok := tv.Type.Underlying().(*types.Basic)
-		if !ok || b.Info()&types.IsInteger == 0 {
+		switch {
+		case ok && b.Info()&types.IsInteger != 0:
+			rangeN = st.X
+		case waits.IsSchedule(tv.Type):
+			// for _, d := range backoffSchedule: a pass per delay of a
+			// schedule, its count unknown here.
+		default:
 			return loopVerdict{} // ranging over items, channels, iterators
 		}
-		rangeN, rangeStmt, body = st.X, st, st.Body.List
+		rangeStmt, body = st, st.Body.List
 		if st.Key != nil {
 			rangeKey = in.objOf(st.Key)
 		}
@@ -98,8 +106,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	widen := in.untrackUnknown(s0, partners, region, gotoList, gotoIdx)
 	var rangeLimit constant.Value
 	if rangeStmt != nil {
-		if v, ok := in.eval(rangeN, s0); ok && v.Kind() == constant.Int {
-			rangeLimit = v
+		if rangeN != nil {
+			if v, ok := in.eval(rangeN, s0); ok && v.Kind() == constant.Int {
+				rangeLimit = v
+			}
 		}
 		s0.setVal(rangeStmt, constant.MakeInt64(0))
 	}

@@ -62,6 +62,9 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 							visitExpr(a.Value, depth+1)
 						}
 					}
+					if sched := m.scheduleOf(v); sched != nil {
+						visitExpr(sched, depth+1) // for _, d := range schedule
+					}
 					// x op= y, x++ anywhere in the function declaring x
 					// (a helper whose returns were followed, or this one).
 					body := fnBody
@@ -369,7 +372,7 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 				opaque = true
 			}
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) && !counters[v] {
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) && !counters[v] && m.scheduleOf(v) == nil {
 				opaque = true // a parameter of the retrying function
 			}
 		}
@@ -490,4 +493,47 @@ func (m *Result) findUnkeyedFields() map[*types.Var]bool {
 		})
 	}
 	return out
+}
+
+// scheduleOf returns the schedule v ranges over when v is the value of a
+// range over a slice or array of time.Duration (`for _, d := range
+// backoffSchedule`): its delays are the schedule's elements. Nil
+// otherwise. The package's ranges are indexed on first use.
+func (m *Result) scheduleOf(v *types.Var) ast.Expr {
+	m.schedOnce.Do(func() {
+		m.schedules = map[*types.Var]ast.Expr{}
+		info := m.pass.TypesInfo
+		for _, f := range m.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				rs, ok := n.(*ast.RangeStmt)
+				if !ok || rs.Value == nil {
+					return true
+				}
+				id, ok := rs.Value.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if rv, ok := info.ObjectOf(id).(*types.Var); ok && IsSchedule(info.TypeOf(rs.X)) {
+					m.schedules[rv] = rs.X
+				}
+				return true
+			})
+		}
+	})
+	return m.schedules[v]
+}
+
+// IsSchedule reports whether t is a slice or array of time.Duration: a
+// schedule of delays.
+func IsSchedule(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return analysisutil.IsNamedType(u.Elem(), "time", "Duration")
+	case *types.Array:
+		return analysisutil.IsNamedType(u.Elem(), "time", "Duration")
+	}
+	return false
 }

@@ -64,6 +64,10 @@ type Result struct {
 	// when first needed).
 	unkeyedOnce sync.Once
 	unkeyed     map[*types.Var]bool
+	// schedules are the range values over a schedule of delays
+	// (scheduleOf), indexed when first needed.
+	schedOnce sync.Once
+	schedules map[*types.Var]ast.Expr
 }
 
 func run(pass *analysis.Pass) (any, error) {
