@@ -5,8 +5,6 @@ import (
 	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/ast/astutil"
-
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
@@ -25,11 +23,7 @@ func (m *layer) defaultOnly(call *ast.CallExpr) bool {
 	if parent == nil {
 		return false
 	}
-	file := analysisutil.FileOf(m.pass, call.Pos())
-	if file == nil {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+	path := m.path(call)
 	for i, n := range path {
 		ifs, ok := n.(*ast.IfStmt)
 		if !ok || i == 0 || path[i-1] != ifs.Body {
@@ -109,12 +103,10 @@ func (m *layer) exclusive(a, b ast.Node) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	file := analysisutil.FileOf(m.pass, a.Pos())
-	if file == nil || analysisutil.FileOf(m.pass, b.Pos()) != file {
-		return false
+	pa, pb := m.path(a), m.path(b)
+	if len(pa) == 0 || len(pb) == 0 || pa[len(pa)-1] != pb[len(pb)-1] {
+		return false // not in one file
 	}
-	pa, _ := astutil.PathEnclosingInterval(file, a.Pos(), a.End())
-	pb, _ := astutil.PathEnclosingInterval(file, b.Pos(), b.End())
 	// The branch of each node under every if or switch clause list that
 	// holds it, innermost first.
 	branch := func(path []ast.Node, stmt ast.Node) ast.Node {
@@ -146,4 +138,32 @@ func (m *layer) exclusive(a, b ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// path returns n and its enclosing nodes, innermost first, up to its
+// file, from a parent index of the package's files built once (so that
+// asking for many nodes stays linear in the package).
+func (m *layer) path(n ast.Node) []ast.Node {
+	if m.parents == nil {
+		m.parents = map[ast.Node]ast.Node{}
+		for _, f := range m.pass.Files {
+			var stack []ast.Node
+			ast.Inspect(f, func(x ast.Node) bool {
+				if x == nil {
+					stack = stack[:len(stack)-1]
+					return true
+				}
+				if len(stack) > 0 {
+					m.parents[x] = stack[len(stack)-1]
+				}
+				stack = append(stack, x)
+				return true
+			})
+		}
+	}
+	var out []ast.Node
+	for x := n; x != nil; x = m.parents[x] {
+		out = append(out, x)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package timeouts
 
 import (
+	"go/ast"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,7 +29,8 @@ type layer struct {
 	sends     *sends.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
-	calls     *callIndex // built on first need (callers.go)
+	calls     *callIndex            // built on first need (callers.go)
+	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
