@@ -96,12 +96,24 @@ func checkCommands(pass *analysis.Pass, f *rediscmd.Func) {
 }
 
 // decides reports whether write w is decided by read r: an increment
-// after a read (a counter checked, then bumped), an element added after
+// after a read whose reply is compared (a counter checked, then bumped), an element added after
 // the elements were counted (a log), or a value computed from the reply.
 // A value written after a read without using it (a cache filled on a
 // miss) is not a read-modify-write.
-func decides(r, w *rediscmd.Command) bool {
-	if w.Kind == catalog.RedisIncr || r.Count && w.Count {
+func decides(pass *analysis.Pass, body ast.Node, r, w *rediscmd.Command) bool {
+	if w.Kind == catalog.RedisIncr {
+		// Checked, then bumped: unless the reply, held in variables,
+		// is never compared (a name read and returned, then a view
+		// counted): the increment does not depend on it.
+		var vals []types.Object // the reply's values, not its error
+		for _, v := range r.Reply {
+			if !analysisutil.IsErrorType(v.Type()) {
+				vals = append(vals, v)
+			}
+		}
+		return len(vals) == 0 || compared(pass, body, vals)
+	}
+	if r.Count && w.Count {
 		return true
 	}
 	for _, u := range w.Uses {
@@ -124,7 +136,7 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 		switch c.Kind {
 		case catalog.RedisWrite, catalog.RedisIncr:
 			for _, read := range reads {
-				if sameCall(read, c) || !decides(read, c) {
+				if sameCall(read, c) || !decides(pass, body, read, c) {
 					continue
 				}
 				pass.Report(analysis.Diagnostic{
@@ -161,6 +173,31 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 			Related: []analysis.RelatedInformation{{Pos: w.Call.Pos(), End: w.Call.End(), Message: w.Cmd + " of the same key"}},
 		})
 	}
+}
+
+// compared reports whether body compares one of vars (`if n >= 60`,
+// `return n <= limit`).
+func compared(pass *analysis.Pass, body ast.Node, vars []types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		switch be.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+			for _, side := range []ast.Expr{be.X, be.Y} {
+				ast.Inspect(side, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && slices.Contains(vars, pass.TypesInfo.Uses[id]) {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // underTestOf reports whether call, in body, runs only under an if, a

@@ -30,3 +30,15 @@ func hitFirstNX(ctx context.Context, rdb *redis.Client, key string) (int64, erro
 	}
 	return n, nil
 }
+
+// A value read and handed back, then a counter bumped whatever it was:
+// the increment does not depend on the read.
+func visit(ctx context.Context, rdb *redis.Client, user string) (string, error) {
+	key := "user:" + user
+	name, err := rdb.Get(ctx, key).Result()
+	if err != nil {
+		return "", err
+	}
+	rdb.Incr(ctx, key)
+	return name, nil
+}
