@@ -29,6 +29,13 @@ func ReferredObject(info *types.Info, e ast.Expr) types.Object {
 	return nil
 }
 
+// IsInterfaceMethod reports whether fn is a method of an interface (or of
+// a type parameter's constraint): a call of it may run any implementation.
+func IsInterfaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
 // PkgPath returns the import path of obj's package with any vendor
 // prefix removed, or "" for universe objects.
 func PkgPath(obj types.Object) string {

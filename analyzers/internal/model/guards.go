@@ -110,6 +110,11 @@ func testsSuccess(info *types.Info, cond ast.Expr) bool {
 	if be.Op == token.LAND {
 		return testsSuccess(info, be.X) || testsSuccess(info, be.Y)
 	}
+	return equalsNil(info, be)
+}
+
+// equalsNil reports whether be is x == nil (or nil == x).
+func equalsNil(info *types.Info, be *ast.BinaryExpr) bool {
 	isNil := func(e ast.Expr) bool {
 		tv, ok := info.Types[e]
 		return ok && tv.IsNil()
@@ -128,9 +133,5 @@ func falseMeansFailure(info *types.Info, cond ast.Expr) bool {
 	if be.Op == token.LOR {
 		return falseMeansFailure(info, be.X) || falseMeansFailure(info, be.Y)
 	}
-	isNil := func(e ast.Expr) bool {
-		tv, ok := info.Types[e]
-		return ok && tv.IsNil()
-	}
-	return be.Op == token.EQL && (isNil(be.X) || isNil(be.Y))
+	return equalsNil(info, be)
 }

@@ -393,8 +393,7 @@ func opaqueCall(info *types.Info, call *ast.CallExpr) bool {
 		tv, ok := info.Types[call.Fun]
 		return ok && !tv.IsType() && !tv.IsBuiltin()
 	}
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+	return analysisutil.IsInterfaceMethod(fn)
 }
 
 // givesVerdict reports whether call returns a bool among its results: an

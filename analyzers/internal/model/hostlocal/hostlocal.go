@@ -221,7 +221,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		}
 		return false, false
 	}
-	if isAbstract(fn) {
+	if analysisutil.IsInterfaceMethod(fn) {
 		return false, false // an interface method: any implementation
 	}
 	return r.localFunc(fn)
@@ -238,11 +238,4 @@ func unixNetwork(info *types.Info, e ast.Expr) bool {
 		return false
 	}
 	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
-}
-
-// isAbstract reports whether fn is an interface method (or a method of a
-// type parameter's constraint).
-func isAbstract(fn *types.Func) bool {
-	sig, ok := fn.Type().(*types.Signature)
-	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
 }
