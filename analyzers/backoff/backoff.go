@@ -90,7 +90,7 @@ func checkDelays(pass *analysis.Pass, r *model.Retry) {
 	report := pass.Report
 	pass.Report = func(d analysis.Diagnostic) { got = append(got, d) }
 	for _, d := range r.Delays {
-		checkDelay(pass, d, r.Specific)
+		checkDelay(pass, d, r.Specific || r.Probe)
 	}
 	pass.Report = report
 	for _, d := range mergeByCategory(got) {
@@ -130,8 +130,10 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 
 // checkDelay judges one wait. specific: the retry goes round only on
 // failures of the request's own state (model.Retry.Specific), which
-// clients do not meet together: there are no waves for jitter to break,
-// and only a delay that grows without a cap is reported.
+// clients do not meet together: there are no waves for jitter to break;
+// or its attempts are probes that open a connection and close it at once
+// (model.Retry.Probe), whose waves cost the dependency a handshake each
+// and no work. Only a delay that grows without a cap is reported.
 func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 	sh := d.Shape
 	file := analysisutil.FileOf(pass, d.Dur.Pos())

@@ -82,6 +82,11 @@ type Retry struct {
 	// of this request's own state, which clients do not reach together
 	// when a dependency goes down.
 	Specific bool
+	// Probe: for a hand-written loop, every operation of an attempt opens
+	// something (a connection) that the attempt closes and puts to no
+	// other use: the loop only learns when the dependency answers again,
+	// and leaves no work behind (probes.go).
+	Probe bool
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts),
 	// gives the counter to a policy that answers whether to go on, or
