@@ -105,13 +105,7 @@ func decides(pass *analysis.Pass, body ast.Node, r, w *rediscmd.Command) bool {
 		// Checked, then bumped: unless the reply, held in variables,
 		// is never compared (a name read and returned, then a view
 		// counted): the increment does not depend on it.
-		var vals []types.Object // the reply's values, not its error
-		for _, v := range r.Reply {
-			if !analysisutil.IsErrorType(v.Type()) {
-				vals = append(vals, v)
-			}
-		}
-		return len(vals) == 0 || compared(pass, body, vals)
+		return !r.ValueHeld() || r.ValueCompared(pass.TypesInfo, body)
 	}
 	if r.Count && w.Count {
 		return true
@@ -155,7 +149,7 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 				reads = append(reads, c)
 			}
 		case catalog.RedisExpire:
-			if c.Cmd == "EXPIRE NX" && !underTestOf(pass, body, c.Call, incr) {
+			if c.Cmd == "EXPIRE NX" && (incr == nil || !incr.Tests(pass.TypesInfo, body, c.Call)) {
 				// INCR, then EXPIRE NX whatever the count: a TTL lost
 				// between the two is set by the next request.
 				continue
@@ -173,78 +167,6 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 			Related: []analysis.RelatedInformation{{Pos: w.Call.Pos(), End: w.Call.End(), Message: w.Cmd + " of the same key"}},
 		})
 	}
-}
-
-// compared reports whether body compares one of vars (`if n >= 60`,
-// `return n <= limit`).
-func compared(pass *analysis.Pass, body ast.Node, vars []types.Object) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		be, ok := n.(*ast.BinaryExpr)
-		if !ok || found {
-			return !found
-		}
-		switch be.Op {
-		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
-			for _, side := range []ast.Expr{be.X, be.Y} {
-				ast.Inspect(side, func(n ast.Node) bool {
-					if id, ok := n.(*ast.Ident); ok && slices.Contains(vars, pass.TypesInfo.Uses[id]) {
-						found = true
-					}
-					return !found
-				})
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// underTestOf reports whether call, in body, runs only under an if, a
-// switch or a loop condition that reads the reply of incr (`if n == 1 {
-// rdb.ExpireNX(...) }`): it is not sent on every request.
-func underTestOf(pass *analysis.Pass, body ast.Node, call *ast.CallExpr, incr *rediscmd.Command) bool {
-	if incr == nil || body == nil {
-		return false
-	}
-	reads := func(e ast.Node) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && slices.Contains(incr.Reply, pass.TypesInfo.Uses[id]) {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
-	under := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if under || n == nil || !(n.Pos() <= call.Pos() && call.End() <= n.End()) {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.IfStmt:
-			if x.Cond != nil && reads(x.Cond) && !(x.Cond.Pos() <= call.Pos() && call.End() <= x.Cond.End()) {
-				under = true
-			}
-		case *ast.SwitchStmt:
-			if x.Tag != nil && reads(x.Tag) {
-				under = true
-			}
-		case *ast.CaseClause:
-			for _, e := range x.List {
-				if reads(e) {
-					under = true
-				}
-			}
-		case *ast.ForStmt:
-			if x.Cond != nil && reads(x.Cond) {
-				under = true
-			}
-		}
-		return !under
-	})
-	return under
 }
 
 func checkScript(pass *analysis.Pass, s *rediscmd.Script) {
