@@ -701,13 +701,14 @@ func meshNote(s *sends.Send) string {
 
 // resends returns the retries of the package that may send a request
 // again after the server carried it out. A loop that goes round only on
-// a client-error response (401 while the token is refreshed, 409)
-// resends only what the server refused, which it did not carry out: the
-// resend cannot do it twice.
+// a client-error response (401 while the token is refreshed, 409), or on
+// a connection refused before the request was sent, resends only what
+// the server refused or never saw, which it did not carry out: the
+// resend cannot do it twice (model.Retry.NotDone).
 func resends(res *model.Result) []*model.Retry {
 	out := make([]*model.Retry, 0, len(res.Retries))
 	for _, r := range res.Retries {
-		if !r.ClientErrors {
+		if !r.ClientErrors && !r.NotDone {
 			out = append(out, r)
 		}
 	}

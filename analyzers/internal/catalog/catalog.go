@@ -123,6 +123,15 @@ const (
 	// an Outage row, retries a failure of the request's own state (a
 	// conflict, no progress yet): clients do not meet it together.
 	Outage
+	// Unsent: a constant holding an error that says the request never
+	// reached the server (the connection was refused): a failure an
+	// outage gives every client, as Outage, after which the server has
+	// done nothing a resend could repeat.
+	Unsent
+	// Interrupted: a constant holding an error that says a system call
+	// was interrupted or would block (EINTR, EAGAIN): no failure of the
+	// call, which is made again.
+	Interrupted
 	// HostLocal: a standard-library function or method whose work stays
 	// on this host (a socket option, parsing an address): a retry whose
 	// attempts make only such calls reaches no dependency another client
@@ -550,7 +559,7 @@ var HostStatePackages = map[string]bool{
 }
 
 func init() {
-	Rows = append(append(append(append(Rows, breakerRows...), sentinelRows...), protocolRows...), hostLocalRows...)
+	Rows = append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...)
 }
 
 // TestEnds are the methods of package testing's T, B and TB that end the

@@ -166,6 +166,21 @@ func identifyAs(ss []*state, outage bool) []*state {
 	return out
 }
 
+// markUnsent returns ss marked as knowing the failure they identified to
+// be one with which the request never reached the server
+// (state.unsent).
+func markUnsent(ss []*state) []*state {
+	out := make([]*state, 0, len(ss))
+	for _, x := range ss {
+		if !x.unsent {
+			x = x.clone()
+			x.unsent = true
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 func nonNil(ss ...*state) []*state {
 	var out []*state
 	for _, s := range ss {
@@ -447,7 +462,7 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		}
 	}
 	if isErrorsIs && len(call.Args) == 2 {
-		if tv, ok := in.info.Types[call.Args[1]]; ok && (isErrno(tv.Type) || isEndSentinel(in.info, call.Args[1])) {
+		if noFailureErrno(in.info, call.Args[1]) || isEndSentinel(in.info, call.Args[1]) {
 			// errors.Is(err, io.EOF): on the true branch the outcome is
 			// no failure, whatever was known of it before (an err == nil
 			// tested false first, in a switch).
@@ -477,8 +492,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			if t != nil {
 				// errors.Is with an error value names one failure; As, a
 				// classifier, a family that may be an outage's.
-				specific := fn.Name() == "Is" && analysisutil.PkgPath(fn) == "errors" && in.specificSentinel(call.Args[1])
+				is := fn.Name() == "Is" && analysisutil.PkgPath(fn) == "errors"
+				specific := is && in.specificSentinel(call.Args[1])
 				ts := identifyAs(nonNil(refine(t, k, stFailed)), !specific)
+				if is && unsentSentinel(in.info, call.Args[1]) {
+					ts = markUnsent(ts)
+				}
 				t = nil
 				if len(ts) > 0 {
 					t = ts[0]

@@ -102,7 +102,7 @@ func (in *interp) startOp(s *state) {
 		// What the last pass identified is judged; this pass starts
 		// afresh (a later operation of the same pass, such as a reset
 		// before the resend, keeps it).
-		s.identified, s.outage = false, false
+		s.identified, s.outage, s.unsent = false, false, false
 	}
 	s.opIter = true
 	s.delayed = false

@@ -32,6 +32,10 @@ type loopVerdict struct {
 	// be a client error or compared it with an error value that names
 	// one failure of no outage kind (state.outage).
 	specific bool
+	// notDone: every path that goes round after a failure knows the
+	// server did not act on the request: a client-error response, or a
+	// failure before it was sent (state.unsent).
+	notDone bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -126,6 +130,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		anyFailBack              bool // a failure of no identified kind went round
 		anyOutageBack            bool // a failure other than a client error went round
 		anyOutageSig             bool // a failure that may be an outage's went round
+		anyDoneBack              bool // a failure the server may have acted on went round
 		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
@@ -171,6 +176,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			failBack = true
 			if !t.identified {
 				anyFailBack = true
+			}
+			if !t.clientError() && !t.unsent {
+				anyDoneBack = true
 			}
 			if !t.clientError() {
 				anyOutageBack = true
@@ -300,7 +308,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	if in.aborted {
 		return loopVerdict{}
 	}
-	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig}
+	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig, notDone: failBack && !anyDoneBack}
 	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {

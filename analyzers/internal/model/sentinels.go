@@ -42,7 +42,7 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 				return []*state{s2}, []*state{settle(s2, key)}, true
 			}
 		}
-		if isErrno(tv.Type) || isEndSentinel(in.info, pair[1]) {
+		if noFailureErrno(in.info, pair[1]) || isEndSentinel(in.info, pair[1]) {
 			// EINTR, EAGAIN: a system call interrupted or not ready, tried
 			// again at once; io.EOF: the end of a stream. Not a failed
 			// downstream call: on the equal branch the outcome is settled.
@@ -59,6 +59,9 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 			continue
 		}
 		failed := identifyAs(nonNil(refine(s2, key, stFailed)), !in.specificSentinel(pair[1]))
+		if unsentSentinel(in.info, pair[1]) {
+			failed = markUnsent(failed)
+		}
 		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true
@@ -75,7 +78,28 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 // such a failure answers this request's own state (a conflict, a race,
 // no progress yet), which clients do not reach together.
 func (in *interp) specificSentinel(e ast.Expr) bool {
-	return in.isSentinel(e) && errorRole(in.info, e) != catalog.Outage
+	role := errorRole(in.info, e)
+	return in.isSentinel(e) && role != catalog.Outage && role != catalog.Unsent
+}
+
+// noFailureErrno reports whether e is a system error number that says
+// nothing failed (syscall.EINTR, EAGAIN: the catalog's Interrupted rows)
+// or one the catalog does not name (an EEXIST the loop expects); the
+// numbers of failures (ECONNREFUSED, ECONNRESET: Outage and Unsent rows)
+// are failures.
+func noFailureErrno(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || !isErrno(tv.Type) {
+		return false
+	}
+	role := errorRole(info, e)
+	return role != catalog.Outage && role != catalog.Unsent
+}
+
+// unsentSentinel reports whether e names an error that says the request
+// never reached the server (the catalog's Unsent rows).
+func unsentSentinel(info *types.Info, e ast.Expr) bool {
+	return errorRole(info, e) == catalog.Unsent
 }
 
 // isEndSentinel reports whether e names an error that marks the end of a

@@ -169,7 +169,11 @@ type state struct {
 	// may be a failure many clients share while a dependency is down:
 	// anything but a comparison with an error value that names one
 	// failure of no outage kind (specific).
-	outage   bool
+	outage bool
+	// unsent: something the path identified since its last operation
+	// says the request never reached the server (a connection refused:
+	// the catalog's Unsent rows).
+	unsent   bool
 	attempts int // completed iterations that ran an operation
 }
 
@@ -347,7 +351,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.empty} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty} {
 		if f {
 			flags |= 1 << i
 		}
@@ -370,7 +374,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.empty != b.empty ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.empty != b.empty ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}

@@ -82,6 +82,12 @@ type Retry struct {
 	// of this request's own state, which clients do not reach together
 	// when a dependency goes down.
 	Specific bool
+	// NotDone: every path that goes round after a failure knows the
+	// server did not act on the request: it refused it with a client
+	// error (ClientErrors), or the request never reached it (a
+	// connection refused: errors.Is(err, syscall.ECONNREFUSED), the
+	// catalog's Unsent rows). Resending it cannot do it twice.
+	NotDone bool
 	// Probe: for a hand-written loop, every operation of an attempt opens
 	// something (a connection) that the attempt closes and puts to no
 	// other use: the loop only learns when the dependency answers again,

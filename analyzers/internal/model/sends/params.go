@@ -102,7 +102,7 @@ func (m *layer) ownRetry(d *ast.FuncDecl, s *Send) *model.Retry {
 		return nil
 	}
 	for _, r := range m.res.Retries {
-		if r.ClientErrors || r.Node.Pos() < d.Body.Pos() || r.Node.End() > d.Body.End() {
+		if r.ClientErrors || r.NotDone || r.Node.Pos() < d.Body.Pos() || r.Node.End() > d.Body.End() {
 			continue
 		}
 		if r.Kind == model.ClientRetry {

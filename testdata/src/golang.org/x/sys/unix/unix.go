@@ -8,3 +8,15 @@ var dup = func(fd int) (int, error) { return fd + 1, nil }
 
 // Dup duplicates a file descriptor.
 func Dup(fd int) (int, error) { return dup(fd) }
+
+// An Errno is a system error number.
+type Errno uintptr
+
+func (e Errno) Error() string { return "errno" }
+
+// System error numbers.
+const (
+	EINTR        Errno = 0x4
+	ECONNRESET   Errno = 0x68
+	ECONNREFUSED Errno = 0x6f
+)
