@@ -123,11 +123,19 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			return errf("no constant %s", r.Name)
 		}
 		return nil
-	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel, catalog.Outage:
+	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
 			return errf("no variable %s", r.Name)
 		}
 		return nil
+	case catalog.Outage, catalog.Unsent, catalog.Interrupted:
+		// An error value: a variable (io.ErrUnexpectedEOF) or a
+		// constant (syscall.ECONNREFUSED).
+		switch pkg.Scope().Lookup(r.Name).(type) {
+		case *types.Var, *types.Const:
+			return nil
+		}
+		return errf("no variable or constant %s", r.Name)
 	case catalog.Conflict:
 		switch pkg.Scope().Lookup(r.Name).(type) {
 		case *types.Func, *types.Var, *types.Const:

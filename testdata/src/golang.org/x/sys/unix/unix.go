@@ -17,6 +17,15 @@ func (e Errno) Error() string { return "errno" }
 // System error numbers.
 const (
 	EINTR        Errno = 0x4
+	EAGAIN       Errno = 0xb
+	EWOULDBLOCK  Errno = 0xb
+	EPIPE        Errno = 0x20
+	ENETDOWN     Errno = 0x64
+	ENETUNREACH  Errno = 0x65
+	ECONNABORTED Errno = 0x67
 	ECONNRESET   Errno = 0x68
+	ETIMEDOUT    Errno = 0x6e
 	ECONNREFUSED Errno = 0x6f
+	EHOSTDOWN    Errno = 0x70
+	EHOSTUNREACH Errno = 0x71
 )
