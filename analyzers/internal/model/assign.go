@@ -241,7 +241,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 	in.startOp(s)
 	if in.isDelayCall(call) {
-		s.delayed = true // an operation that also waits (a helper that retries)
+		s.delayed, s.delayMay = true, false // an operation that also waits (a helper that retries)
 	}
 	res := in.results(call)
 	judges := in.judgedResps(call, s)

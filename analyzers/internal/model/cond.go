@@ -235,7 +235,7 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 			c := s.clone()
 			in.startOp(c)
 			if in.isDelayCall(x) {
-				c.delayed = true
+				c.delayed, c.delayMay = true, false
 			}
 			c.overwrite(x)
 			c.setSlot(slot{key: x, op: x, judges: in.judgedResps(x, c)})

@@ -105,8 +105,29 @@ func (in *interp) startOp(s *state) {
 		s.identified, s.outage, s.unsent = false, false, false
 	}
 	s.opIter = true
-	s.delayed = false
+	s.delayed, s.delayMay = false, false
 	s.boundFork = false
+}
+
+// noteWait marks the path as having waited when stmt waits: surely (a
+// sleep, a timer), or only maybe (a hook held in a field, a function
+// value given a duration: state.delayMay).
+func (in *interp) noteWait(stmt ast.Node, s *state) *state {
+	if s.delayed && !s.delayMay || !in.waits(stmt) {
+		return s
+	}
+	sure := in.certainWaits
+	if !sure {
+		in.certainWaits = true
+		sure = in.waits(stmt)
+		in.certainWaits = false
+	}
+	if s.delayed && !sure {
+		return s
+	}
+	s = s.clone()
+	s.delayed, s.delayMay = true, !sure
+	return s
 }
 
 // step counts the work of interpreting one statement or condition on the
@@ -220,10 +241,7 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		return nil
 	}
 	s = in.noteProgress(stmt, s)
-	if !s.delayed && in.waits(stmt) {
-		s = s.clone()
-		s.delayed = true
-	}
+	s = in.noteWait(stmt, s)
 	switch st := stmt.(type) {
 	case *ast.ExprStmt:
 		if call, ok := analysisutil.Unparen(st.X).(*ast.CallExpr); ok && in.noReturn(call) {
@@ -309,10 +327,7 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 			s1 := s
 			if cc.Comm != nil {
 				s1 = in.noteProgress(cc.Comm, s1)
-				if !s1.delayed && in.waits(cc.Comm) {
-					s1 = s1.clone()
-					s1.delayed = true
-				}
+				s1 = in.noteWait(cc.Comm, s1)
 			}
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok {
 				if s2, ok := in.bindRecv(as.Lhs, as.Rhs, s1); ok {

@@ -81,6 +81,12 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	if len(pending) == 0 {
 		return s
 	}
+	isPending := func(e ast.Expr) bool {
+		if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+			return slices.Contains(pending, in.info.Uses[id])
+		}
+		return false
+	}
 	var nodes []ast.Node
 	switch st := stmt.(type) {
 	case *ast.ExprStmt:
@@ -103,11 +109,24 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	case *ast.DeclStmt:
 		nodes = []ast.Node{st}
 	}
-	isPending := func(e ast.Expr) bool {
-		if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
-			return slices.Contains(pending, in.info.Uses[id])
+	// next.Abort(), _ = conn.Close(): a statement that only calls a
+	// method of the value with no arguments and drops what it returns
+	// releases the value; it keeps no data of it.
+	var release *ast.CallExpr
+	switch st := stmt.(type) {
+	case *ast.ExprStmt:
+		release, _ = analysisutil.Unparen(st.X).(*ast.CallExpr)
+	case *ast.AssignStmt:
+		if len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+			if id, ok := st.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+				release, _ = analysisutil.Unparen(st.Rhs[0]).(*ast.CallExpr)
+			}
 		}
-		return false
+	}
+	if release != nil {
+		if sel, ok := analysisutil.Unparen(release.Fun).(*ast.SelectorExpr); !ok || len(release.Args) != 0 || !isPending(sel.X) {
+			release = nil
+		}
 	}
 	used := false
 	for _, n := range nodes {
@@ -119,7 +138,7 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 			case *ast.CallExpr:
 				// shouldRetry(res, err): a decision about the outcome,
 				// no data kept.
-				if in.verdictOn(x, s) != nil {
+				if x == release || in.verdictOn(x, s) != nil {
 					return false
 				}
 			case *ast.BinaryExpr:

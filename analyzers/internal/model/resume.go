@@ -20,8 +20,10 @@ import (
 //     waited since its last operation (a failure that goes round at once
 //     is a consumer skipping a bad item, not a retry with a delay);
 //   - some path goes round after every examined operation succeeded, and
-//     none of them waited since its last operation (a success path that
-//     waits is a poll, whose interval is no retry delay);
+//     none of them surely waited since its last operation (a success path
+//     that waits is a poll, whose interval is no retry delay; one that
+//     calls a handler held in a field, which may wait, is not known to
+//     be one);
 //   - no path goes round on partial results (a read loop).
 //
 // Resume loops are no retry sites: they have no bound by design, one pass
@@ -144,7 +146,10 @@ func (rs *resumeSeen) see(t *state) {
 		}
 	case slotsOK(t):
 		rs.ok = true
-		if t.delayed {
+		// A success path that surely waits is a poll's interval; one
+		// that only calls a hook (a handler held in a field, which may
+		// do anything) is not known to be one.
+		if t.delayed && !t.delayMay {
 			rs.okWaits = true
 		}
 	}
