@@ -50,6 +50,7 @@ var factSamples = []analysis.Fact{
 	&model.NeverTrueFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
+	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true},
 	&hostlocal.LocalFact{},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true},

@@ -72,6 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 			checkDelays(pass, r)
 		}
 	}
+	checkDelayArgs(pass, res.DelayArgs)
 	var settings []*libconfig.Setting
 	for _, s := range pass.ResultOf[libconfig.Analyzer].(*libconfig.Result).Settings {
 		if res.Implementation(s.Pos) == nil {

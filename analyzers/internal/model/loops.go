@@ -187,6 +187,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		return nil
 	}
 	if m.iterates(in, stmt, gotoList, gotoIdx) {
+		m.addFailover(in, body, stmt, label, gotoList, gotoIdx)
 		return nil
 	}
 	in.steps, in.aborted, in.immediate, in.immediateIdentified = 0, false, false, false

@@ -163,6 +163,12 @@ type Result struct {
 	// operations again (resume.go): their Delays are retry delays; they
 	// have no bound by design, and are no retry sites.
 	Resumes []*Retry
+	// Failovers lists the loops shaped like a retry (a failure goes
+	// round, a success leaves) whose every pass sends something new — the
+	// next node or mirror, a fresh request (iterates.go) — with their
+	// waits: no retry of one request, but their waits still stand
+	// between a failure and the next call.
+	Failovers []*Retry
 	// Funcs holds the summary of each function of the package that
 	// retries (the fact it exports).
 	Funcs map[*types.Func]*RetryFact
@@ -170,6 +176,10 @@ type Result struct {
 	// position of the retry its fact describes when that retry is in this
 	// package too (for related locations).
 	SitePos map[*types.Func]token.Pos
+	// DelayArgs lists the calls of functions whose retry waits the
+	// duration they are given (DelayParamFact), where that duration is
+	// known: the argument is the retry's delay (delayparams.go).
+	DelayArgs []*DelayArg
 
 	b     *builder // for the layers built on the model (provenance.go)
 	impls []implementation

@@ -287,25 +287,34 @@ func (m *layer) findTimeouts() *Timeouts {
 	for _, r := range m.res.Retries {
 		m.retryTimeouts(t, r)
 	}
+	for _, r := range m.res.Failovers {
+		m.ignoredSleeps(t, r)
+	}
 	return t
+}
+
+// ignoredSleeps finds the waits of a retry, or of a failover loop, that
+// ignore cancellation, unless every caller gives a context that is never
+// cancelled.
+func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
+	fnType, results := m.enclosingFunc(r.Pos)
+	scope := m.ctxInScope(fnType)
+	if scope == "" || m.neverCancelled(r.Pos, scope) {
+		return
+	}
+	for _, d := range r.Delays {
+		if d.Cancellable {
+			continue
+		}
+		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results})
+	}
 }
 
 // retryTimeouts finds, for one retry, waits that ignore cancellation,
 // attempts that cannot fit in the deadline, and sends without any timeout.
 func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 	info := m.pass.TypesInfo
-	fnType, results := m.enclosingFunc(r.Pos)
-	scope := m.ctxInScope(fnType)
-	// 3. Sleeps that ignore cancellation, unless every caller gives a
-	// context that is never cancelled.
-	if scope != "" && !m.neverCancelled(r.Pos, scope) {
-		for _, d := range r.Delays {
-			if d.Cancellable {
-				continue
-			}
-			t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results})
-		}
-	}
+	m.ignoredSleeps(t, r)
 	// 4. Attempts that cannot fit.
 	if r.Attempts > 0 {
 		var per time.Duration

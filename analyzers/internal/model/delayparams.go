@@ -1,0 +1,252 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
+)
+
+// DelayParamFact is exported for a function whose retry waits, between
+// its attempts, a duration its caller gives, as given:
+//
+//	func publish(ctx context.Context, m *Msg, wait time.Duration, n int) error {
+//		for r := 0; errors.Is(err, ErrNoResponders) && r < n; r++ {
+//			select { case <-ctx.Done(): ...; case <-time.After(wait): }
+//			...
+//
+// What the delay is — fixed, random — is only known at the call, in this
+// package or another: the argument is the delay. A function that passes
+// its own parameter on to such a call, unchanged, has the fact too.
+type DelayParamFact struct {
+	Param int    // the parameter waited
+	Site  string // the retry: "retry loop at publish.go:281"
+	// What the model knows of that retry, for the checks to judge the
+	// delay at the call as they would judge it in the retry: every
+	// attempt stays on this host; every path that goes round after a
+	// failure knows a client error, or a failure of the request's own
+	// state (Retry.ClientErrors, Retry.Specific); every attempt is a
+	// probe (Retry.Probe).
+	Local, ClientErrors, Specific, Probe bool
+}
+
+func (*DelayParamFact) AFact() {}
+
+func (f *DelayParamFact) String() string {
+	return fmt.Sprintf("waitsparam(%d)", f.Param)
+}
+
+// DelayArg is a call, in this package, of a function with a
+// DelayParamFact, whose argument for the delay is not a parameter of the
+// calling function: where the delay of that retry is known.
+type DelayArg struct {
+	Call   *ast.CallExpr
+	Callee *types.Func
+	Arg    ast.Expr
+	Shape  waits.DelayShape
+	Fact   *DelayParamFact
+}
+
+// delayParamOf returns the fact of fn, of this package or imported.
+func (m *builder) delayParamOf(fn *types.Func, own map[*types.Func]*DelayParamFact) *DelayParamFact {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pass.Pkg {
+		return own[fn]
+	}
+	var f DelayParamFact
+	if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// findDelayParams exports DelayParamFact for the package's functions
+// whose retry waits a parameter, and for those that pass theirs on to
+// one, and lists the calls where the delay is known (Result.DelayArgs).
+func (m *builder) findDelayParams() {
+	info := m.pass.TypesInfo
+	local := m.pass.ResultOf[hostlocal.Analyzer].(*hostlocal.Result)
+	own := map[*types.Func]*DelayParamFact{}
+	memo := map[*types.Var]bool{}
+	var order []*types.Func
+	for _, r := range m.result.Retries {
+		if r.Implements != nil || r.Kind != LoopRetry && r.Kind != GotoRetry {
+			continue
+		}
+		fn, d := m.declAt(r.Pos)
+		if d == nil || own[fn] != nil || inFuncLit(d.Body, r.Node) {
+			continue
+		}
+		for _, dl := range r.Delays {
+			if dl.Own {
+				continue
+			}
+			if i := paramIndexOf(info, fn, d.Body, dl.Dur, memo); i >= 0 {
+				own[fn] = &DelayParamFact{Param: i,
+					Site:  fmt.Sprintf("%s at %s", r.Describe(), analysisutil.ShortPos(m.pass.Fset, r.Pos)),
+					Local: local.Within(r.Ops, r.OpFuncs), ClientErrors: r.ClientErrors, Specific: r.Specific, Probe: r.Probe}
+				order = append(order, fn)
+				break
+			}
+		}
+	}
+	// The calls of functions with the fact, by caller: a parameter passed
+	// on gives the caller the fact; any other argument is a delay known.
+	type call struct {
+		call   *ast.CallExpr
+		callee *types.Func
+		caller *types.Func
+		decl   *ast.FuncDecl
+	}
+	var calls []call
+	byCallee := map[*types.Func][]int{}
+	for _, f := range m.pass.Files {
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok || d.Body == nil {
+				continue
+			}
+			caller, _ := info.Defs[d.Name].(*types.Func)
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if fn := analysisutil.Callee(info, c); fn != nil {
+					fn = fn.Origin()
+					byCallee[fn] = append(byCallee[fn], len(calls))
+					calls = append(calls, call{c, fn, caller, d})
+				}
+				return true
+			})
+		}
+	}
+	for fn := range byCallee {
+		if fn.Pkg() != m.pass.Pkg {
+			if f := m.delayParamOf(fn, own); f != nil {
+				order = append(order, fn)
+			}
+		}
+	}
+	// Pass the fact up through parameters passed on, each function once.
+	facts := map[*types.Func]*DelayParamFact{}
+	for len(order) > 0 {
+		fn := order[0]
+		order = order[1:]
+		f := m.delayParamOf(fn, own)
+		if f == nil || facts[fn] != nil {
+			continue
+		}
+		facts[fn] = f
+		for _, i := range byCallee[fn] {
+			c := calls[i]
+			if c.caller == nil || f.Param >= len(c.call.Args) || own[c.caller] != nil {
+				continue
+			}
+			if j := paramIndexOf(info, c.caller, c.decl.Body, c.call.Args[f.Param], memo); j >= 0 {
+				g := *f
+				g.Param = j
+				own[c.caller] = &g
+				order = append(order, c.caller)
+			}
+		}
+	}
+	for fn, f := range own {
+		m.pass.ExportObjectFact(fn, f)
+	}
+	for _, c := range calls {
+		f := facts[c.callee]
+		if f == nil || f.Param >= len(c.call.Args) || isVariadicArg(c.callee, f.Param) {
+			continue
+		}
+		arg := c.call.Args[f.Param]
+		if c.caller != nil && paramIndexOf(info, c.caller, c.decl.Body, arg, memo) >= 0 {
+			continue // passed on: judged at the caller's calls
+		}
+		m.result.DelayArgs = append(m.result.DelayArgs, &DelayArg{Call: c.call, Callee: c.callee, Arg: arg,
+			Shape: m.waitLayer.Shape(arg, c.decl.Body), Fact: f})
+	}
+}
+
+// declAt returns the function declaration of the package that holds pos.
+func (m *builder) declAt(pos token.Pos) (*types.Func, *ast.FuncDecl) {
+	for _, f := range m.pass.Files {
+		if pos < f.Pos() || pos >= f.End() {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if d, ok := decl.(*ast.FuncDecl); ok && d.Body != nil && d.Pos() <= pos && pos < d.End() {
+				fn, _ := m.pass.TypesInfo.Defs[d.Name].(*types.Func)
+				return fn, d
+			}
+		}
+	}
+	return nil, nil
+}
+
+// paramIndexOf returns the index of the parameter of fn that e is, when
+// e is that parameter by name and body never assigns it; -1 otherwise.
+// assignedMemo holds the answers for the parameters asked about already
+// (each body is walked once per parameter).
+func paramIndexOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr, assignedMemo map[*types.Var]bool) int {
+	if fn == nil {
+		return -1
+	}
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return -1
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return -1
+	}
+	params := fn.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if params.At(i) == v {
+			a, ok := assignedMemo[v]
+			if !ok {
+				a = assigned(info, body, v)
+				assignedMemo[v] = a
+			}
+			if a {
+				return -1
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// assigned reports whether body assigns v or takes its address.
+func assigned(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.Uses[id] == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && info.Uses[id] == v {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && info.Uses[id] == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isVariadicArg(fn *types.Func, i int) bool {
+	sig := fn.Type().(*types.Signature)
+	return sig.Variadic() && i >= sig.Params().Len()-1
+}

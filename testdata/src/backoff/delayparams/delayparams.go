@@ -1,0 +1,50 @@
+// Package delayparams calls retries that wait the delay they are given:
+// a fixed delay is reported at the first call that gives one, once per
+// retried function; a random one, one passed on from a parameter, and a
+// retry of a failure of the request's own state are not.
+package delayparams
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"backoff/delayparams/retrier"
+)
+
+type client struct {
+	pause time.Duration
+}
+
+func newClient() *client { return &client{pause: 250 * time.Millisecond} }
+
+func fetch() error { return nil }
+
+func Fixed() error {
+	return retrier.Do(3, time.Second, fetch) // want `retry delay has no jitter: retrier.Do waits this delay between the attempts of its retry loop at retrier.go:\d+`
+}
+
+// Again gives the same retry another fixed delay: related to the first.
+func Again() error {
+	return retrier.Do(5, 2*time.Second, fetch)
+}
+
+// Configured gives a field the package sets to a constant.
+func (c *client) Configured() error {
+	return retrier.Default(fetch, c.pause) // want `retry delay has no jitter: retrier.Default waits this delay`
+}
+
+// Random gives a random delay: not reported.
+func Random() error {
+	return retrier.Do(3, time.Duration(rand.Int64N(int64(time.Second))), fetch)
+}
+
+// Through passes its own parameter on: judged at its callers.
+func Through(d time.Duration) error {
+	return retrier.Do(3, d, fetch)
+}
+
+// Own state: not reported.
+func Own(ctx context.Context) error {
+	return retrier.Pending(ctx, time.Second, fetch)
+}

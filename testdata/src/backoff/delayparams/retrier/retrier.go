@@ -1,0 +1,44 @@
+// Package retrier retries with a delay its callers give: what the delay
+// is, fixed or random, is known at their calls, in other packages.
+package retrier
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Do calls f up to attempts times, waiting sleep between attempts.
+func Do(attempts int, sleep time.Duration, f func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(sleep)
+	}
+	return err
+}
+
+// Default passes its delay on to Do, unchanged: the fact moves up.
+func Default(f func() error, sleep time.Duration) error {
+	return Do(3, sleep, f)
+}
+
+var errPending = errors.New("previous write still being finished")
+
+// Pending goes round only on a failure of the request's own state: its
+// delay is not asked for jitter, here or at its calls.
+func Pending(ctx context.Context, wait time.Duration, f func() error) error {
+	for {
+		err := f()
+		if !errors.Is(err, errPending) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
