@@ -29,6 +29,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// The error variables that hold an operation's result.
 	in := &interp{pkg: m.pass.Pkg, closureWait: m.closureWaitsAt, info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
 	opErrs := map[types.Object]bool{}
+	opResps := map[types.Object]bool{} // responses an operation returned
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -46,6 +47,11 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 				if i < len(res) && analysisutil.IsErrorType(res[i]) {
 					if obj := in.objOf(l); obj != nil {
 						opErrs[obj] = true
+					}
+				}
+				if i < len(res) && isHTTPResponse(derefType(res[i])) {
+					if obj := in.objOf(l); obj != nil {
+						opResps[obj] = true
 					}
 				}
 			}
@@ -68,7 +74,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
