@@ -106,9 +106,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			continue
 		}
+		msg := fmt.Sprintf("the %s waits without watching %s: when the caller gives up, the retry sleeps on and tries again; wait with runtime/retry's Sleep(ctx, d) or a select on ctx.Done()", s.Retry.Describe(), s.Ctx)
+		if s.Retry.BlindWaits {
+			msg = fmt.Sprintf("%s takes no context and waits between its attempts without watching one: when the caller gives up, it sleeps on and tries again although %s is done; give it %s and wait with runtime/retry's Sleep(ctx, d) or a select on ctx.Done()", s.Retry.Describe(), s.Ctx, s.Ctx)
+		}
 		d := &analysis.Diagnostic{
 			Pos: s.Delay.Call.Pos(), End: s.Delay.Call.End(), Category: "sleep-ignores-cancel",
-			Message: fmt.Sprintf("the %s waits without watching %s: when the caller gives up, the retry sleeps on and tries again; wait with runtime/retry's Sleep(ctx, d) or a select on ctx.Done()", s.Retry.Describe(), s.Ctx),
+			Message: msg,
 		}
 		if fix != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fix}

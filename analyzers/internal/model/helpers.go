@@ -25,6 +25,10 @@ type RetryHelperFact struct {
 	AttemptsParam int   // the int parameter bounding the attempts, or -1
 	AttemptsPlus  int64 // attempts = the parameter's value + AttemptsPlus
 	Site          string
+	// Blind: the helper takes no context, and its retry waits between
+	// attempts without watching one (time.Sleep): a caller's context
+	// cannot cut its waits short.
+	Blind bool
 }
 
 func (*RetryHelperFact) AFact() {}
@@ -65,11 +69,32 @@ func (m *builder) findHelpers() {
 				if r.Attempts == 0 {
 					h.AttemptsParam, h.AttemptsPlus = paramBound(info, sig, r.Node)
 				}
+				h.Blind = blindRetry(sig, r)
 				m.helpers[fn] = h
 				m.pass.ExportObjectFact(fn, h)
 			}
 		}
 	}
+}
+
+// blindRetry reports whether r, the retry of a function of signature
+// sig, waits between its attempts and never watches a context: the
+// function takes none, and none of its waits is cancellable.
+func blindRetry(sig *types.Signature, r *Retry) bool {
+	if len(r.Delays) == 0 {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if analysisutil.IsNamedType(sig.Params().At(i).Type(), "context", "Context") {
+			return false
+		}
+	}
+	for _, d := range r.Delays {
+		if d.Cancellable {
+			return false
+		}
+	}
+	return true
 }
 
 // inFuncLit reports whether n is inside a function literal within body.
@@ -158,6 +183,7 @@ func (m *builder) helperCall(call *ast.CallExpr, fn *types.Func, h *RetryHelperF
 	r := &Retry{Kind: LibraryRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(),
 		Row: &catalog.Row{Role: catalog.Retry, Lib: analysisutil.FuncName(fn, m.pass.Pkg), OpArg: h.OpParam, BoundArg: -2}}
 	r.Attempts = h.Attempts
+	r.BlindWaits = h.Blind
 	if h.AttemptsParam >= 0 && h.AttemptsParam < len(call.Args) {
 		if n, ok := m.constInt(call.Args[h.AttemptsParam]); ok && n+h.AttemptsPlus >= 1 {
 			r.Attempts = n + h.AttemptsPlus

@@ -88,6 +88,10 @@ type Retry struct {
 	// connection refused: errors.Is(err, syscall.ECONNREFUSED), the
 	// catalog's Unsent rows). Resending it cannot do it twice.
 	NotDone bool
+	// BlindWaits, for a call of a retry helper of a package
+	// (RetryHelperFact): the helper takes no context and waits between
+	// its attempts without watching one.
+	BlindWaits bool
 	// Probe: for a hand-written loop, every operation of an attempt opens
 	// something (a connection) that the attempt closes and puts to no
 	// other use: the loop only learns when the dependency answers again,

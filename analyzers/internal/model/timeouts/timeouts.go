@@ -308,6 +308,12 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 		}
 		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results})
 	}
+	if call, ok := r.Node.(*ast.CallExpr); ok && r.BlindWaits {
+		// retry(3, time.Second, func() error { return c.get(ctx) }): the
+		// helper's waits are inside it, and watch nothing the caller
+		// could cancel.
+		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: &waits.Delay{Call: call, Own: true}, Retry: r, Ctx: scope, Returns: results})
+	}
 }
 
 // retryTimeouts finds, for one retry, waits that ignore cancellation,
