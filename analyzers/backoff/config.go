@@ -84,6 +84,9 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 			_, with := splitJitterFix(s.Val.JitterFix)
 			return "no-jitter", s.Row.Name + "(" + s.Val.Name + ") without " + with
 		case libconfig.Field, libconfig.Write:
+			if s.Via != nil {
+				return "no-jitter", s.Field + ": " + s.Via.Name() + ", which falls back to " + s.Val.Name
+			}
 			return "no-jitter", s.Field + ": " + s.Val.Name
 		case libconfig.Call:
 			if s.Val.Path == catalog.SethRetry {
@@ -184,6 +187,9 @@ func configFix(pass *analysis.Pass, s *libconfig.Setting) *analysis.SuggestedFix
 	}
 	insertField := func(msg string, lit *ast.CompositeLit, field, value string) *analysis.SuggestedFix {
 		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: lit.Lbrace + 1, End: lit.Lbrace + 1, NewText: []byte(field + ": " + value + ", ")}}}
+	}
+	if s.Via != nil {
+		return nil // the jitter belongs in the function, on its fallback path
 	}
 	q := s.Qual
 	switch s.Knob {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
@@ -20,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resillibconfig",
 	Doc:        "read how library retries configure their delays, jitter and bounds (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
-	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
@@ -102,6 +103,10 @@ type Setting struct {
 	// value is wrapped in v4's WithContext. Jittered: a sethvargo/go-retry
 	// jitter wrapper is around the value.
 	AttemptBound, ContextBound, Jittered bool
+	// Via, for a field set to a function of the package (Field,
+	// Write): the function returns Val's delay on some path (a fallback
+	// to the library's default) and draws nothing random itself.
+	Via *types.Func
 }
 
 type reader struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // cenkalti reads a cenkalti/backoff BackOff value: bounded says an
@@ -233,10 +234,69 @@ func (rd *reader) clientBackoff(recv ast.Expr, field, def *catalog.Row) {
 // or constant value. The range is the value's.
 func (rd *reader) fieldValue(k Knob, f Form, row *catalog.Row, field string, v ast.Expr) {
 	val := rd.objRow(v)
+	var via *types.Func
+	if val == nil && k == Delay {
+		val, via = rd.fallback(v)
+	}
 	if val == nil {
 		return
 	}
-	rd.add(&Setting{Knob: k, Form: f, Row: row, Field: field, Val: val, Node: v, Value: v, Qual: qualifier(v)})
+	rd.add(&Setting{Knob: k, Form: f, Row: row, Field: field, Val: val, Node: v, Value: v, Qual: qualifier(v), Via: via})
+}
+
+// fallback reads a delay function of the package set as a field's value
+// (`c.Backoff = backoffPolicy`): when some return of its body returns a
+// call of a catalogued delay function with no jitter
+// (`return retryablehttp.DefaultBackoff(min, max, n, resp)` after a
+// Retry-After branch) and nothing in it draws a random number or calls a
+// catalogued delay function that jitters, it waits that function's delay
+// on that path. Its row, and the function.
+func (rd *reader) fallback(v ast.Expr) (*catalog.Row, *types.Func) {
+	info := rd.pass.TypesInfo
+	id, ok := analysisutil.Unparen(v).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	fn, ok := info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() != rd.pass.Pkg {
+		return nil, nil
+	}
+	d := rd.vals.Decls[fn]
+	if d == nil || d.Body == nil {
+		return nil, nil
+	}
+	w := rd.pass.ResultOf[waits.Analyzer].(*waits.Result)
+	var found *catalog.Row
+	random := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			callee := analysisutil.Callee(info, x)
+			if callee == nil {
+				return true
+			}
+			if w.IsRandomCall(x, callee) {
+				random = true
+			}
+			if row := catalogRow(callee); row != nil && row.Role == catalog.DelayOption && row.Jitter != catalog.JitterNone {
+				random = true
+			}
+		case *ast.ReturnStmt:
+			if len(x.Results) != 1 {
+				return true
+			}
+			if c, ok := analysisutil.Unparen(x.Results[0]).(*ast.CallExpr); ok {
+				if row := catalogRow(analysisutil.Callee(info, c)); row != nil && row.Role == catalog.DelayOption && row.Jitter == catalog.JitterNone && found == nil {
+					found = row
+				}
+			}
+		}
+		return !random
+	})
+	if random || found == nil {
+		return nil, nil
+	}
+	return found, fn
 }
 
 // resilintPolicy reads the Jitter of a runtime/retry Policy.
