@@ -173,7 +173,15 @@ func (b *builder) summarize(fn *types.Func, d *ast.FuncDecl) *ReadFact {
 			if isHeader(b.pass.TypesInfo.TypeOf(n.X)) {
 				if h, ok := b.headerName(n.Index); ok {
 					b.read(n, h, nil, f)
+				} else if b.responseHeader(n.X) {
+					b.read(n, AnyHeader, nil, f) // resp.Header[name]
 				}
+			}
+		case *ast.RangeStmt:
+			// for k, v := range resp.Header { if strings.EqualFold(k,
+			// "Retry-After") ... }: it may read any header.
+			if b.responseHeader(n.X) {
+				b.read(n, AnyHeader, nil, f)
 			}
 		case *ast.BinaryExpr:
 			b.compare(n, params, paramSt)
@@ -389,6 +397,20 @@ func eval(op token.Token, x, c int64) bool {
 		return x >= c
 	}
 	return false
+}
+
+// responseHeader reports whether e is the Header of a response
+// (resp.Header), not of a request the code builds.
+func (b *builder) responseHeader(e ast.Expr) bool {
+	sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Header" || !isHeader(b.pass.TypesInfo.TypeOf(e)) {
+		return false
+	}
+	t := b.pass.TypesInfo.TypeOf(sel.X)
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return analysisutil.IsNamedType(t, catalog.NetHTTP, "Response")
 }
 
 func isHeader(t types.Type) bool {
