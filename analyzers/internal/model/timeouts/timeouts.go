@@ -349,7 +349,7 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 				}
 			}
 		}
-		if per > 0 && parent != nil {
+		if per > 0 && parent != nil && !readsTimeLeft(info, r.Ops) {
 			if b, ok := m.bound(parent, 0); ok {
 				var delays time.Duration
 				for _, d := range r.Delays {
@@ -500,4 +500,24 @@ func (m *layer) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 		found = true
 	}
 	return best, found
+}
+
+// readsTimeLeft reports whether the syntax of a retry's attempts reads
+// the time it has left — a context's Deadline, time.Until — to decide
+// whether another attempt fits: attempts that would not fit are not
+// made.
+func readsTimeLeft(info *types.Info, ops []ast.Node) bool {
+	found := false
+	for _, op := range ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				fn := analysisutil.Callee(info, call)
+				if analysisutil.IsMethod(fn, "context", "Context", "Deadline") || analysisutil.IsFunc(fn, "time", "Until") {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
