@@ -134,8 +134,37 @@ func (m *layer) exclusive(a, b ast.Node) bool {
 			// The body of a switch: two of its case clauses.
 			_, cx := x.(*ast.CaseClause)
 			_, cy := y.(*ast.CaseClause)
-			return cx && cy
+			if cx && cy {
+				return true
+			}
+			// `if fast { ctx, cancel = WithTimeout(ctx, 1s); ...; return
+			// op(ctx) }` before b in the same block: a branch that always
+			// leaves never reaches the statements after it.
+			if ifs, ok := x.(*ast.IfStmt); ok && x.Pos() < y.Pos() {
+				if within(a, ifs.Body) && leavesBlock(ifs.Body) {
+					return true
+				}
+				if eb, ok := ifs.Else.(*ast.BlockStmt); ok && within(a, eb) && leavesBlock(eb) {
+					return true
+				}
+			}
+			return false
 		}
+	}
+	return false
+}
+
+func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
+
+// leavesBlock reports whether b ends in a statement that leaves it for
+// good: a return or a branch (break, continue, goto).
+func leavesBlock(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
 	}
 	return false
 }
