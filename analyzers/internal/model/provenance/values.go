@@ -161,6 +161,11 @@ func (v *Values) ObjOf(e ast.Expr) types.Object {
 type Origin struct {
 	Expr ast.Expr
 	Via  []types.Object
+	// Call, when the value was followed into a helper of the package
+	// that builds it, is the call of the innermost such helper: Expr is
+	// in its body, and the helper's parameters are that call's
+	// arguments.
+	Call *ast.CallExpr
 }
 
 // Trace follows e back to where its value was made. An origin whose expr
@@ -178,6 +183,7 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 		cutoff token.Pos
 	}
 	seen := map[visit]bool{}
+	var call *ast.CallExpr // the helper call being followed
 	var walk func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int)
 	walk = func(e ast.Expr, via []types.Object, cutoff token.Pos, depth int) {
 		e = analysisutil.Unparen(e)
@@ -200,6 +206,8 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 			if fn := analysisutil.Callee(v.Info, x); fn != nil {
 				if d := v.helper(fn); d != nil {
 					found := false
+					outer := call
+					call = x
 					ast.Inspect(d.Body, func(n ast.Node) bool {
 						switch n := n.(type) {
 						case *ast.FuncLit:
@@ -212,6 +220,7 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 						}
 						return true
 					})
+					call = outer
 					if found {
 						return
 					}
@@ -241,7 +250,7 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 					nvia := append(append([]types.Object(nil), via...), obj)
 					for _, a := range vals {
 						if a.Value == nil {
-							out = append(out, Origin{Expr: x, Via: nvia})
+							out = append(out, Origin{Expr: x, Via: nvia, Call: call})
 							continue
 						}
 						walk(a.Value, nvia, a.Pos, depth+1)
@@ -251,7 +260,7 @@ func (v *Values) Trace(e ast.Expr) []Origin {
 				via = append(append([]types.Object(nil), via...), obj)
 			}
 		}
-		out = append(out, Origin{Expr: e, Via: via})
+		out = append(out, Origin{Expr: e, Via: via, Call: call})
 	}
 	if e == nil {
 		return nil

@@ -71,6 +71,7 @@ type layer struct {
 	vals      *provenance.Values
 	headers   map[types.Object][]HeaderWrite
 	summaries *provenance.Summaries[SendFact]
+	requests  map[*types.Func]*RequestFact // memo of requestOf
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -85,6 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res:       res,
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[SendFact](),
+		requests:  map[*types.Func]*RequestFact{},
 	}
 	out.m = m
 	m.headers = m.headerIndex()
@@ -97,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if f := m.sendSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
-		if f := m.requestFact(fn, m.vals.Decls[fn]); f != nil {
+		if f := m.requestOf(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

@@ -148,11 +148,20 @@ type RequestFact struct {
 	Keys   []string
 	Given  []string
 	Host   string // the URL's host when constant (Send.Host)
+	// MethodParam, when Method is not a constant, is 1 + the index of
+	// the parameter the method comes from (`newRequest(ctx, method,
+	// path)`): a caller's constant argument gives it.
+	MethodParam int
 }
 
 func (*RequestFact) AFact() {}
 
-func (f *RequestFact) String() string { return "request(" + f.Method + ")" }
+func (f *RequestFact) String() string {
+	if f.Method == "" && f.MethodParam > 0 {
+		return fmt.Sprintf("request(param %d)", f.MethodParam-1)
+	}
+	return "request(" + f.Method + ")"
+}
 
 // IdempotentMethod reports whether m is one of the methods HTTP defines
 // as idempotent.
@@ -237,19 +246,40 @@ func (m *layer) request(s *Send, e ast.Expr) {
 			}
 			if row := catalogRow(fn); row != nil && row.Role == catalog.RequestBuilder && row.ValueArg < len(x.Args) {
 				s.Build = x
-				method, ok = m.constString(x.Args[row.ValueArg])
+				arg := x.Args[row.ValueArg]
+				if o.Call != nil {
+					// Built in a helper of the package, followed into
+					// (c.newRequest(ctx, http.MethodPost, path)): a method
+					// that is the helper's parameter is the call's
+					// argument.
+					if h := analysisutil.Callee(m.pass.TypesInfo, o.Call); h != nil {
+						if i := paramIndex(m.pass.TypesInfo, h, arg); i >= 0 && i < len(o.Call.Args) {
+							arg = o.Call.Args[i]
+						}
+					}
+				}
+				method, ok = m.constString(arg)
 				if !ok {
-					methodExprs = append(methodExprs, x.Args[row.ValueArg])
+					methodExprs = append(methodExprs, arg)
 				}
 				if row.ValueArg+1 < len(x.Args) {
 					host = m.urlHost(x.Args[row.ValueArg+1], 0)
 				}
 				break
 			}
-			if fn.Pkg() != m.pass.Pkg {
-				var rf RequestFact
-				if m.pass.ImportObjectFact(fn.Origin(), &rf) {
+			if rf := m.requestOf(fn); rf != nil {
+				{
 					method, ok = rf.Method, rf.Method != ""
+					if !ok && rf.MethodParam > 0 && rf.MethodParam <= len(x.Args) {
+						// c.newRequest(ctx, http.MethodPost, path): the
+						// builder's method is this call's argument.
+						a := x.Args[rf.MethodParam-1]
+						method, ok = m.constString(a)
+						if !ok {
+							methodExprs = append(methodExprs, a)
+						}
+					}
+					s.Build = x // made by the builder's call
 					host = rf.Host
 					for _, k := range rf.Keys {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Made: true, Pos: x.Pos()})
@@ -258,6 +288,10 @@ func (m *layer) request(s *Send, e ast.Expr) {
 						s.Headers = append(s.Headers, HeaderWrite{Name: k, Pos: x.Pos()})
 					}
 				}
+			}
+		case *ast.Ident:
+			if tv, ok := m.pass.TypesInfo.Types[x]; ok && tv.IsNil() {
+				continue // `return nil, err`: no request to send
 			}
 		case *ast.CompositeLit:
 			if v, found := provenance.LitField(x, "Method"); found {
@@ -545,6 +579,31 @@ func (m *layer) perAttempt(h HeaderWrite, r *model.Retry) bool {
 	return h.Value != nil && m.madeIn(h.Value, r.Ops)
 }
 
+// requestOf returns what fn, a function returning a request, says of it:
+// its fact, or for a function of this package, its summary (memoized;
+// a builder that calls itself is none).
+func (m *layer) requestOf(fn *types.Func) *RequestFact {
+	fn = fn.Origin()
+	if fn.Pkg() != m.pass.Pkg {
+		var rf RequestFact
+		if fn.Pkg() != nil && m.pass.ImportObjectFact(fn, &rf) {
+			return &rf
+		}
+		return nil
+	}
+	if f, ok := m.requests[fn]; ok {
+		return f
+	}
+	m.requests[fn] = nil // a builder reached again while summarized
+	d := m.vals.Decls[fn]
+	if d == nil || d.Body == nil {
+		return nil
+	}
+	f := m.requestFact(fn, d)
+	m.requests[fn] = f
+	return f
+}
+
 // requestFacts exports RequestFacts for functions returning requests.
 func (m *layer) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 	sig := fn.Type().(*types.Signature)
@@ -567,6 +626,11 @@ func (m *layer) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 			return true
 		}
 		f = &RequestFact{Method: s.Method, Host: s.Host}
+		if s.Method == "" && s.MethodExpr != nil {
+			if i := paramIndex(m.pass.TypesInfo, fn, s.MethodExpr); i >= 0 {
+				f.MethodParam = i + 1
+			}
+		}
 		f.Keys, f.Given = m.keyNames(s.Headers, d.Body)
 		return false
 	})
