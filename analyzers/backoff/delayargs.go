@@ -23,7 +23,7 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 	seen := map[*types.Func]*analysis.Diagnostic{}
 	for _, a := range args {
 		f := a.Fact
-		if f.Local || f.ClientErrors || f.Specific || f.Probe {
+		if f.Local || a.OpLocal || f.ClientErrors || f.Specific || f.Probe {
 			// The same reasons as in the retry itself: no shared
 			// dependency, no outage that makes clients fail together,
 			// or probes that leave no work behind.

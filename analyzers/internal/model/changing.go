@@ -53,7 +53,7 @@ func findYields(info *types.Info, files []*ast.File) map[types.Object]bool {
 func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 	outside := 0
 	for _, a := range m.vals.Assigns[v] {
-		if inNodes(nodes, a.Pos) {
+		if inNodes(nodes, a.Pos) && !inForInit(nodes, a.Pos) {
 			continue
 		}
 		if a.Value == nil {
@@ -68,6 +68,17 @@ func (m *builder) startsFromInput(v *types.Var, nodes []ast.Node) bool {
 		}
 	}
 	return outside > 0
+}
+
+// inForInit reports whether pos is in the init statement of a for loop
+// among nodes (`for port := from; ...`): run once, before the passes.
+func inForInit(nodes []ast.Node, pos token.Pos) bool {
+	for _, n := range nodes {
+		if fs, ok := n.(*ast.ForStmt); ok && fs.Init != nil && fs.Init.Pos() <= pos && pos <= fs.Init.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // neverSameInput reports whether the loop remembers the input of a failed

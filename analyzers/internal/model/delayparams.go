@@ -49,6 +49,11 @@ type DelayArg struct {
 	Arg    ast.Expr
 	Shape  waits.DelayShape
 	Fact   *DelayParamFact
+	// OpLocal, for a call of a retry helper (RetryHelperFact): every
+	// attempt of the operation given here stays on this host
+	// (`retry(10, 50*time.Millisecond, func() error { return
+	// os.Rename(tmp, dst) })`).
+	OpLocal bool
 }
 
 // delayParamOf returns the fact of fn, of this package or imported.
@@ -167,8 +172,19 @@ func (m *builder) findDelayParams() {
 		if c.caller != nil && paramIndexOf(info, c.caller, c.decl.Body, arg, memo) >= 0 {
 			continue // passed on: judged at the caller's calls
 		}
+		opLocal := false
+		if m.helperOf(c.callee) != nil {
+			// A retry helper given its operation here: the call is a
+			// retry site unless it makes one attempt (Do(1, d, f)),
+			// when the delay is never waited.
+			r := m.retryAt[c.call]
+			if r == nil {
+				continue
+			}
+			opLocal = local.Within(r.Ops, r.OpFuncs)
+		}
 		m.result.DelayArgs = append(m.result.DelayArgs, &DelayArg{Call: c.call, Callee: c.callee, Arg: arg,
-			Shape: m.waitLayer.Shape(arg, c.decl.Body), Fact: f})
+			Shape: m.waitLayer.Shape(arg, c.decl.Body), Fact: f, OpLocal: opLocal})
 	}
 }
 

@@ -79,13 +79,16 @@ func (m *builder) findHelpers() {
 
 // blindRetry reports whether r, the retry of a function of signature
 // sig, waits between its attempts and never watches a context: the
-// function takes none, and none of its waits is cancellable.
+// function is given none (no context.Context, no *http.Request whose
+// Context() it could watch: a retry with one in scope is judged where it
+// waits), and none of its waits is cancellable.
 func blindRetry(sig *types.Signature, r *Retry) bool {
 	if len(r.Delays) == 0 {
 		return false
 	}
 	for i := range sig.Params().Len() {
-		if analysisutil.IsNamedType(sig.Params().At(i).Type(), "context", "Context") {
+		t := sig.Params().At(i).Type()
+		if analysisutil.IsNamedType(t, "context", "Context") || analysisutil.IsNamedType(t, "net/http", "Request") {
 			return false
 		}
 	}

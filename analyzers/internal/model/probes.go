@@ -25,6 +25,7 @@ import (
 // is work, and the loop is no probe.
 func (in *interp) probe(ops []ast.Node) bool {
 	opened := map[*types.Var]bool{} // results opened by an operation
+	lhs := map[*ast.Ident]bool{}    // where the operations assign them
 	handled := map[*ast.CallExpr]bool{}
 	ok := true
 	for _, n := range ops {
@@ -64,12 +65,18 @@ func (in *interp) probe(ops []ast.Node) bool {
 					}
 					v, isVar := in.info.Defs[id].(*types.Var)
 					if !isVar {
+						// `var c net.Conn` in the attempt, then `c, err =
+						// dial()`: still the attempt's own.
+						v, isVar = in.info.Uses[id].(*types.Var)
+					}
+					if !isVar || !declaredIn(v, ops) {
 						// assigned to a variable declared outside the
 						// attempt: it may be kept.
 						ok = false
 						return false
 					}
 					opened[v] = true
+					lhs[id] = true
 					opens = true
 				}
 				if !opens {
@@ -105,7 +112,7 @@ func (in *interp) probe(ops []ast.Node) bool {
 	used := true
 	for _, n := range ops {
 		ast.Inspect(n, func(n ast.Node) bool {
-			if id, isID := n.(*ast.Ident); isID && opened[asVar(in.info.Uses[id])] && !closes[id] {
+			if id, isID := n.(*ast.Ident); isID && opened[asVar(in.info.Uses[id])] && !closes[id] && !lhs[id] {
 				used = false
 			}
 			return used
@@ -123,6 +130,16 @@ func (in *interp) closesOpened(call *ast.CallExpr, opened map[*types.Var]bool) b
 	}
 	id, ok := sel.X.(*ast.Ident)
 	return ok && opened[asVar(in.info.Uses[id])] && isCloser(in.info, sel)
+}
+
+// declaredIn reports whether v is declared inside one of nodes.
+func declaredIn(v *types.Var, nodes []ast.Node) bool {
+	for _, n := range nodes {
+		if n.Pos() <= v.Pos() && v.Pos() < n.End() {
+			return true
+		}
+	}
+	return false
 }
 
 func asVar(obj types.Object) *types.Var {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"net"
 	"reflect"
 	"strings"
 
@@ -217,7 +218,10 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 			return true, true
 		case catalog.HostLocalDial:
 			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && unixNetwork(info, call.Args[row.ValueArg])
-			return unix, unix
+			// net.Dial("tcp", "127.0.0.1:7070"): a loopback address is
+			// this host too (a child process, a local agent).
+			loop := row.ValueArg >= 0 && row.ValueArg+1 < len(call.Args) && loopbackAddr(info, call.Args[row.ValueArg+1])
+			return unix || loop, unix || loop
 		}
 		return false, false
 	}
@@ -225,6 +229,24 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return false, false // an interface method: any implementation
 	}
 	return r.localFunc(fn)
+}
+
+// loopbackAddr reports whether e is a constant "host:port" address whose
+// host is a loopback address (127.0.0.0/8, ::1) or "localhost".
+func loopbackAddr(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	host, _, err := net.SplitHostPort(constant.StringVal(tv.Value))
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // unixNetwork reports whether e names a Unix-domain socket network: a

@@ -11,9 +11,9 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
-	"github.com/resilint/resilint/analyzers/internal/model/waits"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Analyzer is the library-configuration layer. It reports nothing.

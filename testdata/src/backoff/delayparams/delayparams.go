@@ -1,7 +1,9 @@
 // Package delayparams calls retries that wait the delay they are given:
 // a fixed delay is reported at the first call that gives one, once per
-// retried function; a random one, one passed on from a parameter, and a
-// retry of a failure of the request's own state are not.
+// retried function; a random one, one passed on from a parameter, a
+// retry of a failure of the request's own state are not (nor, in
+// package quiet, a call that makes one attempt and one whose operation
+// stays on this host).
 package delayparams
 
 import (

@@ -7,6 +7,7 @@ package errnos
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"syscall"
 	"time"
@@ -51,4 +52,21 @@ func Interrupted(fd int, buf []byte) (int, error) {
 		}
 		return n, err
 	}
+}
+
+// FindOpen dials the next port after a refusal: each pass a new address,
+// a scan from the port it was given, no retry. Not reported.
+func FindOpen(host string, from, to int) (net.Conn, error) {
+	for port := from; port <= to; port++ {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("%s:%d", host, port), time.Second)
+		if err == nil {
+			return c, nil
+		}
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		return nil, err
+	}
+	return nil, errors.New("no open port")
 }

@@ -153,3 +153,19 @@ func (p *pool) outer() error {
 	p.conn = conn
 	return nil
 }
+
+// waitPort declares the connection in the attempt and assigns it with
+// an error kept outside: still a probe. Not reported.
+func waitPort(addr string) error {
+	var err error
+	for i := 0; i < 30; i++ {
+		var c net.Conn
+		c, err = net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}

@@ -42,3 +42,13 @@ func Pending(ctx context.Context, wait time.Duration, f func() error) error {
 		}
 	}
 }
+
+// Try is Do with the pause after the attempt count check.
+func Try(n int, pause time.Duration, f func() error) error {
+	err := f()
+	for i := 1; i < n && err != nil; i++ {
+		time.Sleep(pause)
+		err = f()
+	}
+	return err
+}

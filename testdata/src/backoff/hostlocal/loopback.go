@@ -1,0 +1,49 @@
+package hostlocal
+
+import (
+	"net"
+	"time"
+)
+
+// DialChild redials a server this process started on the loopback
+// address: this host, one client. Not reported.
+func DialChild() (net.Conn, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", "127.0.0.1:7070")
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// DialLocalhost names the host: not reported.
+func DialLocalhost() (net.Conn, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.DialTimeout("tcp", "localhost:7070", time.Second)
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// DialPeer dials another host's address: reported.
+func DialPeer() (net.Conn, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", "10.0.0.7:7070")
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return nil, err
+}
