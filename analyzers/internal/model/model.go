@@ -91,6 +91,20 @@ func build(pass *analysis.Pass) *Result {
 	for _, f := range pass.Files {
 		m.findCalls(f)
 	}
+	// A wrapper of a library retry or of another helper
+	// (`func withRetry(f func() error) error { return backoff.Retry(f, b)
+	// }`) is a helper too, known only once the calls are: its calls are
+	// retry sites. A few rounds reach wrappers of wrappers.
+	for range 3 {
+		n := len(m.helpers)
+		m.findHelpers()
+		if len(m.helpers) == n {
+			break
+		}
+		for _, f := range pass.Files {
+			m.findCalls(f)
+		}
+	}
 	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })
 	m.markImplementations()
 	m.findDelayParams()

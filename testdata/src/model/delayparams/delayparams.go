@@ -18,11 +18,11 @@ func Do(attempts int, sleep time.Duration, f func() error) error { // want Do:`r
 	return err
 }
 
-func Pass(f func() error, d time.Duration) error { // want Pass:`retries\(3\)` Pass:`waitsparam\(1\)`
+func Pass(f func() error, d time.Duration) error { // want Pass:`retries\(3\)` Pass:`waitsparam\(1\)` Pass:`retryhelper\(op 0\)`
 	return Do(3, d, f)
 }
 
-func Doubled(f func() error, d time.Duration) error { // want Doubled:`retries\(3\)`
+func Doubled(f func() error, d time.Duration) error { // want Doubled:`retries\(3\)` Doubled:`retryhelper\(op 0\)`
 	return Do(3, 2*d, f)
 }
 
