@@ -29,6 +29,10 @@ type RetryHelperFact struct {
 	// attempts without watching one (time.Sleep): a caller's context
 	// cannot cut its waits short.
 	Blind bool
+	// ClientErrors, NotDone: what Retry's fields of those names say of
+	// the helper's own retry (it goes round only on client errors; only
+	// on failures the server did not act on), for its calls.
+	ClientErrors, NotDone bool
 }
 
 func (*RetryHelperFact) AFact() {}
@@ -64,12 +68,20 @@ func (m *builder) findHelpers() {
 				if !(d.Body.Pos() <= r.Pos && r.Pos < d.Body.End()) || inFuncLit(d.Body, r.Node) || !m.runsParam(r, p) {
 					continue
 				}
+				if r.Kind == LibraryRetry && r.Attempts == 0 {
+					// A wrapper of a library retry whose bound the model
+					// cannot tell (WithMaxRetries(b, n-1) of a parameter,
+					// options the caller may give): a call of it may make
+					// one attempt. Not a helper.
+					continue
+				}
 				h := &RetryHelperFact{OpParam: i, Attempts: r.Attempts, AttemptsParam: -1,
 					Site: fmt.Sprintf("%s (%s) at %s", r.Describe(), AttemptsText(r.Attempts), analysisutil.ShortPos(m.pass.Fset, r.Pos))}
 				if r.Attempts == 0 {
 					h.AttemptsParam, h.AttemptsPlus = paramBound(info, sig, r.Node)
 				}
 				h.Blind = blindRetry(sig, r)
+				h.ClientErrors, h.NotDone = r.ClientErrors, r.NotDone
 				m.helpers[fn] = h
 				m.pass.ExportObjectFact(fn, h)
 			}
@@ -187,6 +199,7 @@ func (m *builder) helperCall(call *ast.CallExpr, fn *types.Func, h *RetryHelperF
 		Row: &catalog.Row{Role: catalog.Retry, Lib: analysisutil.FuncName(fn, m.pass.Pkg), OpArg: h.OpParam, BoundArg: -2}}
 	r.Attempts = h.Attempts
 	r.BlindWaits = h.Blind
+	r.ClientErrors, r.NotDone = h.ClientErrors, h.NotDone
 	if h.AttemptsParam >= 0 && h.AttemptsParam < len(call.Args) {
 		if n, ok := m.constInt(call.Args[h.AttemptsParam]); ok && n+h.AttemptsPlus >= 1 {
 			r.Attempts = n + h.AttemptsPlus

@@ -199,6 +199,33 @@ func (m *layer) constString(e ast.Expr) (string, bool) {
 	return "", false
 }
 
+// methodString returns the HTTP method e holds when every value it may
+// hold is the same constant: a method read from a field that the package
+// sets to different methods in different places (a generic request
+// struct's Method, followed to every value it is given) is not known at
+// this send, and neither is one chosen between constants on the way.
+func (m *layer) methodString(e ast.Expr) (string, bool) {
+	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		return m.constString(e) // strings.ToUpper("post")
+	}
+	if tv := m.pass.TypesInfo.Types[e]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	method := ""
+	for _, o := range m.vals.Trace(e) {
+		tv := m.pass.TypesInfo.Types[o.Expr]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return "", false
+		}
+		v := strings.ToUpper(constant.StringVal(tv.Value))
+		if method != "" && v != method {
+			return "", false
+		}
+		method = v
+	}
+	return method, method != ""
+}
+
 // sendOf recognizes an HTTP send and what is known of its request.
 func (m *layer) sendOf(call *ast.CallExpr) *Send {
 	info := m.pass.TypesInfo
@@ -258,7 +285,7 @@ func (m *layer) request(s *Send, e ast.Expr) {
 						}
 					}
 				}
-				method, ok = m.constString(arg)
+				method, ok = m.methodString(arg)
 				if !ok {
 					methodExprs = append(methodExprs, arg)
 				}
@@ -274,7 +301,7 @@ func (m *layer) request(s *Send, e ast.Expr) {
 						// c.newRequest(ctx, http.MethodPost, path): the
 						// builder's method is this call's argument.
 						a := x.Args[rf.MethodParam-1]
-						method, ok = m.constString(a)
+						method, ok = m.methodString(a)
 						if !ok {
 							methodExprs = append(methodExprs, a)
 						}
@@ -295,13 +322,13 @@ func (m *layer) request(s *Send, e ast.Expr) {
 			}
 		case *ast.CompositeLit:
 			if v, found := provenance.LitField(x, "Method"); found {
-				method, ok = m.constString(v)
+				method, ok = m.methodString(v)
 			} else {
 				method, ok = http.MethodGet, true
 			}
 		}
 		if w := m.vals.LastWrite(o.Via, "Method"); w != nil {
-			method, ok = m.constString(w.Value)
+			method, ok = m.methodString(w.Value)
 		}
 		if ok {
 			methods[strings.ToUpper(method)] = true
@@ -402,7 +429,7 @@ func (m *layer) sendsIn(root ast.Node) []*Send {
 						// The helper sends with the method it is given:
 						// the argument says which.
 						a := x.Args[f.MethodParam-1]
-						if method, ok := m.constString(a); ok {
+						if method, ok := m.methodString(a); ok {
 							s.Method = strings.ToUpper(method)
 						} else {
 							s.MethodExpr = a

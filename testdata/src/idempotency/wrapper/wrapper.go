@@ -33,3 +33,20 @@ func Status(c *http.Client, url string) error {
 		return resp.Body.Close()
 	})
 }
+
+// withRetryN takes its bound from the caller through the library's
+// option: a call of it may make one attempt. Not a helper.
+func withRetryN(n int, f func() error) error {
+	return backoff.Retry(f, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), uint64(n-1)))
+}
+
+// Create makes one attempt through it: not reported.
+func Create(c *http.Client, url string, body []byte) error {
+	return withRetryN(1, func() error {
+		resp, err := c.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
