@@ -57,6 +57,11 @@ func (m *builder) helperOf(fn *types.Func) *RetryHelperFact {
 func (m *builder) findHelpers() {
 	info := m.pass.TypesInfo
 	for fn, d := range m.vals.Decls {
+		if catalogRow(fn) != nil {
+			// A catalogued retry or send, analyzed in its own package:
+			// its calls are judged by its row, not as a helper's.
+			continue
+		}
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
 			p := sig.Params().At(i)

@@ -76,6 +76,21 @@ func (m *builder) findCalls(f *ast.File) {
 	})
 }
 
+// findHelperCalls recognizes the calls of retry helpers found since the
+// calls were first looked at: each call that is no retry site yet.
+func (m *builder) findHelperCalls(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && m.retryAt[call] == nil {
+			if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
+				if h := m.helperOf(fn); h != nil {
+					m.helperCall(call, fn, h)
+				}
+			}
+		}
+		return true
+	})
+}
+
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {

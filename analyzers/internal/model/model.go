@@ -102,7 +102,7 @@ func build(pass *analysis.Pass) *Result {
 			break
 		}
 		for _, f := range pass.Files {
-			m.findCalls(f)
+			m.findHelperCalls(f)
 		}
 	}
 	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })

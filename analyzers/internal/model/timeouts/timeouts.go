@@ -349,7 +349,7 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 				}
 			}
 		}
-		if per > 0 && parent != nil && !readsTimeLeft(info, r.Ops) {
+		if per > 0 && parent != nil && !readsTimeLeft(info, r) {
 			if b, ok := m.bound(parent, 0); ok {
 				var delays time.Duration
 				for _, d := range r.Delays {
@@ -502,17 +502,43 @@ func (m *layer) clientTimeout(call *ast.CallExpr) (time.Duration, bool) {
 	return best, found
 }
 
-// readsTimeLeft reports whether the syntax of a retry's attempts reads
-// the time it has left — a context's Deadline, time.Until — to decide
-// whether another attempt fits: attempts that would not fit are not
-// made.
-func readsTimeLeft(info *types.Info, ops []ast.Node) bool {
-	found := false
-	for _, op := range ops {
-		ast.Inspect(op, func(n ast.Node) bool {
+// readsTimeLeft reports whether a hand-written retry loop decides from
+// the time it has left — a condition that reads a context's Deadline or
+// calls time.Until — whether to make another attempt: attempts that
+// would not fit are not made. An attempt that only records its deadline
+// decides nothing, nor does an operation given to a library.
+func readsTimeLeft(info *types.Info, r *model.Retry) bool {
+	if r.Kind != model.LoopRetry && r.Kind != model.GotoRetry {
+		return false
+	}
+	reads := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				fn := analysisutil.Callee(info, call)
 				if analysisutil.IsMethod(fn, "context", "Context", "Deadline") || analysisutil.IsFunc(fn, "time", "Until") {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	for _, op := range r.Ops {
+		if e, ok := op.(ast.Expr); ok && reads(e) {
+			return true // the loop's own condition
+		}
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				if x.Init != nil && reads(x.Init) || reads(x.Cond) {
+					found = true
+				}
+			case *ast.ForStmt:
+				if x.Cond != nil && reads(x.Cond) {
 					found = true
 				}
 			}

@@ -49,3 +49,22 @@ func Unchecked(ctx context.Context) error {
 	}
 	return err
 }
+
+// Records reads its deadline only to log it: it decides nothing, and
+// makes all five. Reported.
+func Records(ctx context.Context, logf func(string, ...any)) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var err error
+	for i := 0; i < 5; i++ { // want `5 attempts × 1s per attempt = 5s do not fit in the 2s deadline`
+		actx, acancel := context.WithTimeout(ctx, per)
+		dl, _ := actx.Deadline()
+		logf("attempt %d until %v", i, dl)
+		err = call(actx)
+		acancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
