@@ -130,10 +130,13 @@ func (m *builder) findDelayParams() {
 			})
 		}
 	}
-	for fn := range byCallee {
-		if fn.Pkg() != m.pass.Pkg {
-			if f := m.delayParamOf(fn, own); f != nil {
-				order = append(order, fn)
+	// Imported functions with the fact, in the order of their first call
+	// (source order: the facts this package derives do not depend on a
+	// map's order).
+	for i, c := range calls {
+		if c.callee.Pkg() != m.pass.Pkg && byCallee[c.callee][0] == i {
+			if f := m.delayParamOf(c.callee, own); f != nil {
+				order = append(order, c.callee)
 			}
 		}
 	}
