@@ -212,57 +212,20 @@ func (m *builder) declAt(pos token.Pos) (*types.Func, *ast.FuncDecl) {
 // assignedMemo holds the answers for the parameters asked about already
 // (each body is walked once per parameter).
 func paramIndexOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr, assignedMemo map[*types.Var]bool) int {
-	if fn == nil {
+	i := analysisutil.ParamIndex(info, fn, e)
+	if i < 0 {
 		return -1
 	}
-	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	v := fn.Type().(*types.Signature).Params().At(i)
+	a, ok := assignedMemo[v]
 	if !ok {
+		a = analysisutil.AssignedIn(info, body, v)
+		assignedMemo[v] = a
+	}
+	if a {
 		return -1
 	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return -1
-	}
-	params := fn.Type().(*types.Signature).Params()
-	for i := range params.Len() {
-		if params.At(i) == v {
-			a, ok := assignedMemo[v]
-			if !ok {
-				a = assigned(info, body, v)
-				assignedMemo[v] = a
-			}
-			if a {
-				return -1
-			}
-			return i
-		}
-	}
-	return -1
-}
-
-// assigned reports whether body assigns v or takes its address.
-func assigned(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.Uses[id] == v {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && info.Uses[id] == v {
-				found = true
-			}
-		case *ast.UnaryExpr:
-			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && info.Uses[id] == v {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return i
 }
 
 func isVariadicArg(fn *types.Func, i int) bool {

@@ -2,7 +2,6 @@ package model
 
 import (
 	"go/ast"
-	"go/token"
 )
 
 // addFailover lists a loop that iterates (each pass sends something new:
@@ -18,12 +17,7 @@ func (m *builder) addFailover(in *interp, body *ast.BlockStmt, stmt ast.Stmt, la
 	if !v.retry {
 		return
 	}
-	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for"))}
-	r.Ops = loopNodes(stmt, gotoList, gotoIdx)
-	if ls, ok := stmt.(*ast.LabeledStmt); ok {
-		r.Kind = GotoRetry
-		r.End = ls.Colon + 1
-	}
+	r := loopSite(stmt, label, gotoList, gotoIdx)
 	m.findDelays(r, body)
 	if len(r.Delays) > 0 {
 		m.result.Failovers = append(m.result.Failovers, r)

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // probe reports whether every attempt of a retry whose syntax is ops
@@ -151,7 +152,8 @@ func asVar(obj types.Object) *types.Var {
 // signature, Close() error.
 func isCloser(info *types.Info, sel *ast.SelectorExpr) bool {
 	s := info.Selections[sel]
-	if s == nil || s.Kind() != types.MethodVal || s.Obj().Name() != "Close" {
+	closer := catalog.Lookup(catalog.IO, "Closer", "Close") // a NotOperation row: a protocol, by name
+	if s == nil || s.Kind() != types.MethodVal || closer == nil || s.Obj().Name() != closer.Name {
 		return false
 	}
 	sig, ok := s.Obj().Type().(*types.Signature)

@@ -33,6 +33,18 @@ func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, go
 	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) || m.onlyLocal(loopNodes(stmt, gotoList, gotoIdx)) {
 		return
 	}
+	r := loopSite(stmt, label, gotoList, gotoIdx)
+	m.findDelays(r, body)
+	if len(r.Delays) > 0 {
+		m.result.Resumes = append(m.result.Resumes, r)
+	}
+}
+
+// loopSite is the Retry of a loop that is no retry site but whose waits
+// the checks judge (a resume loop, a fail-over): its kind, label and
+// range, and one pass's syntax (the body, or for a goto loop the
+// statements from its label).
+func loopSite(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int) *Retry {
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for"))}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
@@ -49,10 +61,7 @@ func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, go
 			r.Ops = append(r.Ops, s)
 		}
 	}
-	m.findDelays(r, body)
-	if len(r.Delays) > 0 {
-		m.result.Resumes = append(m.result.Resumes, r)
-	}
+	return r
 }
 
 // accepts reports whether the loop accepts connections: it calls a

@@ -11,22 +11,6 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model"
 )
 
-// paramIndex returns the index of the parameter of fn that e names, or -1.
-func paramIndex(info *types.Info, fn *types.Func, e ast.Expr) int {
-	id, ok := analysisutil.Unparen(e).(*ast.Ident)
-	if !ok {
-		return -1
-	}
-	obj := info.Uses[id]
-	params := fn.Type().(*types.Signature).Params()
-	for i := range params.Len() {
-		if params.At(i) == obj {
-			return i
-		}
-	}
-	return -1
-}
-
 // givenHeaders returns the headers a call gives a function that sets its
 // caller's headers on the request it sends (f's HeaderSets, HeaderNames),
 // read from the arguments: known ones by name, the rest open.
@@ -68,7 +52,7 @@ func (m *layer) openHeaders(f *SendFact, fn *types.Func, hs []HeaderWrite) {
 		switch {
 		case h.Name != "":
 		case h.From != nil:
-			if i := paramIndex(info, fn, h.From); i >= 0 && isHeaderSet(params.At(i).Type()) {
+			if i := analysisutil.ParamIndex(info, fn, h.From); i >= 0 && isHeaderSet(params.At(i).Type()) {
 				if !seenSet[i] {
 					seenSet[i] = true
 					f.HeaderSets = append(f.HeaderSets, i)
@@ -77,10 +61,10 @@ func (m *layer) openHeaders(f *SendFact, fn *types.Func, hs []HeaderWrite) {
 			}
 			f.HeadersUnknown = true
 		case h.NameExpr != nil:
-			if i := paramIndex(info, fn, h.NameExpr); i >= 0 {
+			if i := analysisutil.ParamIndex(info, fn, h.NameExpr); i >= 0 {
 				hn := HeaderName{Name: i, Value: -1}
 				if h.Value != nil {
-					hn.Value = paramIndex(info, fn, h.Value)
+					hn.Value = analysisutil.ParamIndex(info, fn, h.Value)
 				}
 				if !seenName[hn] {
 					seenName[hn] = true

@@ -120,7 +120,7 @@ func (m *layer) request(s *Send, e ast.Expr) {
 					// that is the helper's parameter is the call's
 					// argument.
 					if h := analysisutil.Callee(m.pass.TypesInfo, o.Call); h != nil {
-						if i := paramIndex(m.pass.TypesInfo, h, arg); i >= 0 && i < len(o.Call.Args) {
+						if i := analysisutil.ParamIndex(m.pass.TypesInfo, h, arg); i >= 0 && i < len(o.Call.Args) {
 							arg = o.Call.Args[i]
 						}
 					}
@@ -255,7 +255,7 @@ func (m *layer) requestFact(fn *types.Func, d *ast.FuncDecl) *RequestFact {
 		}
 		f = &RequestFact{Method: s.Method, Host: s.Host}
 		if s.Method == "" && s.MethodExpr != nil {
-			if i := paramIndex(m.pass.TypesInfo, fn, s.MethodExpr); i >= 0 {
+			if i := analysisutil.ParamIndex(m.pass.TypesInfo, fn, s.MethodExpr); i >= 0 {
 				f.MethodParam = i + 1
 			}
 		}

@@ -273,7 +273,7 @@ func (m *layer) sendSummary(fn *types.Func) *SendFact {
 			}
 			f = &SendFact{Method: s.Method, Host: s.Host}
 			if s.Method == "" && s.MethodExpr != nil {
-				f.MethodParam = paramIndex(m.pass.TypesInfo, fn, s.MethodExpr) + 1
+				f.MethodParam = analysisutil.ParamIndex(m.pass.TypesInfo, fn, s.MethodExpr) + 1
 			}
 			m.openHeaders(f, fn, s.Headers)
 			if f.Undecided() {

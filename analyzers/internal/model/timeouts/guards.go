@@ -141,10 +141,10 @@ func (m *layer) exclusive(a, b ast.Node) bool {
 			// op(ctx) }` before b in the same block: a branch that always
 			// leaves never reaches the statements after it.
 			if ifs, ok := x.(*ast.IfStmt); ok && x.Pos() < y.Pos() {
-				if within(a, ifs.Body) && leavesBlock(ifs.Body) {
+				if within(a, ifs.Body) && analysisutil.LeavesBlock(ifs.Body) {
 					return true
 				}
-				if eb, ok := ifs.Else.(*ast.BlockStmt); ok && within(a, eb) && leavesBlock(eb) {
+				if eb, ok := ifs.Else.(*ast.BlockStmt); ok && within(a, eb) && analysisutil.LeavesBlock(eb) {
 					return true
 				}
 			}
@@ -155,19 +155,6 @@ func (m *layer) exclusive(a, b ast.Node) bool {
 }
 
 func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
-
-// leavesBlock reports whether b ends in a statement that leaves it for
-// good: a return or a branch (break, continue, goto).
-func leavesBlock(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	}
-	return false
-}
 
 // path returns n and its enclosing nodes, innermost first, up to its
 // file, from a parent index of the package's files built once (so that

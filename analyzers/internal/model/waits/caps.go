@@ -140,7 +140,7 @@ func known(root ast.Node, target ast.Stmt, writes func(ast.Stmt) bool) []le {
 					if _, ok := list[k].(*ast.LabeledStmt); ok {
 						break // a goto may land past the earlier tests
 					}
-					if ifs, ok := list[k].(*ast.IfStmt); ok && ifs.Else == nil && leaves(ifs.Body) {
+					if ifs, ok := list[k].(*ast.IfStmt); ok && ifs.Else == nil && analysisutil.LeavesBlock(ifs.Body) {
 						fails(ifs.Cond)
 					}
 				}
@@ -189,21 +189,6 @@ func caseFacts(list []ast.Stmt, cc *ast.CaseClause, holds, fails func(ast.Expr))
 			fails(e)
 		}
 	}
-}
-
-// leaves reports whether a block always leaves the statement list it is
-// in: it ends in a return, break, continue or goto.
-func leaves(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch s := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return s.Tok != token.FALLTHROUGH
-	}
-	return false
 }
 
 // scaledOf reports whether e is v, or v times, or shifted by, a constant
@@ -411,26 +396,10 @@ func (m *Result) capOf(fn *types.Func, body *ast.BlockStmt) *CapFact {
 	return f
 }
 
-// assignedIn reports whether p is given a value in body: by an
-// assignment (assigned), an op-assignment, ++/-- or taking its address.
+// assignedIn reports whether p is given a value in body (assigned: it
+// is known to be already).
 func assignedIn(info *types.Info, assigned bool, body ast.Node, p *types.Var) bool {
-	found := assigned
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				if info.Uses[identOf(l)] == p {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			found = found || info.Uses[identOf(x.X)] == p
-		case *ast.UnaryExpr:
-			found = found || (x.Op == token.AND && info.Uses[identOf(x.X)] == p)
-		}
-		return !found
-	})
-	return found
+	return assigned || analysisutil.AssignedIn(info, body, p)
 }
 
 // minArgs reports whether call is a min (the builtin, math.Min, a

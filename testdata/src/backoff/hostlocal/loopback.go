@@ -47,3 +47,17 @@ func DialPeer() (net.Conn, error) {
 	}
 	return nil, err
 }
+
+// DialV6 dials the IPv6 loopback address: not reported.
+func DialV6() (net.Conn, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", "[::1]:7070")
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}

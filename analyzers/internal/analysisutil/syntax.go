@@ -1,0 +1,63 @@
+package analysisutil
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// LeavesBlock reports whether b always leaves the statement list it is
+// in: it ends in a return, or a break, continue or goto.
+func LeavesBlock(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok != token.FALLTHROUGH
+	}
+	return false
+}
+
+// AssignedIn reports whether body gives v a value: an assignment, an
+// op-assignment, ++ or --, or taking its address.
+func AssignedIn(info *types.Info, body ast.Node, v *types.Var) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(x.X)
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.AND && is(x.X)
+		}
+		return !found
+	})
+	return found
+}
+
+// ParamIndex returns the index of the parameter of fn that e names, or
+// -1.
+func ParamIndex(info *types.Info, fn *types.Func, e ast.Expr) int {
+	id, ok := Unparen(e).(*ast.Ident)
+	if !ok || fn == nil {
+		return -1
+	}
+	obj := info.Uses[id]
+	params := fn.Type().(*types.Signature).Params()
+	for i := range params.Len() {
+		if params.At(i) == obj {
+			return i
+		}
+	}
+	return -1
+}
