@@ -158,6 +158,15 @@ const (
 	// attempt field says. Left out (the library's default predicate) or
 	// set to a value the model cannot read (a parameter), it may retry.
 	PredicateField
+	// ContextCarrier: a standard-library function or method that returns
+	// a value carrying its context argument ValueArg (a request made or
+	// cloned with it) and waits for nothing itself: the context bounds
+	// whatever is later done with that value (contexts.go).
+	ContextCarrier
+	// RequestReader: a standard-library function that reads the request
+	// at argument ValueArg on this host and sends it nowhere (a dump for
+	// a log): the request's context bounds nothing there.
+	RequestReader
 )
 
 // Errors says what a retry does with the errors an option names.

@@ -30,7 +30,7 @@ func TestRowsResolve(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
-	paths = append(paths, catalog.NetHTTP, catalog.IO)
+	paths = append(paths, catalog.NetHTTP, catalog.IO, "net/http/httputil")
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func TestRowsResolve(t *testing.T) {
 		}
 		byPath[p.PkgPath] = p.Types
 	}
-	for _, r := range catalog.Rows {
+	for _, r := range append(append([]catalog.Row(nil), catalog.Rows...), catalog.ContextRows...) {
 		pkg := byPath[r.Path]
 		if pkg == nil {
 			t.Errorf("row %s.%s.%s: package not loaded", r.Path, r.Recv, r.Name)
@@ -148,23 +148,37 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 		}
 		return nil
 	}
+	var fn *types.Func
 	if r.Recv == "" {
-		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Func); !ok {
+		f, ok := pkg.Scope().Lookup(r.Name).(*types.Func)
+		if !ok {
 			return errf("no function %s", r.Name)
 		}
-		return nil
+		fn = f
+	} else {
+		tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
+		if !ok {
+			return errf("type %s not found", r.Recv)
+		}
+		var recv types.Type = types.NewPointer(tn.Type())
+		if types.IsInterface(tn.Type()) {
+			recv = tn.Type()
+		}
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg, r.Name)
+		f, ok := obj.(*types.Func)
+		if !ok {
+			return errf("no method %s", r.Name)
+		}
+		fn = f
 	}
-	tn, ok := pkg.Scope().Lookup(r.Recv).(*types.TypeName)
-	if !ok {
-		return errf("type %s not found", r.Recv)
-	}
-	var recv types.Type = types.NewPointer(tn.Type())
-	if types.IsInterface(tn.Type()) {
-		recv = tn.Type()
-	}
-	obj, _, _ := types.LookupFieldOrMethod(recv, true, pkg, r.Name)
-	if _, ok := obj.(*types.Func); !ok {
-		return errf("no method %s", r.Name)
+	// The argument a context row names is a context (a carrier) or a
+	// request (a reader).
+	want := map[catalog.Role]string{catalog.ContextCarrier: "context.Context", catalog.RequestReader: "*net/http.Request"}[r.Role]
+	if want != "" {
+		params := fn.Type().(*types.Signature).Params()
+		if r.ValueArg >= params.Len() || params.At(r.ValueArg).Type().String() != want {
+			return errf("argument %d of %s is not a %s", r.ValueArg, r.Name, want)
+		}
 	}
 	return nil
 }

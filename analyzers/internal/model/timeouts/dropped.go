@@ -120,6 +120,11 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 		if m.ownLifetime(bg, p, grand, body) {
 			return false
 		}
+		if i := m.carrierArg(p); i >= 0 && i < len(p.Args) && p.Args[i] == ast.Expr(bg) {
+			// req.Clone(context.Background()): dropped only if the
+			// request goes on to a call.
+			return !m.carriedOnlyLocally(p, grand, body, false)
+		}
 		for _, a := range p.Args {
 			if a == ast.Expr(bg) {
 				return !m.returnsNothing(p)

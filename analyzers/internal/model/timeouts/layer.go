@@ -20,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil)},
 }
 
 type layer struct {
@@ -29,6 +29,7 @@ type layer struct {
 	sends     *sends.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
+	carriers  *provenance.Summaries[CarrierFact]
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 }
@@ -45,9 +46,13 @@ func run(pass *analysis.Pass) (any, error) {
 		sends:     pass.ResultOf[sends.Analyzer].(*sends.Result),
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[TimeoutFact](),
+		carriers:  provenance.NewSummaries[CarrierFact](),
 	}
 	for _, fn := range m.vals.Funcs() {
 		if f := m.timeoutSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.carrierSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

@@ -1,0 +1,162 @@
+package timeouts
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+)
+
+// Carriers: calls that put a context into a value instead of waiting
+// under it. `req.Clone(ctx)` makes a request that carries ctx; what the
+// context bounds is whatever is later done with the request. A
+// context.Background() given to a carrier is a dropped context only if
+// the value it makes goes on to a call: a clone made to be dumped to a
+// log (httputil.DumpRequestOut) sends nothing and bounds nothing.
+
+// CarrierFact is exported for a function whose context parameter Param
+// is only handed to carriers (catalog.ContextCarrier rows, or functions
+// with this fact) whose values the function returns, after setting
+// their fields at most: it waits for nothing under the context, which
+// bounds what its caller does with the result (a package's own
+// cloneRequest(req, ctx)).
+type CarrierFact struct {
+	Param int
+}
+
+func (*CarrierFact) AFact() {}
+
+func (f *CarrierFact) String() string { return fmt.Sprintf("carrier(%d)", f.Param) }
+
+// carrierSummary returns the CarrierFact of fn.
+func (m *layer) carrierSummary(fn *types.Func) *CarrierFact {
+	return provenance.Summarize(m.pass, m.vals, m.carriers, fn, func(fn *types.Func, d *ast.FuncDecl) *CarrierFact {
+		if d.Body == nil {
+			return nil
+		}
+		body, ok := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root().FindByPos(d.Body.Pos(), d.Body.End())
+		if !ok {
+			return nil
+		}
+		sig := fn.Signature()
+		for i := range sig.Params().Len() {
+			p := sig.Params().At(i)
+			if isContextType(p.Type()) && m.onlyCarried(p, body) {
+				return &CarrierFact{Param: i}
+			}
+		}
+		return nil
+	})
+}
+
+// onlyCarried reports whether every use of the parameter p in body is as
+// the context argument of a carrier whose value is returned (with its
+// fields set at most), and there is at least one.
+func (m *layer) onlyCarried(p *types.Var, body inspector.Cursor) bool {
+	info := m.pass.TypesInfo
+	uses := 0
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		if info.Uses[cur.Node().(*ast.Ident)] != p {
+			continue
+		}
+		call, ok := cur.Parent().Node().(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if i := m.carrierArg(call); i < 0 || i >= len(call.Args) || call.Args[i] != cur.Node() {
+			return false
+		}
+		if !m.carriedOnlyLocally(call, cur.Parent().Parent().Node(), body, true) {
+			return false
+		}
+		uses++
+	}
+	return uses > 0
+}
+
+// carrierArg returns the index of the context argument of call when call
+// is a carrier (a catalog.ContextCarrier row, or a function with a
+// CarrierFact), or -1.
+func (m *layer) carrierArg(call *ast.CallExpr) int {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return -1
+	}
+	if analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+		if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextCarrier {
+			return row.ValueArg
+		}
+		return -1
+	}
+	if f := m.carrierSummary(fn); f != nil {
+		return f.Param
+	}
+	return -1
+}
+
+// carriedOnlyLocally reports whether the value made by the carrier call
+// (parent its parent) is never handed to anything that may wait: it is
+// assigned to a local variable whose every use in body reads or sets a
+// field of it, or hands it to a catalog.RequestReader (a dump), or —
+// with returned — returns it. A value used any other way (sent,
+// stored, passed on, returned when returned is false) carries the
+// context on, as does one not assigned to a variable.
+func (m *layer) carriedOnlyLocally(call *ast.CallExpr, parent ast.Node, body inspector.Cursor, returned bool) bool {
+	var lhs ast.Expr
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && p.Rhs[0] == ast.Expr(call) && len(p.Lhs) > 0 {
+			lhs = p.Lhs[0]
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && p.Values[0] == ast.Expr(call) && len(p.Names) > 0 {
+			lhs = p.Names[0]
+		}
+	}
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	info := m.pass.TypesInfo
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return false
+	}
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		x := cur.Node().(*ast.Ident)
+		if x == id || info.Uses[x] != v {
+			continue
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.SelectorExpr:
+			if sel := info.Selections[p]; sel != nil && sel.Kind() == types.FieldVal {
+				continue // c.Header.Set(...), c.Body = b
+			}
+		case *ast.AssignStmt:
+			if slices.Contains(p.Lhs, ast.Expr(x)) {
+				continue // written, not used
+			}
+		case *ast.ReturnStmt:
+			if returned {
+				continue
+			}
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(info, p)
+			if fn != nil && analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+				row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+				if row != nil && row.Role == catalog.RequestReader && row.ValueArg < len(p.Args) && p.Args[row.ValueArg] == ast.Expr(x) {
+					continue // httputil.DumpRequestOut(c, true)
+				}
+			}
+		}
+		return false
+	}
+	return true
+}
