@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -36,8 +37,9 @@ func (m *Result) InSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 			found = true
 		}
 		if hasDone && !found {
-			// A timer made before the select: t := time.NewTimer(d); select { case <-t.C: }
-			found = timerFeeds(m.pass.TypesInfo, call, sel, root)
+			// A timer made before the select: t := time.NewTimer(d);
+			// select { case <-t.C: }, or wake := time.After(d).
+			found = m.timerFeeds(call, sel, root)
 		}
 		return !found
 	})
@@ -89,6 +91,13 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 			if x.Body.Pos() <= call.Pos() && call.End() <= x.Body.End() && nilDone(x.Cond) {
 				found = true
 			}
+			// if ctx.Done() != nil { select { ... } } else { time.Sleep(d) }
+			if x.Else != nil && x.Else.Pos() <= call.Pos() && call.End() <= x.Else.End() && liveDone(x.Cond) {
+				found = true
+			}
+		case *ast.CaseClause:
+			// switch done := ctx.Done(); done { case nil: time.Sleep(d) }
+			found = m.nilDoneCase(x, fnBody)
 		case *ast.BlockStmt:
 			// if done := ctx.Done(); done != nil { select { ... } }
 			// followed by the call: the call runs only when the
@@ -105,6 +114,29 @@ func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool 
 		return !found
 	})
 	return found
+}
+
+// nilDoneCase reports whether cc is a case of a switch on a context's
+// Done channel (`switch ctx.Done()`, or a variable only ever assigned it)
+// that holds only when the channel is nil: the context can never be
+// cancelled there.
+func (m *Result) nilDoneCase(cc *ast.CaseClause, fnBody *ast.BlockStmt) bool {
+	if len(cc.List) == 0 {
+		return false
+	}
+	for _, e := range cc.List {
+		if tv, ok := m.pass.TypesInfo.Types[e]; !ok || !tv.IsNil() {
+			return false
+		}
+	}
+	var sw *ast.SwitchStmt
+	ast.Inspect(fnBody, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SwitchStmt); ok && s.Body.Pos() <= cc.Pos() && cc.End() <= s.Body.End() && slices.Contains(s.Body.List, ast.Stmt(cc)) {
+			sw = s
+		}
+		return sw == nil
+	})
+	return sw != nil && sw.Tag != nil && m.isDoneChan(sw.Tag)
 }
 
 // comparesDone reports whether cond compares ctx.Done() (or a variable
@@ -227,28 +259,74 @@ func alwaysLeaves(info *types.Info, list []ast.Stmt) bool {
 	return false
 }
 
-func timerFeeds(info *types.Info, call *ast.CallExpr, sel *ast.SelectStmt, root ast.Node) bool {
-	// The variable the timer was made into: tm := time.NewTimer(d).
+// timerFeeds reports whether the timer made (or reset) by call is
+// received in sel: the value call makes is kept in a variable (tm :=
+// time.NewTimer(d), wake := time.After(d), var wake <-chan time.Time =
+// ...), and a case receives from it (<-wake), from its channel (<-tm.C),
+// or from a variable only ever assigned one of those (tc := tm.C). A
+// Reset names its timer as the receiver: <-t.C of t.Reset(d).
+func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.Node) bool {
+	info := m.pass.TypesInfo
 	var made types.Object
 	ast.Inspect(root, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == ast.Expr(call) {
-			made = provenance.BaseObj(info, as.Lhs[0])
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if len(x.Lhs) == 1 && len(x.Rhs) == 1 && ast.Unparen(x.Rhs[0]) == ast.Expr(call) {
+				made = provenance.BaseObj(info, x.Lhs[0])
+			}
+		case *ast.ValueSpec:
+			if len(x.Names) == 1 && len(x.Values) == 1 && ast.Unparen(x.Values[0]) == ast.Expr(call) {
+				made = info.Defs[x.Names[0]]
+			}
 		}
 		return made == nil
 	})
-	feeds := false
-	ast.Inspect(sel, func(n ast.Node) bool {
-		se, ok := n.(*ast.SelectorExpr)
+	var reset types.Object
+	if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		reset = provenance.BaseObj(info, sx.X)
+	}
+	// fed reports whether e is the timer's channel: the variable made
+	// (time.After's channel) or the C of the timer made or reset.
+	fed := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if id, ok := e.(*ast.Ident); ok {
+			return made != nil && info.Uses[id] == made
+		}
+		se, ok := e.(*ast.SelectorExpr)
 		if !ok || se.Sel.Name != "C" {
+			return false
+		}
+		obj := provenance.BaseObj(info, se.X)
+		return obj != nil && (obj == made || obj == reset)
+	}
+	feeds := false
+	for _, c := range sel.Body.List {
+		cc := c.(*ast.CommClause)
+		if cc.Comm == nil {
+			continue
+		}
+		ast.Inspect(cc.Comm, func(n ast.Node) bool {
+			u, ok := n.(*ast.UnaryExpr)
+			if !ok || u.Op != token.ARROW {
+				return !feeds
+			}
+			if fed(u.X) {
+				feeds = true
+			} else if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+				// tc := tm.C; ... <-tc
+				if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) > 0 {
+					all := true
+					for _, a := range m.vals.Assigns[v] {
+						all = all && a.Value != nil && fed(a.Value)
+					}
+					feeds = all
+				}
+			}
+			return !feeds
+		})
+		if feeds {
 			return true
 		}
-		if obj := provenance.BaseObj(info, se.X); obj != nil {
-			// the timer var assigned from call, or reset by call
-			if sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && provenance.BaseObj(info, sx.X) == obj || made != nil && made == obj {
-				feeds = true
-			}
-		}
-		return !feeds
-	})
-	return feeds
+	}
+	return false
 }
