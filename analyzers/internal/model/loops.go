@@ -38,6 +38,11 @@ func (m *builder) findRetries(f *ast.File) {
 			switch p := c.Parent().Node().(type) {
 			case *ast.ReturnStmt, *ast.CompositeLit, *ast.KeyValueExpr:
 				m.uncounted[n] = true
+			case *ast.SendStmt:
+				// work <- func() {...}: handed to whoever receives it.
+				if analysisutil.Unparen(p.Value) == ast.Expr(n) {
+					m.uncounted[n] = true
+				}
 			case *ast.CallExpr:
 				// c.OnClose(func() {...}), time.AfterFunc(d, func() {...}):
 				// a hook kept to run later.

@@ -193,8 +193,9 @@ func storedPlace(info *types.Info, lhs ast.Expr) bool {
 }
 
 // keptClosureVars returns the local function variables of file that the
-// code only keeps for later (see KeepsFuncFact) and never calls:
-// `cl := func() {...}; c.closer = cl`.
+// code only keeps for later (see KeepsFuncFact), returns or sends on a
+// channel, and never calls: `cl := func() {...}; c.closer = cl`,
+// `release := func() error {...}; return release, nil`.
 func (m *builder) keptClosureVars(file inspector.Cursor) map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	kept, other := map[*types.Var]bool{}, map[*types.Var]bool{}
@@ -226,8 +227,10 @@ func (m *builder) keptClosureVars(file inspector.Cursor) map[*types.Var]bool {
 					}
 				}
 			}
-		case *ast.CompositeLit, *ast.KeyValueExpr:
-			keeps = true
+		case *ast.CompositeLit, *ast.KeyValueExpr, *ast.ReturnStmt:
+			keeps = true // stored in a value, or handed to the caller
+		case *ast.SendStmt:
+			keeps = p.Value == ast.Expr(id) // handed to a receiver
 		}
 		if keeps {
 			kept[v] = true

@@ -1,0 +1,76 @@
+package hooks
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A closure sent on a channel runs in whatever goroutine receives it.
+func enqueue(ctx context.Context, work chan<- func()) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = dial(ctx); err == nil {
+			work <- func() { _ = flush(context.WithoutCancel(ctx)) }
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return err
+}
+
+// A handler registered on a mux runs per request; a once-function and a
+// value stored in an atomic.Value run when someone calls them.
+func register(ctx context.Context, mux *http.ServeMux, cur *atomic.Value) (func(), error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = dial(ctx); err == nil {
+			mux.HandleFunc("/flush", func(w http.ResponseWriter, r *http.Request) { _ = flush(r.Context()) })
+			cur.Store(func() error { return flush(ctx) })
+			return sync.OnceFunc(func() { _ = flush(ctx) }), nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return nil, err
+}
+
+// A release function kept in a variable and returned to the caller.
+func acquire(ctx context.Context) (func() error, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = dial(ctx); err == nil {
+			release := func() error { return flush(ctx) }
+			return release, nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return nil, err
+}
+
+// Near misses: the closure is run in the attempt after all.
+func runsNow(ctx context.Context, work chan func()) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry`
+		if _, err = dial(ctx); err == nil {
+			release := func() error { return flush(ctx) }
+			return release()
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return err
+}
+
+func onceNow(ctx context.Context) error {
+	var err error
+	var once sync.Once
+	for i := 0; i < 3; i++ { // want `nested retry`
+		if _, err = dial(ctx); err == nil {
+			once.Do(func() { _ = flush(ctx) })
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return err
+}
