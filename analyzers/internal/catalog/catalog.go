@@ -158,6 +158,11 @@ const (
 	// attempt field says. Left out (the library's default predicate) or
 	// set to a value the model cannot read (a parameter), it may retry.
 	PredicateField
+	// PredicateOption: an option whose argument ValueArg is the function
+	// the retry asks, after each failure, whether to try again
+	// (retry-go's RetryIf). One that never returns true makes the retry
+	// one attempt, whatever the other options say.
+	PredicateOption
 	// ContextCarrier: a standard-library function or method that returns
 	// a value carrying its context argument ValueArg (a request made or
 	// cloned with it) and waits for nothing itself: the context bounds
@@ -299,6 +304,7 @@ var Rows = []Row{
 	{Path: RetryGo, Name: "DoWithData", Role: Retry, Lib: "retry.DoWithData", OpArg: 0, BoundArg: 1, Variadic: true, Default: 10},
 	{Path: RetryGo, Name: "Attempts", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
 	{Path: RetryGo, Name: "UntilSucceeded", Role: Unbounded},
+	{Path: RetryGo, Name: "RetryIf", Role: PredicateOption, ValueArg: 0},
 	{Path: RetryGo, Name: "DelayType", Role: Wrapper, Inner: 0},
 	{Path: RetryGo, Name: "BackOffDelay", Role: DelayOption, Jitter: JitterNone, JitterFix: "CombineDelay+RandomDelay"},
 	{Path: RetryGo, Name: "FixedDelay", Role: DelayOption, Jitter: JitterNone, JitterFix: "CombineDelay+RandomDelay"},

@@ -265,11 +265,16 @@ func (m *builder) siteBound(call *ast.CallExpr, row *catalog.Row) bound {
 		}
 		return b
 	case row.Variadic:
-		if call.Ellipsis.IsValid() {
+		// Do(f, opts...): the options of the slice literal opts holds.
+		opts, ok := m.vals.Spread(call, min(row.BoundArg, len(call.Args)))
+		if !ok {
 			return noBound
 		}
 		b := attemptsBound(row.Default)
-		for _, a := range call.Args[min(row.BoundArg, len(call.Args)):] {
+		for _, a := range opts {
+			if m.neverRetryOption(a) {
+				return attemptsBound(1) // RetryIf(func(error) bool { return false })
+			}
 			if ab := m.boundOf(a); ab.set {
 				b = ab
 			}

@@ -169,3 +169,28 @@ func (m *builder) predicateNeverTrue(e ast.Expr, depth int) bool {
 	}
 	return true
 }
+
+// neverRetryOption reports whether every value the option e may hold is a
+// PredicateOption (retry-go's RetryIf) given a predicate that never
+// returns true.
+func (m *builder) neverRetryOption(e ast.Expr) bool {
+	origins := m.vals.Trace(e)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := analysisutil.Callee(m.pass.TypesInfo, call)
+		if fn == nil {
+			return false
+		}
+		row := catalogRow(fn)
+		if row == nil || row.Role != catalog.PredicateOption || row.ValueArg >= len(call.Args) || !m.predicateNeverTrue(call.Args[row.ValueArg], 0) {
+			return false
+		}
+	}
+	return true
+}

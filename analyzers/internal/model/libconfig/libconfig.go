@@ -151,7 +151,7 @@ func (rd *reader) retry(call *ast.CallExpr) {
 		var elapsed0 *ast.CallExpr
 		var elapsedRow *catalog.Row
 		maxTries := false
-		for _, opt := range variadic(call, row.BoundArg) {
+		for _, opt := range rd.variadic(call, row.BoundArg) {
 			for _, o := range rd.vals.Trace(opt) {
 				c, fn := rd.callOf(o.Expr)
 				orow := catalogRow(fn)
@@ -170,7 +170,7 @@ func (rd *reader) retry(call *ast.CallExpr) {
 			rd.add(&Setting{Knob: Elapsed, Form: Call, Row: elapsedRow, Zero: true, Node: elapsed0, Value: elapsed0.Args[0], AttemptBound: maxTries})
 		}
 	case catalog.RetryGo:
-		for _, opt := range variadic(call, row.BoundArg) {
+		for _, opt := range rd.variadic(call, row.BoundArg) {
 			for _, o := range rd.vals.Trace(opt) {
 				c, fn := rd.callOf(o.Expr)
 				orow := catalogRow(fn)
@@ -213,11 +213,12 @@ func (rd *reader) retry(call *ast.CallExpr) {
 	}
 }
 
-func variadic(call *ast.CallExpr, from int) []ast.Expr {
-	if from < 0 || from > len(call.Args) || call.Ellipsis.IsValid() {
-		return nil
-	}
-	return call.Args[from:]
+// variadic returns the options of call from index from on, those of a
+// slice literal spread into it (`opts...`) included; none when that
+// slice is not known.
+func (rd *reader) variadic(call *ast.CallExpr, from int) []ast.Expr {
+	args, _ := rd.vals.Spread(call, from)
+	return args
 }
 
 func (rd *reader) callOf(e ast.Expr) (*ast.CallExpr, *types.Func) {

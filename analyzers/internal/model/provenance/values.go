@@ -355,3 +355,34 @@ func (v *Values) Funcs() []*types.Func {
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	return fns
 }
+
+// Spread returns the arguments of call from index from on, as the
+// variadic parameter receives them: with `xs...`, the elements of the
+// slice literal that is the only value xs may hold (a local variable, a
+// package variable, a helper's return). ok is false when that slice is
+// not known.
+func (v *Values) Spread(call *ast.CallExpr, from int) (args []ast.Expr, ok bool) {
+	if from < 0 || from > len(call.Args) {
+		return nil, false
+	}
+	if !call.Ellipsis.IsValid() {
+		return call.Args[from:], true
+	}
+	if from != len(call.Args)-1 {
+		return nil, false
+	}
+	origins := v.Trace(call.Args[from])
+	if len(origins) != 1 {
+		return nil, false
+	}
+	lit, isLit := analysisutil.Unparen(origins[0].Expr).(*ast.CompositeLit)
+	if !isLit {
+		return nil, false
+	}
+	for _, e := range lit.Elts {
+		if _, keyed := e.(*ast.KeyValueExpr); keyed {
+			return nil, false // [...]Option{2: x}: an index, not a list
+		}
+	}
+	return lit.Elts, true
+}

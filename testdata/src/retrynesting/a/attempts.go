@@ -22,6 +22,14 @@ func spreadOptions(ctx context.Context, opts []retrygo.Option) error {
 	}, opts...)
 }
 
+// Options spread from a slice literal are read: 3 attempts.
+func spreadLiteral(ctx context.Context) error {
+	opts := []retrygo.Option{retrygo.Attempts(3), retrygo.Context(ctx)}
+	return retrygo.Do(func() error { // want `nested retry: retry.Do makes 3 attempts, each reaching fetchPrice`
+		return fetchPrice(ctx)
+	}, opts...)
+}
+
 // cenkalti/backoff v4 without WithMaxRetries: the BackOff is wrapped in
 // WithMaxRetries(b, 0), one attempt.
 func cenkaltiWrap(ctx context.Context) error {
