@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,9 @@ import (
 
 // AddImport returns the name by which file can refer to the package at
 // path, and the edits (none if already imported) that import it. The
-// preferred name is used unless another import or a package-level name of
-// the file's package takes it, in which case "resilint" + name is tried.
+// preferred name is used unless another import, a package-level name of
+// the file's package or a name declared in the file takes it, in which
+// case "resilint" + name is tried.
 func AddImport(pass *analysis.Pass, file *ast.File, path, name string) (string, []analysis.TextEdit) {
 	taken := map[string]bool{}
 	for _, imp := range file.Imports {
@@ -34,8 +36,28 @@ func AddImport(pass *analysis.Pass, file *ast.File, path, name string) (string, 
 	if pass.Pkg.Scope().Lookup(name) != nil {
 		taken[name] = true
 	}
+	// A local name declared anywhere in the file may shadow the import
+	// where the fix uses it (`retry, wait, err := c.shouldRetry(...)`);
+	// the candidates are checked the same way. Labels, fields and
+	// methods live in other name spaces.
+	declared := func(n string) bool {
+		for id, obj := range pass.TypesInfo.Defs {
+			if id.Name != n || id.Pos() < file.Pos() || id.Pos() >= file.End() {
+				continue
+			}
+			switch o := obj.(type) {
+			case *types.Var:
+				if !o.IsField() {
+					return true
+				}
+			case *types.Const, *types.TypeName:
+				return true
+			}
+		}
+		return false
+	}
 	local := name
-	for i := 0; taken[local]; i++ {
+	for i := 0; taken[local] || declared(local); i++ {
 		local = fmt.Sprintf("resilint%s", name)
 		if i > 0 {
 			local = fmt.Sprintf("resilint%s%d", name, i)

@@ -260,6 +260,9 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		case isBool(res[i]) && (in.judgesOps(call, s) || ownVerdict(lhs, res, i)):
 			// a decision about earlier results, or about its own, not a
 			// partial result
+		case analysisutil.IsNamedType(res[i], "time", "Duration") && slices.ContainsFunc(res[:i], isBool):
+			// retry, wait, err := c.shouldRetry(resp, err): the wait that
+			// goes with the decision, no partial result
 		default:
 			partials = append(partials, obj)
 		}

@@ -23,11 +23,18 @@ type opVerdict struct {
 }
 
 // ownVerdict reports whether result i of an operation bound to lhs is a
-// bool given just before its error, both assigned.
+// bool given just before its error, or before the wait that goes with it
+// and the error (`retry, wait, err := c.shouldRetry(resp, err)`: every
+// result between the bool and the error a time.Duration), both assigned.
 func ownVerdict(lhs []ast.Expr, res []types.Type, i int) bool {
 	n := len(res)
-	if n < 2 || i != n-2 || len(lhs) != n || !isBool(res[i]) || !analysisutil.IsErrorType(res[n-1]) {
+	if n < 2 || i > n-2 || len(lhs) != n || !isBool(res[i]) || !analysisutil.IsErrorType(res[n-1]) {
 		return false
+	}
+	for _, t := range res[i+1 : n-1] {
+		if !analysisutil.IsNamedType(t, "time", "Duration") {
+			return false
+		}
 	}
 	id, ok := analysisutil.Unparen(lhs[n-1]).(*ast.Ident)
 	return ok && id.Name != "_"
