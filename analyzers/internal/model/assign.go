@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
@@ -267,6 +268,23 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			partials = append(partials, obj)
 		}
 	}
+	if errObj == nil && respObj == nil {
+		if obj := in.errFieldStore(lhs, res); obj != nil {
+			// r.Val, r.Err = get(): the outcome stored in a local
+			// result's error field; the result carries it, as res :=
+			// do(ctx) does (below), its other fields the data.
+			for _, o := range partials {
+				s.overwrite(o)
+				s.setVal(o, nil)
+				s.setBoolDef(o, nil)
+			}
+			s.overwrite(obj)
+			s.setVal(obj, nil)
+			s.setBoolDef(obj, nil)
+			s.setSlot(slot{key: obj, carrier: true, partials: append(partials, obj), op: call, judges: judges})
+			return
+		}
+	}
 	if errObj == nil && respObj == nil && len(res) == 1 && len(partials) == 1 && waits.ErrorField(in.pkg, res[0]) != nil {
 		// res := do(ctx): the result carries the outcome in its error
 		// field (res.Err), and the data beside it.
@@ -303,6 +321,29 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			}
 		}
 	}
+}
+
+// errFieldStore returns the local variable r when the assignment of an
+// operation's results res to lhs stores its error in r's error field
+// (`r.Val, r.Err = get()`: waits.ErrorField of r's type), or nil.
+func (in *interp) errFieldStore(lhs []ast.Expr, res []types.Type) types.Object {
+	for i, l := range lhs {
+		if i >= len(res) || !analysisutil.IsErrorType(res[i]) {
+			continue
+		}
+		sel, ok := analysisutil.Unparen(l).(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		x := in.objOf(sel.X)
+		if x == nil || !provenance.IsLocal(x) {
+			continue
+		}
+		if f, ok := in.info.Uses[sel.Sel].(*types.Var); ok && f == waits.ErrorField(in.pkg, x.Type()) {
+			return x
+		}
+	}
+	return nil
 }
 
 func isBool(t types.Type) bool {

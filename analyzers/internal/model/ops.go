@@ -96,9 +96,13 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 			nodes = append(nodes, r)
 		}
 		for _, l := range st.Lhs {
-			if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); !isIdent {
-				nodes = append(nodes, l)
+			if _, isIdent := analysisutil.Unparen(l).(*ast.Ident); isIdent {
+				continue
 			}
+			if sel, ok := analysisutil.Unparen(l).(*ast.SelectorExpr); ok && isPending(sel.X) {
+				continue // r.Val, r.Err = get(): the field is written, nothing of it used
+			}
+			nodes = append(nodes, l)
 		}
 	case *ast.IncDecStmt:
 		nodes = []ast.Node{st.X}
