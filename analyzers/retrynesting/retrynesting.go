@@ -81,7 +81,46 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		pass.Report(diagnostic(pass, r))
 	}
+	reportCounted(pass, res)
 	return nil, nil
+}
+
+// reportCounted reports the nesting of recursive retries of this package
+// bounded by their caller's argument (skipped above) at the calls that
+// give them a constant count: `charge(ctx, 3)` of a recursion whose every
+// attempt reaches a retry. The same guards apply as to a retry whose
+// bound is known. No fix: the edit belongs in the recursion.
+func reportCounted(pass *analysis.Pass, res *model.Result) {
+	byPos := map[token.Pos]*model.Retry{}
+	for _, r := range res.Retries {
+		byPos[r.Pos] = r
+	}
+	for _, c := range res.CountedCalls {
+		p, ok := res.SitePos[c.Callee.Origin()]
+		if !ok {
+			continue // the recursion is another package's: its guards are not known here
+		}
+		r := byPos[p]
+		if r == nil || r.Kind != model.RecursiveRetry || len(r.Inner) == 0 || r.Identified || r.ClientErrors {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "nested retry: %s makes %s (the count given here), each ", r.Describe(), model.AttemptsText(c.Attempts))
+		if len(r.Inner) == 1 {
+			fmt.Fprintf(&b, "reaching %s", describe(pass, r.Inner[0]))
+		} else {
+			fmt.Fprintf(&b, "reaching %d retrying calls", len(r.Inner))
+		}
+		fmt.Fprintf(&b, ": up to %d downstream calls per request", c.Attempts*c.Fact.PerAttempt)
+		related := []analysis.RelatedInformation{{Pos: r.Pos, Message: "the recursive retry whose count this call gives"}}
+		for i, in := range r.Inner {
+			if i == maxRelated {
+				break
+			}
+			related = append(related, analysis.RelatedInformation{Pos: in.Pos, Message: "inner retry: " + describe(pass, in)})
+		}
+		pass.Report(analysis.Diagnostic{Pos: c.Call.Pos(), End: c.Call.End(), Category: "nested", Message: b.String(), Related: related})
+	}
 }
 
 func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {

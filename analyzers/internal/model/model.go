@@ -121,6 +121,7 @@ func build(pass *analysis.Pass) *Result {
 			pass.ExportObjectFact(fn, f)
 		}
 	}
+	m.findCountedCalls()
 	return m.result
 }
 

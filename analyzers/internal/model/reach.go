@@ -257,6 +257,12 @@ func (m *builder) summary(fn *types.Func) *RetryFact {
 		if len(reaches) > 0 {
 			f = &RetryFact{Calls: sumReaches(reaches)}
 			w := worst(reaches)
+			if rec := countedRecursion(reaches); rec != nil {
+				// The body is the recursion's first attempt: what else
+				// it reaches is that attempt's inner retries.
+				reaches, w = []*Reach{rec}, rec
+				f.Calls = sumReaches(reaches)
+			}
 			if len(reaches) == 1 && w.Retry != nil && w.Retry.CountParam >= 0 && w.Retry.Kind == RecursiveRetry {
 				f.AttemptsParam = w.Retry.CountParam + 1
 				f.AttemptsSign, f.AttemptsOffset = w.Retry.CountSign, w.Retry.CountOffset
@@ -286,6 +292,38 @@ func (m *builder) summary(fn *types.Func) *RetryFact {
 		}
 		return f
 	})
+}
+
+// countedRecursion returns, among a function's reaches, its recursive
+// retry bounded by a parameter when every other reach is one of that
+// retry's inner retries (reached by its first attempt, the body), or
+// nil.
+func countedRecursion(reaches []*Reach) *Reach {
+	var rec *Reach
+	for _, r := range reaches {
+		if r.Retry != nil && r.Retry.Kind == RecursiveRetry && r.Retry.CountParam >= 0 {
+			if rec != nil {
+				return nil
+			}
+			rec = r
+		}
+	}
+	if rec == nil || len(reaches) == 1 {
+		return nil
+	}
+	for _, r := range reaches {
+		if r == rec {
+			continue
+		}
+		inner := false
+		for _, in := range rec.Retry.Inner {
+			inner = inner || in.Pos == r.Pos
+		}
+		if !inner {
+			return nil
+		}
+	}
+	return rec
 }
 
 // worst returns the reach with the most downstream calls (unknown counts

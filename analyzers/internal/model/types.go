@@ -184,6 +184,12 @@ type Result struct {
 	// duration they are given (DelayParamFact), where that duration is
 	// known: the argument is the retry's delay (delayparams.go).
 	DelayArgs []*DelayArg
+	// CountedCalls lists the calls that give a retry bounded by its
+	// caller's argument (a recursion counting a parameter, RetryFact's
+	// AttemptsParam) a constant count, when each of its attempts reaches
+	// retries of its own: there the nesting's numbers are known
+	// (counted.go).
+	CountedCalls []*CountedCall
 
 	b     *builder // for the layers built on the model (provenance.go)
 	impls []implementation
