@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // CapFact is exported for every function that caps one of its inputs:
@@ -216,6 +218,46 @@ func growsBelowCap(info *types.Info, s ast.Stmt, v *types.Var, fnBody *ast.Block
 	for _, f := range known(fnBody, s, writes) {
 		if scaledOf(info, f.Small, v) && !mentionsObj(info, f.Big, v) {
 			return true
+		}
+	}
+	return leavesAboveCap(info, s, v, fnBody)
+}
+
+// leavesAboveCap recognizes growth followed, in its block and before v
+// is written again, by a guard that returns something else when v passed
+// a limit (`d *= 2; if d > max { return max }`): past the guard v is at
+// most the limit.
+func leavesAboveCap(info *types.Info, s ast.Stmt, v *types.Var, fnBody *ast.BlockStmt) bool {
+	path := pathTo(fnBody, s)
+	if len(path) == 0 {
+		return false
+	}
+	block, ok := path[len(path)-1].(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	i := slices.Index(block.List, s)
+	if i < 0 {
+		return false
+	}
+	for _, st := range block.List[i+1:] {
+		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && len(ifs.Body.List) > 0 {
+			above := false
+			for _, dj := range split(ifs.Cond, token.LOR) {
+				if small, big, ok := sides(dj); ok && scaledOf(info, big, v) && !mentionsObj(info, small, v) {
+					above = true
+				}
+			}
+			// The guard returns something else than v (the limit):
+			// a break would leave with v above it.
+			if ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); ok && above && len(ret.Results) > 0 {
+				if !slices.ContainsFunc(ret.Results, func(e ast.Expr) bool { return mentionsObj(info, e, v) }) {
+					return true
+				}
+			}
+		}
+		if assignedIn(info, false, st, v) {
+			return false
 		}
 	}
 	return false
@@ -473,6 +515,24 @@ func (m *Result) isCapCall(call *ast.CallExpr, fn *types.Func, fnBody *ast.Block
 	}
 	for _, i := range f.Params {
 		if i < len(call.Args) && !growing[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// cappedReturn reports whether the return r of a delay helper's body
+// gives a local variable that a comparison on the way keeps at most
+// something else, and that nothing assigns after it: `if d > b.max {
+// return b.max }; return d`.
+func cappedReturn(info *types.Info, body *ast.BlockStmt, r *ast.ReturnStmt) bool {
+	v, ok := info.Uses[identOf(r.Results[0])].(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return false
+	}
+	writes := func(st ast.Stmt) bool { return analysisutil.AssignedIn(info, st, v) }
+	for _, f := range known(body, r, writes) {
+		if info.Uses[identOf(f.Small)] == v && !mentionsObj(info, f.Big, v) {
 			return true
 		}
 	}

@@ -98,12 +98,23 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 				}
 			case *ast.CallExpr:
 				returns := func(body *ast.BlockStmt) {
+					// if d > b.max { return b.max }; return d: every
+					// return of a local is past such a guard.
+					capped, uncapped := false, false
 					ast.Inspect(body, func(n ast.Node) bool {
 						if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+							if cappedReturn(info, body, r) {
+								capped = true
+							} else if v, ok := info.Uses[identOf(r.Results[0])].(*types.Var); ok && provenance.IsLocal(v) {
+								uncapped = true
+							}
 							visitExpr(r.Results[0], depth+1)
 						}
 						return true
 					})
+					if capped && !uncapped {
+						sh.Capped = true
+					}
 				}
 				if fn := analysisutil.Callee(info, x); fn != nil {
 					if d := m.vals.Decls[fn]; d != nil {
