@@ -76,6 +76,24 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.CallExpr:
+				if dynamicCall(info, x) {
+					// o(req), mw.Decorate(req): a function value or an
+					// interface method given the request (or its
+					// headers) may set any header on it.
+					for _, a := range x.Args {
+						t := info.TypeOf(a)
+						switch {
+						case t != nil && analysisutil.IsNamedType(derefType(t), "net/http", "Request"):
+							add(a, HeaderWrite{From: x, Pos: x.Pos()})
+						case t != nil && analysisutil.IsNamedType(t, "net/http", "Header"):
+							if base, ok := headerOf(a); ok {
+								add(base, HeaderWrite{From: x, Pos: x.Pos()})
+							} else {
+								add(a, HeaderWrite{From: x, Pos: x.Pos()})
+							}
+						}
+					}
+				}
 				sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr)
 				if !ok || (sel.Sel.Name != "Set" && sel.Sel.Name != "Add") || len(x.Args) != 2 {
 					break
@@ -272,4 +290,27 @@ func (m *layer) headerSet(e ast.Expr, pos token.Pos, depth int) []HeaderWrite {
 		}
 	}
 	return out
+}
+
+// dynamicCall reports whether call goes through a function value or an
+// interface method: what it does is not known here.
+func dynamicCall(info *types.Info, call *ast.CallExpr) bool {
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return false // a conversion
+	}
+	if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := info.Uses[id].(*types.Builtin); ok {
+			return false
+		}
+	}
+	fn := analysisutil.Callee(info, call)
+	return fn == nil || analysisutil.IsInterfaceMethod(fn)
+}
+
+// derefType returns what t points to, or t.
+func derefType(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
