@@ -138,7 +138,9 @@ const (
 	// shares.
 	HostLocal
 	// HostBind: a standard-library function or method that binds a
-	// listener on this host: what makes an attempt a host-local one.
+	// listener on this host: what makes an attempt a host-local one. Its
+	// network is the argument ValueArg and its address the next one
+	// (ValueArg -1: no address, a file's socket).
 	HostBind
 	// HostLocalDial: a standard-library dial whose network argument
 	// (ValueArg), when it names a Unix-domain socket (a constant "unix",
@@ -498,14 +500,14 @@ var hostLocalRows = []Row{
 	{Path: "net", Name: "ListenUnix", Role: HostBind},
 	{Path: "net", Name: "ListenUnixgram", Role: HostBind},
 	{Path: "net", Name: "ListenPacket", Role: HostBind},
-	{Path: "net", Name: "FileListener", Role: HostBind},
-	{Path: "net", Name: "FilePacketConn", Role: HostBind},
+	{Path: "net", Name: "FileListener", ValueArg: -1, Role: HostBind},
+	{Path: "net", Name: "FilePacketConn", ValueArg: -1, Role: HostBind},
 	{Path: "net", Name: "ParseIP", Role: HostLocal},
 	{Path: "net", Name: "ParseCIDR", Role: HostLocal},
 	{Path: "net", Name: "SplitHostPort", Role: HostLocal},
 	{Path: "net", Name: "JoinHostPort", Role: HostLocal},
-	{Path: "net", Recv: "ListenConfig", Name: "Listen", Role: HostBind},
-	{Path: "net", Recv: "ListenConfig", Name: "ListenPacket", Role: HostBind},
+	{Path: "net", Recv: "ListenConfig", Name: "Listen", ValueArg: 1, Role: HostBind},
+	{Path: "net", Recv: "ListenConfig", Name: "ListenPacket", ValueArg: 1, Role: HostBind},
 	{Path: "net", Recv: "Listener", Name: "Addr", Role: HostLocal},
 	{Path: "net", Recv: "Listener", Name: "Close", Role: HostLocal},
 	{Path: "net", Recv: "TCPListener", Name: "Addr", Role: HostLocal},
@@ -522,6 +524,7 @@ var hostLocalRows = []Row{
 	{Path: "net", Recv: "conn", Name: "SetWriteBuffer", Role: HostLocal},
 	{Path: "net", Recv: "conn", Name: "LocalAddr", Role: HostLocal},
 	{Path: "net", Recv: "conn", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "Conn", Name: "Close", Role: HostLocal}, // closing asks nothing of the peer
 	{Path: "net", Recv: "IP", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "IP", Name: "To4", Role: HostLocal},
 	{Path: "net", Recv: "IP", Name: "Equal", Role: HostLocal},

@@ -4,7 +4,9 @@
 // listener, setting a socket option, dialing a Unix-domain socket,
 // reading a file, formatting, logging, waiting — and none of which
 // reaches a dependency that other clients share. It exports LocalFact for
-// them, so a package's own bind helper counts wherever it is called.
+// them, so a package's own bind helper counts wherever it is called, and
+// a DialsParamFact for those whose only other calls dial the address a
+// parameter holds (local where the attempt binds that address).
 //
 // The standard library is judged by catalog rows (catalog.HostLocal,
 // catalog.HostLocalDial and catalog.HostLocalPackages); any other call —

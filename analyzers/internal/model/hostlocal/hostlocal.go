@@ -1,6 +1,7 @@
 package hostlocal
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/types"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*LocalFact)(nil)},
+	FactTypes:  []analysis.Fact{(*LocalFact)(nil), (*DialsParamFact)(nil)},
 }
 
 // LocalFact is exported for every function of the package whose every
@@ -45,15 +46,29 @@ func (f *LocalFact) String() string {
 	return "hostlocal(binds nothing)"
 }
 
+// DialsParamFact is exported for a function whose every call stays on
+// this host but its dials to the address its string parameter Param
+// holds (`func inUse(addr string) error { c, err := net.DialTimeout("tcp",
+// addr, d); ... }`): given an address the same attempt binds, it dials
+// this host.
+type DialsParamFact struct {
+	Param int
+}
+
+func (*DialsParamFact) AFact() {}
+
+func (f *DialsParamFact) String() string { return fmt.Sprintf("dials(%d)", f.Param) }
+
 // Result is the host-local layer of one package.
 type Result struct {
-	pass  *analysis.Pass
-	local map[*types.Func]bool // the package's functions whose every call stays on this host
-	binds map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
+	pass       *analysis.Pass
+	local      map[*types.Func]bool // the package's functions whose every call stays on this host
+	binds      map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
+	dialsParam map[*types.Func]int  // the package's functions with a DialsParamFact
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{pass: pass, local: map[*types.Func]bool{}, binds: map[*types.Func]bool{}}
+	r := &Result{pass: pass, local: map[*types.Func]bool{}, binds: map[*types.Func]bool{}, dialsParam: map[*types.Func]int{}}
 	if analysisutil.IsStd(pass.Pkg.Path()) {
 		return r, nil // judged by catalog rows
 	}
@@ -108,7 +123,114 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn := range r.local {
 		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn]})
 	}
+	for fn, d := range vals.Decls {
+		if r.local[fn] || d.Body == nil {
+			continue
+		}
+		if p, ok := r.dialsOnlyParam(fn, d.Body); ok {
+			r.dialsParam[fn] = p
+			pass.ExportObjectFact(fn, &DialsParamFact{Param: p})
+		}
+	}
 	return r, nil
+}
+
+// dialsOnlyParam reports whether every call of body stays on this host
+// but dials whose address is one string parameter of fn, and which.
+func (r *Result) dialsOnlyParam(fn *types.Func, body *ast.BlockStmt) (int, bool) {
+	info := r.pass.TypesInfo
+	params := fn.Type().(*types.Signature).Params()
+	param := -1
+	ok := everyCall(body, func(c *ast.CallExpr) bool {
+		if local, _ := r.localCall(c); local {
+			return true
+		}
+		addr := dialAddr(info, c)
+		if addr == nil {
+			return false
+		}
+		id, isID := analysisutil.Unparen(addr).(*ast.Ident)
+		if !isID {
+			return false
+		}
+		for i := range params.Len() {
+			if info.Uses[id] == params.At(i) && (param < 0 || param == i) {
+				param = i
+				return true
+			}
+		}
+		return false
+	})
+	return param, ok && param >= 0
+}
+
+// dialAddr returns the address argument of a catalog HostLocalDial call
+// that names it, or nil.
+func dialAddr(info *types.Info, call *ast.CallExpr) ast.Expr {
+	fn := analysisutil.Callee(info, call)
+	if fn == nil || !analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+		return nil
+	}
+	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	if row == nil || row.Role != catalog.HostLocalDial || row.ValueArg < 0 || row.ValueArg+1 >= len(call.Args) {
+		return nil
+	}
+	return call.Args[row.ValueArg+1]
+}
+
+// boundAddrs returns the variables the calls in nodes give a catalog
+// HostBind as the address to bind (`net.Listen("tcp", addr)`): whatever
+// they hold is an address of this host.
+func (r *Result) boundAddrs(nodes []ast.Node) map[types.Object]bool {
+	info := r.pass.TypesInfo
+	out := map[types.Object]bool{}
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn := analysisutil.Callee(info, call)
+			if fn == nil || !analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+				return true
+			}
+			row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+			if row == nil || row.Role != catalog.HostBind || row.ValueArg < 0 || row.ValueArg+1 >= len(call.Args) {
+				return true
+			}
+			if id, ok := analysisutil.Unparen(call.Args[row.ValueArg+1]).(*ast.Ident); ok {
+				if obj := info.Uses[id]; obj != nil {
+					out[obj] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// dialsBound reports whether call dials an address in bound: a catalog
+// dial given it, or a function with a DialsParamFact given it there.
+func (r *Result) dialsBound(call *ast.CallExpr, bound map[types.Object]bool) bool {
+	info := r.pass.TypesInfo
+	isBound := func(e ast.Expr) bool {
+		id, ok := analysisutil.Unparen(e).(*ast.Ident)
+		return ok && bound[info.Uses[id]]
+	}
+	if addr := dialAddr(info, call); addr != nil {
+		return isBound(addr)
+	}
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return false
+	}
+	p, ok := r.dialsParam[fn.Origin()]
+	if fn.Pkg() != r.pass.Pkg {
+		var f DialsParamFact
+		ok = r.pass.ImportObjectFact(fn.Origin(), &f)
+		p = f.Param
+	}
+	return ok && p < len(call.Args) && isBound(call.Args[p])
 }
 
 // Within reports whether an attempt made of nodes and funcs reaches this
@@ -124,9 +246,16 @@ func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
 		}
 		binds = binds || b
 	}
+	// A dial to an address the attempt binds (`if _, err :=
+	// net.Listen("tcp", addr); err != nil { inUse(addr) }`: is the port
+	// taken?) dials this host.
+	bound := r.boundAddrs(nodes)
 	for _, n := range nodes {
 		ok := everyCall(n, func(c *ast.CallExpr) bool {
 			local, b := r.localCall(c)
+			if !local && len(bound) > 0 && r.dialsBound(c, bound) {
+				local = true
+			}
 			binds = binds || b
 			return local
 		})
