@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -64,6 +65,25 @@ func (m *layer) openHandling(r *RetryBreakers) {
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.SwitchStmt:
+				// switch err { case breaker.ErrBreakerOpen: return err }:
+				// a case listing the open error tests the tag against it.
+				if x.Tag != nil {
+					for _, c := range x.Body.List {
+						cc := c.(*ast.CaseClause)
+						if slices.ContainsFunc(cc.List, m.isOpenValue) {
+							m.judgeOpenCase(r, cc.Body)
+						}
+					}
+				}
+			case *ast.TypeSwitchStmt:
+				// switch err.(type) { case hystrix.CircuitError: return err }
+				for _, c := range x.Body.List {
+					cc := c.(*ast.CaseClause)
+					if slices.ContainsFunc(cc.List, func(e ast.Expr) bool { return m.isOpenType(m.pass.TypesInfo.TypeOf(e)) }) {
+						m.judgeOpenCase(r, cc.Body)
+					}
+				}
 			case *ast.IfStmt:
 				if neg, ok := m.mentionsOpen(x.Cond); ok {
 					if !neg && stops(x.Body, m) {
@@ -170,6 +190,13 @@ func (m *layer) mentionsOpenDepth(e ast.Expr, depth int) (negated, ok bool) {
 				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "Is" && len(x.Args) == 2 && m.isOpenValue(x.Args[1]) {
 					return neg, true
 				}
+				// errors.As(err, &ce) with ce of the open error's own
+				// type (hystrix.CircuitError): the test holds for it.
+				if analysisutil.PkgPath(fn) == "errors" && fn.Name() == "As" && len(x.Args) == 2 {
+					if p, ok := info.TypeOf(x.Args[1]).Underlying().(*types.Pointer); ok && m.isOpenType(p.Elem()) {
+						return neg, true
+					}
+				}
 				if rn, ok := m.helperMentionsOpen(fn, depth); ok {
 					return neg != rn, true
 				}
@@ -215,6 +242,51 @@ func (m *layer) helperMentionsOpen(fn *types.Func, depth int) (negated, ok bool)
 		return true
 	})
 	return negated, found && !conflict
+}
+
+// judgeOpenCase records what a case that matches the open error does.
+func (m *layer) judgeOpenCase(r *RetryBreakers, body []ast.Stmt) {
+	if stops(&ast.BlockStmt{List: body}, m) {
+		r.StopsOnOpen = true
+	}
+	if continues(&ast.BlockStmt{List: body}) {
+		r.RetriesOpen = true
+	}
+}
+
+// isOpenType reports whether t (or what it points to) is the named type,
+// of the breaker's own package, of a variable an OpenError row names
+// (hystrix.CircuitError, the type of ErrCircuitOpen): a value of it may
+// be that error. An error type of another package (errors.New's) is not.
+func (m *layer) isOpenType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	pkg := named.Obj().Pkg()
+	for _, row := range catalog.Rows {
+		if row.Role != catalog.OpenError || row.Path != pkg.Path() {
+			continue
+		}
+		v, ok := pkg.Scope().Lookup(row.Name).(*types.Var)
+		if !ok {
+			continue
+		}
+		vt := v.Type()
+		if p, ok := vt.Underlying().(*types.Pointer); ok {
+			vt = p.Elem()
+		}
+		if types.Identical(vt, named) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *layer) isOpenValue(e ast.Expr) bool {
