@@ -14,7 +14,10 @@ import (
 // cancel = context.WithTimeout(ctx, 30*time.Second) }` (or `dl.IsZero()`
 // of `dl, _ := ctx.Deadline()`), the check taken in the if's init or in a
 // statement before it. Such a timeout is a default for callers that set
-// none: under a caller's deadline it never applies.
+// none: under a caller's deadline it never applies. So is one set only
+// when the parent has none or more time left than the timeout (`!ok ||
+// time.Until(dl) > maxQuery`, fixture timeoutchain/defaults): it never
+// outlives the parent's deadline.
 func (m *layer) defaultOnly(call *ast.CallExpr) bool {
 	if len(call.Args) == 0 {
 		return false
@@ -43,7 +46,7 @@ func (m *layer) defaultOnly(call *ast.CallExpr) bool {
 				}
 			}
 		}
-		if m.saysNoDeadline(ifs.Cond, parent, before) {
+		if m.saysNoDeadline(ifs.Cond, parent, before, call) {
 			return true
 		}
 	}
@@ -52,8 +55,11 @@ func (m *layer) defaultOnly(call *ast.CallExpr) bool {
 
 // saysNoDeadline reports whether cond holds only when the context parent
 // has no deadline: `!ok` or `dl.IsZero()` for `dl, ok := parent.Deadline()`
-// assigned in one of the statements before.
-func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.Stmt) bool {
+// assigned in one of the statements before; or (each disjunct one of
+// those) when it has more time left than the timeout call sets
+// (`time.Until(dl) > d` or `dl.Sub(time.Now()) > d`, d a constant no
+// shorter than the timeout).
+func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.Stmt, call *ast.CallExpr) bool {
 	info := m.pass.TypesInfo
 	// The variables a Deadline() of parent is assigned to: its time and
 	// its ok.
@@ -73,15 +79,82 @@ func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.
 		}
 		dl, ok = m.objOf(as.Lhs[0]), m.objOf(as.Lhs[1])
 	}
-	switch c := analysisutil.Unparen(cond).(type) {
-	case *ast.UnaryExpr:
-		return c.Op == token.NOT && ok != nil && m.objOf(c.X) == ok
-	case *ast.CallExpr:
-		sel, isSel := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
-		return isSel && dl != nil && sel.Sel.Name == "IsZero" && m.objOf(sel.X) == dl &&
-			analysisutil.IsMethod(analysisutil.Callee(info, c), "time", "Time", "IsZero")
+	noDeadline := func(e ast.Expr) bool {
+		switch c := analysisutil.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			return c.Op == token.NOT && ok != nil && m.objOf(c.X) == ok
+		case *ast.CallExpr:
+			sel, isSel := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+			return isSel && dl != nil && sel.Sel.Name == "IsZero" && m.objOf(sel.X) == dl &&
+				analysisutil.IsMethod(analysisutil.Callee(info, c), "time", "Time", "IsZero")
+		}
+		return false
 	}
-	return false
+	if noDeadline(cond) {
+		return true
+	}
+	if dl == nil {
+		return false
+	}
+	var disjuncts []ast.Expr
+	var flatten func(e ast.Expr)
+	flatten = func(e ast.Expr) {
+		if b, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		disjuncts = append(disjuncts, e)
+	}
+	flatten(cond)
+	for _, d := range disjuncts {
+		if !noDeadline(d) && !m.moreLeftThan(d, dl, call) {
+			return false
+		}
+	}
+	return true
+}
+
+// moreLeftThan reports whether e holds only when the deadline dl is
+// further away than the timeout call sets: `time.Until(dl) > d` (or >=,
+// or the sides swapped), `dl.Sub(time.Now()) > d`, with d a constant
+// duration no shorter than that timeout.
+func (m *layer) moreLeftThan(e ast.Expr, dl types.Object, call *ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	left, limit := be.X, be.Y
+	switch be.Op {
+	case token.GTR, token.GEQ:
+	case token.LSS, token.LEQ:
+		left, limit = be.Y, be.X
+	default:
+		return false
+	}
+	timeLeft := func(x ast.Expr) bool {
+		c, ok := analysisutil.Unparen(x).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return false
+		}
+		fn := analysisutil.Callee(info, c)
+		switch {
+		case analysisutil.IsFunc(fn, "time", "Until"):
+			return m.objOf(c.Args[0]) == dl
+		case analysisutil.IsMethod(fn, "time", "Time", "Sub"):
+			sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+			now, isCall := analysisutil.Unparen(c.Args[0]).(*ast.CallExpr)
+			return ok && m.objOf(sel.X) == dl && isCall && analysisutil.IsFunc(analysisutil.Callee(info, now), "time", "Now")
+		}
+		return false
+	}
+	if !timeLeft(left) {
+		return false
+	}
+	d, ok := m.durationOf(limit)
+	t, tok := m.timeoutOf(call)
+	return ok && tok && d >= t
 }
 
 // objOf returns the object an identifier expression denotes, or nil.
