@@ -551,9 +551,6 @@ var hostLocalRows = []Row{
 	{Path: "net/http", Recv: "Server", Name: "RegisterOnShutdown", ValueArg: 0, Role: Deferred},
 	{Path: "net/http", Name: "HandleFunc", ValueArg: 1, Role: Deferred},
 	{Path: "net/http", Recv: "ServeMux", Name: "HandleFunc", ValueArg: 1, Role: Deferred},
-	{Path: "sync", Name: "OnceFunc", ValueArg: 0, Role: Deferred},
-	{Path: "sync", Name: "OnceValue", ValueArg: 0, Role: Deferred},
-	{Path: "sync", Name: "OnceValues", ValueArg: 0, Role: Deferred},
 	{Path: "sync/atomic", Recv: "Value", Name: "Store", ValueArg: 0, Role: Deferred},
 }
 

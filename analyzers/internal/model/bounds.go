@@ -271,13 +271,19 @@ func (m *builder) siteBound(call *ast.CallExpr, row *catalog.Row) bound {
 			return noBound
 		}
 		b := attemptsBound(row.Default)
+		never := false
 		for _, a := range opts {
-			if m.neverRetryOption(a) {
-				return attemptsBound(1) // RetryIf(func(error) bool { return false })
+			// The last RetryIf decides: RetryIf(func(error) bool {
+			// return false }) makes one attempt unless another follows.
+			if n, ok := m.predicateOption(a); ok {
+				never = n
 			}
 			if ab := m.boundOf(a); ab.set {
 				b = ab
 			}
+		}
+		if never {
+			return attemptsBound(1)
 		}
 		return b
 	default:

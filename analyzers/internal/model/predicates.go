@@ -170,27 +170,31 @@ func (m *builder) predicateNeverTrue(e ast.Expr, depth int) bool {
 	return true
 }
 
-// neverRetryOption reports whether every value the option e may hold is a
-// PredicateOption (retry-go's RetryIf) given a predicate that never
-// returns true.
-func (m *builder) neverRetryOption(e ast.Expr) bool {
+// predicateOption reports whether the option e is a PredicateOption
+// (retry-go's RetryIf), and whether every value it may hold is one given
+// a predicate that never returns true.
+func (m *builder) predicateOption(e ast.Expr) (never, ok bool) {
 	origins := m.vals.Trace(e)
 	if len(origins) == 0 {
-		return false
+		return false, false
 	}
+	never = true
 	for _, o := range origins {
-		call, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
-		if !ok {
-			return false
+		call, isCall := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
+		if !isCall {
+			return false, false
 		}
 		fn := analysisutil.Callee(m.pass.TypesInfo, call)
 		if fn == nil {
-			return false
+			return false, false
 		}
 		row := catalogRow(fn)
-		if row == nil || row.Role != catalog.PredicateOption || row.ValueArg >= len(call.Args) || !m.predicateNeverTrue(call.Args[row.ValueArg], 0) {
-			return false
+		if row == nil || row.Role != catalog.PredicateOption {
+			return false, false
+		}
+		if row.ValueArg >= len(call.Args) || !m.predicateNeverTrue(call.Args[row.ValueArg], 0) {
+			never = false
 		}
 	}
-	return true
+	return never, true
 }

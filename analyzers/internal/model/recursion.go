@@ -30,6 +30,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	in := &interp{pkg: m.pass.Pkg, closureWait: m.closureWaitsAt, info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
 	opErrs := map[types.Object]bool{}
 	opResps := map[types.Object]bool{} // responses an operation returned
+	firstOp := d.Body.End()            // where the first attempt's first operation is
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -47,6 +48,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 				if i < len(res) && analysisutil.IsErrorType(res[i]) {
 					if obj := in.objOf(l); obj != nil {
 						opErrs[obj] = true
+						firstOp = min(firstOp, n.Pos())
 					}
 				}
 				if i < len(res) && isHTTPResponse(derefType(res[i])) {
@@ -78,7 +80,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 			return
 		}
 		this := &Retry{CountParam: -1}
-		bounded = bounded && countsDown(info, path, call, fn, this)
+		bounded = bounded && countsDown(info, path, call, fn, this, firstOp)
 		identified = identified && in.identifiedGuard(guard, opErrs)
 		if r == nil {
 			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
@@ -185,7 +187,7 @@ func endsInReturn(b *ast.BlockStmt) bool {
 // countsDown reports whether the self-call passes one of fn's parameters
 // changed by one (attempts-1, attempt+1) and an enclosing condition tests
 // that parameter: the recursion has a bound.
-func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.Func, r *Retry) bool {
+func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.Func, r *Retry, firstOp token.Pos) bool {
 	params := fn.Type().(*types.Signature).Params()
 	paramIndex := func(obj types.Object) int {
 		for i := range params.Len() {
@@ -306,6 +308,12 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 					break
 				}
 				if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && endsInReturn(ifs.Body) && tests(ifs.Cond, true) {
+					if ifs.End() <= firstOp && r.CountParam >= 0 {
+						// The guard comes before the attempt (`if left
+						// <= 0 { return }; err := call()`): the call
+						// that fails it makes none.
+						r.CountOffset--
+					}
 					return true
 				}
 			}

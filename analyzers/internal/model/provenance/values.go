@@ -22,6 +22,10 @@ type Values struct {
 	ZeroDecl map[*ast.Ident]bool       // `var x T` without a value: x is the zero value
 	FieldSet map[types.Object][]FieldWrite
 	Decls    map[*types.Func]*ast.FuncDecl
+	// Elements holds the variables and fields whose elements some
+	// statement writes (`opts[0] = x`) or whose address is taken: what
+	// their literal held may have changed.
+	Elements map[types.Object]bool
 
 	pkg        *types.Package
 	consts     map[*types.Var]int64 // the package's constant variables (ConstFact)
@@ -48,6 +52,7 @@ func New(info *types.Info, files []*ast.File) *Values {
 		ZeroDecl: map[*ast.Ident]bool{},
 		FieldSet: map[types.Object][]FieldWrite{},
 		Decls:    map[*types.Func]*ast.FuncDecl{},
+		Elements: map[types.Object]bool{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -59,6 +64,13 @@ func New(info *types.Info, files []*ast.File) *Values {
 			case *ast.AssignStmt:
 				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
 					return true
+				}
+				for _, l := range n.Lhs {
+					if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+						if base := v.ObjOf(ix.X); base != nil {
+							v.Elements[base] = true
+						}
+					}
 				}
 				for i, l := range n.Lhs {
 					var rhs ast.Expr
@@ -92,6 +104,12 @@ func New(info *types.Info, files []*ast.File) *Values {
 						rhs = id
 					}
 					v.Assigns[obj] = append(v.Assigns[obj], Assign{n.End(), rhs})
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if base := v.ObjOf(n.X); base != nil {
+						v.Elements[base] = true // &opts: written through a pointer
+					}
 				}
 			case *ast.CompositeLit:
 				for _, e := range n.Elts {
@@ -374,6 +392,14 @@ func (v *Values) Spread(call *ast.CallExpr, from int) (args []ast.Expr, ok bool)
 	origins := v.Trace(call.Args[from])
 	if len(origins) != 1 {
 		return nil, false
+	}
+	if obj := v.ObjOf(call.Args[from]); obj != nil && v.Elements[obj] {
+		return nil, false // opts[0] = retry.Attempts(5): the literal changed
+	}
+	for _, obj := range origins[0].Via {
+		if v.Elements[obj] {
+			return nil, false
+		}
 	}
 	lit, isLit := analysisutil.Unparen(origins[0].Expr).(*ast.CompositeLit)
 	if !isLit {

@@ -78,18 +78,20 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 			case *ast.CallExpr:
 				if dynamicCall(info, x) {
 					// o(req), mw.Decorate(req): a function value or an
-					// interface method given the request (or its
-					// headers) may set any header on it.
-					for _, a := range x.Args {
-						t := info.TypeOf(a)
+					// interface method that takes a request (or a
+					// header set) may set any header on the one it is
+					// given. Not a parameter of another type (a
+					// logger's ...any).
+					for i, a := range x.Args {
+						t := paramType(info, x, i)
 						switch {
 						case t != nil && analysisutil.IsNamedType(derefType(t), "net/http", "Request"):
-							add(a, HeaderWrite{From: x, Pos: x.Pos()})
+							add(a, HeaderWrite{From: x, Pos: x.Pos(), Dynamic: true})
 						case t != nil && analysisutil.IsNamedType(t, "net/http", "Header"):
 							if base, ok := headerOf(a); ok {
-								add(base, HeaderWrite{From: x, Pos: x.Pos()})
+								add(base, HeaderWrite{From: x, Pos: x.Pos(), Dynamic: true})
 							} else {
-								add(a, HeaderWrite{From: x, Pos: x.Pos()})
+								add(a, HeaderWrite{From: x, Pos: x.Pos(), Dynamic: true})
 							}
 						}
 					}
@@ -193,7 +195,7 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 						case w.Name != "":
 							add(c.Args[i], HeaderWrite{Name: w.Name, Value: arg(w.Value), Pos: c.Pos()})
 						case w.From != nil:
-							add(c.Args[i], HeaderWrite{From: arg(w.From), Pos: c.Pos()})
+							add(c.Args[i], HeaderWrite{From: arg(w.From), Pos: c.Pos(), Dynamic: w.Dynamic})
 						case w.NameExpr != nil:
 							add(c.Args[i], write(arg(w.NameExpr), arg(w.Value), c.Pos()))
 						default:
@@ -305,6 +307,26 @@ func dynamicCall(info *types.Info, call *ast.CallExpr) bool {
 	}
 	fn := analysisutil.Callee(info, call)
 	return fn == nil || analysisutil.IsInterfaceMethod(fn)
+}
+
+// paramType returns the type of the parameter call's argument i is given
+// to (the element type for a variadic one), or nil.
+func paramType(info *types.Info, call *ast.CallExpr, i int) types.Type {
+	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	n := sig.Params().Len()
+	switch {
+	case sig.Variadic() && i >= n-1 && !call.Ellipsis.IsValid():
+		if sl, ok := sig.Params().At(n - 1).Type().(*types.Slice); ok {
+			return sl.Elem()
+		}
+		return nil
+	case i < n:
+		return sig.Params().At(i).Type()
+	}
+	return nil
 }
 
 // derefType returns what t points to, or t.

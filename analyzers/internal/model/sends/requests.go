@@ -177,7 +177,12 @@ func (m *layer) request(s *Send, e ast.Expr) {
 		}
 		hosts[host] = true
 		for _, obj := range o.Via {
-			s.Headers = append(s.Headers, m.expand(m.headers[obj], 0)...)
+			for _, h := range m.headers[obj] {
+				if h.Dynamic && s.Call != nil && h.Pos > s.Call.Pos() && m.sameDecl(h.Pos, s.Call.Pos()) {
+					continue // handed to a hook after it was sent
+				}
+				s.Headers = append(s.Headers, m.expand([]HeaderWrite{h}, 0)...)
+			}
 		}
 	}
 	// One host known for every origin of the request.
@@ -293,4 +298,19 @@ func (m *layer) urlHost(e ast.Expr, depth int) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+// sameDecl reports whether a and b lie in one top-level declaration.
+func (m *layer) sameDecl(a, b token.Pos) bool {
+	for _, f := range m.pass.Files {
+		if a < f.FileStart || a >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if d.Pos() <= a && a < d.End() {
+				return d.Pos() <= b && b < d.End()
+			}
+		}
+	}
+	return false
 }

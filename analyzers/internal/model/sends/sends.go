@@ -29,6 +29,9 @@ type HeaderWrite struct {
 	// PerAttempt: the value is made anew in every attempt of the retry
 	// the send is in (a new key per attempt).
 	PerAttempt bool
+	// Dynamic: an open write by a function value or an interface method
+	// given the request at Pos: it counts for sends after Pos only.
+	Dynamic bool
 }
 
 // Send is an HTTP request sent inside a retry.

@@ -329,10 +329,8 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 				if _, ok := n.(*ast.FuncLit); ok && r.Kind != model.LibraryRetry {
 					return false
 				}
-				if call, ok := n.(*ast.CallExpr); ok {
-					if d, ok := m.timeoutOf(call); ok && per == 0 {
-						per, parent = d, call.Args[0]
-					}
+				if call, ok := n.(*ast.CallExpr); ok && per == 0 {
+					per, parent = m.attemptTimeout(call)
 				}
 				return true
 			})
@@ -376,60 +374,6 @@ func (m *layer) retryTimeouts(t *Timeouts, r *model.Retry) {
 		}
 		t.NoTimeout = append(t.NoTimeout, &NoTimeout{Send: s, Retry: r})
 	}
-}
-
-// enclosingFunc returns the type of the innermost function around pos and
-// whether it returns exactly one error.
-// retryScope returns the context a retry at pos can watch, and whether
-// the function around it returns only an error. The context is the
-// innermost enclosing function's (a context.Context or *http.Request
-// parameter); a closure without one that runs in place (called where it
-// is written, or kept in a local it calls: not Result.Uncounted, not
-// started with go) sees its enclosing function's (`claim := func(j Job)
-// error { ... s.claim(ctx, j) ... }`).
-func (m *layer) retryScope(pos token.Pos) (scope string, onlyErr bool) {
-	var chain []ast.Node // enclosing functions, outermost first
-	var inGo []bool      // whether each is inside a go statement of its parent
-	for _, f := range m.pass.Files {
-		if !(f.FileStart <= pos && pos < f.FileEnd) {
-			continue
-		}
-		goDepth := 0
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || !(n.Pos() <= pos && pos < n.End()) {
-				return false
-			}
-			switch n.(type) {
-			case *ast.GoStmt:
-				goDepth = len(chain) + 1
-			case *ast.FuncDecl, *ast.FuncLit:
-				chain = append(chain, n)
-				inGo = append(inGo, goDepth == len(chain))
-			}
-			return true
-		})
-	}
-	if len(chain) == 0 {
-		return "", false
-	}
-	ftOf := func(n ast.Node) *ast.FuncType {
-		if fd, ok := n.(*ast.FuncDecl); ok {
-			return fd.Type
-		}
-		return n.(*ast.FuncLit).Type
-	}
-	res := ftOf(chain[len(chain)-1]).Results
-	onlyErr = res != nil && res.NumFields() == 1 && analysisutil.IsErrorType(m.pass.TypesInfo.TypeOf(res.List[0].Type))
-	for i := len(chain) - 1; i >= 0; i-- {
-		if s := m.ctxInScope(ftOf(chain[i])); s != "" {
-			return s, onlyErr
-		}
-		lit, ok := chain[i].(*ast.FuncLit)
-		if !ok || inGo[i] || m.res.Uncounted(lit) {
-			break
-		}
-	}
-	return "", onlyErr
 }
 
 // clientWithoutTimeout reports whether a net/http send's client is known

@@ -136,7 +136,52 @@ func (m *Result) nilDoneCase(cc *ast.CaseClause, fnBody *ast.BlockStmt) bool {
 		}
 		return sw == nil
 	})
-	return sw != nil && sw.Tag != nil && m.isDoneChan(sw.Tag)
+	if sw == nil || sw.Tag == nil || !m.isOwnDoneChan(sw.Tag) {
+		return false
+	}
+	// A case before it that falls through reaches it too.
+	if i := slices.Index(sw.Body.List, ast.Stmt(cc)); i > 0 {
+		prev := sw.Body.List[i-1].(*ast.CaseClause).Body
+		if len(prev) > 0 {
+			if b, ok := prev[len(prev)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isOwnDoneChan is isDoneChan for the Done channel of a context held in a
+// local variable or parameter (ctx.Done(), or a local only ever assigned
+// it): the function's own context, not one kept in a field (w.life),
+// which says nothing of whether ctx can be cancelled.
+func (m *Result) isOwnDoneChan(e ast.Expr) bool {
+	info := m.pass.TypesInfo
+	own := func(call ast.Expr) bool {
+		c, ok := ast.Unparen(call).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		return ok && provenance.IsLocal(info.Uses[id])
+	}
+	if !m.isDoneChan(e) {
+		return false
+	}
+	if isDoneCall(info, e) {
+		return own(e)
+	}
+	id := ast.Unparen(e).(*ast.Ident)
+	for _, a := range m.vals.Assigns[info.Uses[id]] {
+		if !own(a.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // comparesDone reports whether cond compares ctx.Done() (or a variable
@@ -200,7 +245,7 @@ func (m *Result) comparesDoneDepth(cond ast.Expr, op, join token.Token, depth in
 		tv, ok := m.pass.TypesInfo.Types[x]
 		return ok && tv.IsNil()
 	}
-	return m.isDoneChan(be.X) && isNil(be.Y) || m.isDoneChan(be.Y) && isNil(be.X)
+	return m.isOwnDoneChan(be.X) && isNil(be.Y) || m.isOwnDoneChan(be.Y) && isNil(be.X)
 }
 
 // alwaysLeaves reports whether a statement list never falls through its
@@ -299,6 +344,27 @@ func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.No
 		obj := provenance.BaseObj(info, se.X)
 		return obj != nil && (obj == made || obj == reset)
 	}
+	// isTimerChan reports whether e is the timer's channel, or a local
+	// only ever assigned it (tc := tm.C; ... <-tc).
+	isTimerChan := func(e ast.Expr) bool {
+		if fed(e) {
+			return true
+		}
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || !provenance.IsLocal(v) || len(m.vals.Assigns[v]) == 0 {
+			return false
+		}
+		for _, a := range m.vals.Assigns[v] {
+			if a.Value == nil || !fed(a.Value) {
+				return false
+			}
+		}
+		return true
+	}
 	feeds := false
 	for _, c := range sel.Body.List {
 		cc := c.(*ast.CommClause)
@@ -306,25 +372,52 @@ func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.No
 			continue
 		}
 		ast.Inspect(cc.Comm, func(n ast.Node) bool {
-			u, ok := n.(*ast.UnaryExpr)
-			if !ok || u.Op != token.ARROW {
-				return !feeds
-			}
-			if fed(u.X) {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && isTimerChan(u.X) {
 				feeds = true
-			} else if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
-				// tc := tm.C; ... <-tc
-				if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) > 0 {
-					all := true
-					for _, a := range m.vals.Assigns[v] {
-						all = all && a.Value != nil && fed(a.Value)
-					}
-					feeds = all
-				}
 			}
 			return !feeds
 		})
-		if feeds {
+	}
+	if !feeds {
+		return false
+	}
+	// Every receive of the timer in root is in a select that also
+	// watches a Done channel: a bare <-wake elsewhere ignores it.
+	watched := true
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			if m.watchesDone(x) {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW && isTimerChan(x.X) {
+				watched = false
+			}
+		}
+		return watched
+	})
+	return watched
+}
+
+// watchesDone reports whether a select has a case receiving from a
+// context's Done channel.
+func (m *Result) watchesDone(sel *ast.SelectStmt) bool {
+	for _, c := range sel.Body.List {
+		cc := c.(*ast.CommClause)
+		if cc.Comm == nil {
+			continue
+		}
+		found := false
+		ast.Inspect(cc.Comm, func(n ast.Node) bool {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.isDoneChan(u.X) {
+				found = true
+			}
+			return !found
+		})
+		if found {
 			return true
 		}
 	}

@@ -60,3 +60,13 @@ func threeAttemptsSpread(ctx context.Context, url string) error {
 	opts := []retry.Option{retry.Attempts(3), retry.DelayType(retry.FixedDelay)} // want `retry.Do waits without jitter`
 	return retry.Do(func() error { return get(ctx, url) }, opts...)
 }
+
+// Near miss: a later RetryIf replaces the never-true one (the last option
+// wins): the retry goes on.
+func replacedRetryIf(ctx context.Context, url string) error {
+	return retry.Do(func() error { return get(ctx, url) },
+		retry.RetryIf(never),
+		retry.DelayType(retry.FixedDelay), // want `retry.Do waits without jitter`
+		retry.RetryIf(func(err error) bool { return true }),
+	)
+}

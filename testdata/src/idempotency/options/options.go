@@ -62,3 +62,30 @@ func (c *client) send(ctx context.Context, url string, body []byte) (*http.Respo
 	}
 	return nil, lastErr
 }
+
+type logger interface{ Debug(msg string, args ...any) }
+
+type observer interface {
+	Observe(req *http.Request, resp *http.Response)
+}
+
+// Near miss: a logger that takes anything, and an observer handed the
+// request after it was sent, set nothing on what is sent.
+func (c *client) sendLogged(ctx context.Context, url string, log logger, obs observer) (*http.Response, error) { // want sendLogged:"key place: http\\.Client\\.Do at options\\.go:\\d+"
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		log.Debug("sending", "req", req)
+		resp, err := c.hc.Do(req) // want `sends POST inside a retry without an Idempotency-Key header`
+		obs.Observe(req, resp)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		time.Sleep(pause())
+	}
+	return nil, lastErr
+}

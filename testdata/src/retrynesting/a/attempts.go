@@ -30,6 +30,15 @@ func spreadLiteral(ctx context.Context) error {
 	}, opts...)
 }
 
+// A literal changed before it is spread is not read: unknown attempts.
+func spreadChanged(ctx context.Context) error {
+	opts := []retrygo.Option{retrygo.Attempts(1)}
+	opts[0] = retrygo.Attempts(5)
+	return retrygo.Do(func() error { // want `nested retry: retry.Do makes an unknown number of attempts, each reaching fetchPrice`
+		return fetchPrice(ctx)
+	}, opts...)
+}
+
 // cenkalti/backoff v4 without WithMaxRetries: the BackOff is wrapped in
 // WithMaxRetries(b, 0), one attempt.
 func cenkaltiWrap(ctx context.Context) error {

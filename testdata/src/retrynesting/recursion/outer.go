@@ -94,3 +94,25 @@ func (c *client) sync(ctx context.Context, url string) error {
 	}
 	return errStale
 }
+
+// The bound tested before the attempt: resolveFirst(ctx, n) makes n
+// attempts, and a count of 1 makes one.
+func resolveFirst(ctx context.Context, left int) error {
+	if left <= 0 {
+		return errStale
+	}
+	err := lookup(ctx)
+	if err == nil {
+		return nil
+	}
+	time.Sleep(jittered(time.Second))
+	return resolveFirst(ctx, left-1)
+}
+
+func resolveFirstTwice(ctx context.Context) error {
+	return resolveFirst(ctx, 2) // want `nested retry: recursive retry makes 2 attempts \(the count given here\)`
+}
+
+func resolveFirstOnce(ctx context.Context) error {
+	return resolveFirst(ctx, 1)
+}

@@ -136,3 +136,67 @@ func sleepsInDefaultCase(ctx context.Context) error {
 	}
 	return err
 }
+
+// Near miss: the timer is selected with ctx.Done() on one path only; the
+// other receives it bare.
+func halfWatched(ctx context.Context, urgent bool) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		wake := time.After(time.Second) // want `the retry loop waits without watching ctx`
+		if urgent {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-wake:
+			}
+		} else {
+			<-wake
+		}
+	}
+	return err
+}
+
+type worker struct{ life context.Context }
+
+// Near misses: the Done channel tested is another context's (the
+// worker's lifetime), and a case that falls through into the nil case.
+func (w *worker) sleepsInElseOfOther(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		if w.life.Done() != nil {
+			select {
+			case <-w.life.Done():
+				return w.life.Err()
+			case <-time.After(time.Second):
+			}
+		} else {
+			time.Sleep(2 * time.Second) // want `the retry loop waits without watching ctx`
+		}
+	}
+	return err
+}
+
+func sleepsAfterFallthrough(ctx context.Context, quick bool) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		switch ctx.Done() {
+		default:
+			if quick {
+				continue
+			}
+			fallthrough
+		case nil:
+			time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+		}
+	}
+	return err
+}
