@@ -82,7 +82,9 @@ func checkCommands(pass *analysis.Pass, f *rediscmd.Func) {
 	byKey := map[string][]*rediscmd.Command{}
 	var keys []string
 	for _, c := range f.Cmds {
-		if c.Guarded || c.KeyID == "" {
+		// A write queued in a MULTI/EXEC without WATCH still acts on a
+		// read made before it (checkKey pairs it with reads only).
+		if c.Guarded && !(c.Unwatched && (c.Kind == catalog.RedisWrite || c.Kind == catalog.RedisIncr)) || c.KeyID == "" {
 			continue
 		}
 		if byKey[c.KeyID] == nil {
@@ -141,8 +143,8 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 				})
 				return
 			}
-			if c.Kind == catalog.RedisIncr && incr == nil {
-				incr = c
+			if c.Kind == catalog.RedisIncr && incr == nil && !c.Guarded {
+				incr = c // (an INCR in a transaction is sent with its EXPIRE)
 			}
 		case catalog.RedisRead:
 			if len(reads) < maxReads {

@@ -90,6 +90,11 @@ type Command struct {
 	// on a connection with watched keys (a call on a redis.Tx or a
 	// Pipeliner, or inside the callback of TxPipelined, Pipelined, Watch).
 	Guarded bool
+	// Unwatched: Guarded only by a redigo MULTI/EXEC the function opened
+	// without a WATCH before it: the transaction runs its commands
+	// together, but what they write was decided on a read made outside
+	// it, which nothing protects.
+	Unwatched bool
 	// Via is the called function that issues the command, nil when Call is
 	// the command itself; Site is where, inside it.
 	Via  *types.Func
@@ -113,7 +118,8 @@ type Func struct {
 	Guarded bool        // a literal run by TxPipelined, Pipelined or Watch
 	Cmds    []*Command
 
-	multi bool // between a redigo MULTI and its EXEC, in source order
+	multi   bool // between a redigo MULTI and its EXEC, in source order
+	watched bool // a redigo WATCH came before, in source order
 }
 
 // Script is one run of a Lua script (EVAL, EVALSHA, Script.Run...).
@@ -514,7 +520,10 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 		f.multi = true
 		return
 	case "EXEC", "DISCARD":
-		f.multi = false
+		f.multi, f.watched = false, false
+		return
+	case "WATCH":
+		f.watched = true
 		return
 	}
 	kind, count, keys, ok := catalog.RedisCommand(name)
@@ -522,6 +531,7 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 		return
 	}
 	guarded := f.Guarded || f.multi || row.Queues
+	unwatched := f.multi && !f.watched && !f.Guarded && !row.Queues
 	keyArgs := call.Args[row.KeyArg : row.KeyArg+1]
 	var uses []types.Object
 	if keys {
@@ -530,7 +540,7 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 		uses = b.uses(call.Args[row.KeyArg+1:])
 	}
 	for _, k := range keyArgs {
-		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Count: count, Reply: b.reply1(call), Uses: uses})
+		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Unwatched: unwatched, Count: count, Reply: b.reply1(call), Uses: uses})
 	}
 }
 
