@@ -228,6 +228,9 @@ func (b *builder) reply1(call *ast.CallExpr) []types.Object {
 	for _, v := range b.replies[call] {
 		n := 0
 		for _, d := range b.defs[v] {
+			if d != nil && b.selfDerived(d, v) {
+				continue // tokens--, tokens = tokens - cost: still the reply's
+			}
 			if d == nil || b.pass.TypesInfo.Types[d].Value == nil {
 				n++
 			}
@@ -237,4 +240,31 @@ func (b *builder) reply1(call *ast.CallExpr) []types.Object {
 		}
 	}
 	return out
+}
+
+// selfDerived reports whether the value d given to v is computed from v's
+// own value and constants only (`tokens - 1`, `tokens` of tokens--).
+func (b *builder) selfDerived(d ast.Expr, v types.Object) bool {
+	self, other := false, false
+	ast.Inspect(d, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Ident:
+			switch b.pass.TypesInfo.Uses[x].(type) {
+			case *types.Var:
+				if b.pass.TypesInfo.Uses[x] == v {
+					self = true
+				} else {
+					other = true
+				}
+			case *types.Func:
+				other = true
+			}
+		case *ast.CallExpr:
+			if tv, ok := b.pass.TypesInfo.Types[x.Fun]; !ok || !tv.IsType() {
+				other = true // a call: not a conversion
+			}
+		}
+		return !other
+	})
+	return self && !other
 }

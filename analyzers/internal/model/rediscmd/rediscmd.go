@@ -255,9 +255,11 @@ func (b *builder) collectDefs(f *ast.File) {
 				}
 			}
 		case *ast.IncDecStmt:
+			// tokens--: a value derived from its own (reply1 keeps
+			// such a variable carrying the reply).
 			if id, ok := analysisutil.Unparen(n.X).(*ast.Ident); ok {
 				if obj := b.pass.TypesInfo.ObjectOf(id); obj != nil {
-					b.defs[obj] = append(b.defs[obj], nil)
+					b.defs[obj] = append(b.defs[obj], n.X)
 				}
 			}
 		}
