@@ -69,19 +69,19 @@ func (m *layer) openHandling(r *RetryBreakers) {
 				// switch err { case breaker.ErrBreakerOpen: return err }:
 				// a case listing the open error tests the tag against it.
 				if x.Tag != nil {
-					for _, c := range x.Body.List {
+					for i, c := range x.Body.List {
 						cc := c.(*ast.CaseClause)
 						if slices.ContainsFunc(cc.List, m.isOpenValue) {
-							m.judgeOpenCase(r, cc.Body)
+							m.judgeOpenCase(r, x.Body.List, i)
 						}
 					}
 				}
 			case *ast.TypeSwitchStmt:
 				// switch err.(type) { case hystrix.CircuitError: return err }
-				for _, c := range x.Body.List {
+				for i, c := range x.Body.List {
 					cc := c.(*ast.CaseClause)
 					if slices.ContainsFunc(cc.List, func(e ast.Expr) bool { return m.isOpenType(m.pass.TypesInfo.TypeOf(e)) }) {
-						m.judgeOpenCase(r, cc.Body)
+						m.judgeOpenCase(r, x.Body.List, i)
 					}
 				}
 			case *ast.IfStmt:
@@ -244,9 +244,22 @@ func (m *layer) helperMentionsOpen(fn *types.Func, depth int) (negated, ok bool)
 	return negated, found && !conflict
 }
 
-// judgeOpenCase records what a case that matches the open error does.
-func (m *layer) judgeOpenCase(r *RetryBreakers, body []ast.Stmt) {
-	if stops(&ast.BlockStmt{List: body}, m) {
+// judgeOpenCase records what a case that matches the open error does: a
+// case that falls through does what the next one does too; an unlabeled
+// break in it leaves the switch, not the retry.
+func (m *layer) judgeOpenCase(r *RetryBreakers, clauses []ast.Stmt, i int) {
+	var body []ast.Stmt
+	for ; i < len(clauses); i++ {
+		b := clauses[i].(*ast.CaseClause).Body
+		body = append(body, b...)
+		if len(b) == 0 {
+			break
+		}
+		if br, ok := b[len(b)-1].(*ast.BranchStmt); !ok || br.Tok != token.FALLTHROUGH {
+			break
+		}
+	}
+	if stopsInCase(body, m) {
 		r.StopsOnOpen = true
 	}
 	if continues(&ast.BlockStmt{List: body}) {
@@ -254,17 +267,67 @@ func (m *layer) judgeOpenCase(r *RetryBreakers, body []ast.Stmt) {
 	}
 }
 
-// isOpenType reports whether t (or what it points to) is the named type,
-// of the breaker's own package, of a variable an OpenError row names
+// stopsInCase is stops for the statements of a case clause, where an
+// unlabeled break leaves only the switch (or select): a return, a goto, a
+// labeled break or a Permanent marker leaves the retry.
+func stopsInCase(body []ast.Stmt, m *layer) bool {
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if x.Tok == token.GOTO || x.Tok == token.BREAK && x.Label != nil {
+				found = true
+			}
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			// An unlabeled break in there is theirs; their returns
+			// still leave.
+			ast.Inspect(x, func(n ast.Node) bool {
+				switch y := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ReturnStmt:
+					found = true
+				case *ast.BranchStmt:
+					if y.Tok == token.GOTO || y.Label != nil && y.Tok == token.BREAK {
+						found = true
+					}
+				}
+				return !found
+			})
+			return false
+		case *ast.CallExpr:
+			if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil {
+				if row := catalogRow(fn); row != nil && row.Role == catalog.Permanent {
+					found = true
+				}
+			}
+		}
+		return !found
+	}
+	for _, st := range body {
+		ast.Inspect(st, visit)
+	}
+	return found
+}
+
+// isOpenType reports whether t is the named type, of the breaker's own
+// package, of a variable an OpenError row names
 // (hystrix.CircuitError, the type of ErrCircuitOpen): a value of it may
 // be that error. An error type of another package (errors.New's) is not.
 func (m *layer) isOpenType(t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
+	// The very type of the variable: a *CircuitError target never
+	// matches hystrix's CircuitError values.
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
 		return false
@@ -275,14 +338,7 @@ func (m *layer) isOpenType(t types.Type) bool {
 			continue
 		}
 		v, ok := pkg.Scope().Lookup(row.Name).(*types.Var)
-		if !ok {
-			continue
-		}
-		vt := v.Type()
-		if p, ok := vt.Underlying().(*types.Pointer); ok {
-			vt = p.Elem()
-		}
-		if types.Identical(vt, named) {
+		if ok && types.Identical(v.Type(), named) {
 			return true
 		}
 	}

@@ -69,9 +69,10 @@ func fetchTypeSwitch(ctx context.Context) error {
 	var err error
 	for i := 0; i < 3; i++ {
 		err = hystrix.DoC(ctx, "fetch", func(ctx context.Context) error { return push(ctx) }, nil)
-		switch err.(type) {
-		case nil:
+		if err == nil {
 			return nil
+		}
+		switch err.(type) {
 		case hystrix.CircuitError:
 			return err
 		}
@@ -94,6 +95,59 @@ func fetchAsOther(ctx context.Context) error {
 		}
 		var te timeoutError
 		if errors.As(err, &te) {
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond)
+	}
+	return err
+}
+
+// Near miss: an unlabeled break in the open error's case leaves the
+// switch, not the loop.
+func pushSwitchBreaks(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry outside a circuit breaker`
+		err = br.Run(func() error { return push(ctx) })
+		switch err {
+		case nil:
+			return nil
+		case breaker.ErrBreakerOpen:
+			break
+		}
+		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond)
+	}
+	return err
+}
+
+// A case that falls through into one that returns stops too.
+func pushFallsIntoReturn(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = br.Run(func() error { return push(ctx) })
+		switch err {
+		case nil:
+			return nil
+		case breaker.ErrBreakerOpen:
+			fallthrough
+		case context.Canceled:
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond)
+	}
+	return err
+}
+
+// Near miss: errors.As into a pointer to hystrix's error type, which its
+// errors (values) never match.
+func fetchAsPointer(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `retry outside a circuit breaker: retry loop \(3 attempts\) retries calls that go through hystrix.DoC`
+		err = hystrix.DoC(ctx, "fetch", func(ctx context.Context) error { return push(ctx) }, nil)
+		if err == nil {
+			return nil
+		}
+		var ce *hystrix.CircuitError
+		if errors.As(err, &ce) {
 			return err
 		}
 		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond)
