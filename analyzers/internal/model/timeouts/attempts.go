@@ -48,6 +48,11 @@ func (m *layer) attemptTimeout(call *ast.CallExpr) (time.Duration, ast.Expr) {
 		if c, ok := n.(*ast.CallExpr); ok && d == 0 {
 			if t, ok := m.timeoutOf(c); ok {
 				d, parent = t, c.Args[0]
+			} else if fn := analysisutil.Callee(m.pass.TypesInfo, c); fn != nil {
+				// The closure calls a function that sets one.
+				if f := m.timeoutSummary(fn); f != nil && f.Param < len(c.Args) {
+					d, parent = time.Duration(f.Timeout), c.Args[f.Param]
+				}
 			}
 		}
 		return d == 0

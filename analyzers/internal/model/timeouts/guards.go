@@ -108,9 +108,16 @@ func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.
 	}
 	flatten(cond)
 	for _, d := range disjuncts {
-		if !noDeadline(d) && !m.moreLeftThan(d, dl, call) {
-			return false
+		if noDeadline(d) || m.moreLeftThan(d, dl, call) {
+			continue
 		}
+		// ok && time.Until(dl) > maxQuery: a conjunction holds only
+		// when one of its conjuncts does.
+		if b, ok := analysisutil.Unparen(d).(*ast.BinaryExpr); ok && b.Op == token.LAND &&
+			(m.moreLeftThan(b.X, dl, call) || m.moreLeftThan(b.Y, dl, call)) {
+			continue
+		}
+		return false
 	}
 	return true
 }

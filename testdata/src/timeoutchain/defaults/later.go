@@ -29,6 +29,17 @@ func (c *Client) DoCappedSub(ctx context.Context) error {
 	return c.call(ctx)
 }
 
+// DoCappedAnd sets it only when there is a deadline further away: with
+// none it sets nothing.
+func (c *Client) DoCappedAnd(ctx context.Context) error {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) > maxQuery {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, maxQuery)
+		defer cancel()
+	}
+	return c.call(ctx)
+}
+
 // Near miss: the time left compared with less than the timeout set.
 func (c *Client) DoCappedShort(ctx context.Context) error {
 	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > time.Second {
@@ -46,6 +57,9 @@ func HandleCapped(ctx context.Context, c *Client) error {
 		return err
 	}
 	if err := c.DoCappedSub(ctx); err != nil {
+		return err
+	}
+	if err := c.DoCappedAnd(ctx); err != nil {
 		return err
 	}
 	return c.DoCappedShort(ctx) // want `sets a 10s timeout on a context that has at most 2s left`
