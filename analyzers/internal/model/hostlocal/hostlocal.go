@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"net"
 	"reflect"
@@ -65,6 +66,7 @@ type Result struct {
 	local      map[*types.Func]bool // the package's functions whose every call stays on this host
 	binds      map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
 	dialsParam map[*types.Func]int  // the package's functions with a DialsParamFact
+	vals       *provenance.Values
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -73,6 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return r, nil // judged by catalog rows
 	}
 	vals := pass.ResultOf[provenance.Analyzer].(*provenance.Values)
+	r.vals = vals
 	// The greatest set of functions whose calls are all local, those of
 	// the package included (so mutually recursive helpers stay local):
 	// every function starts local, and one that makes a call that is not
@@ -199,7 +202,7 @@ func (r *Result) boundAddrs(nodes []ast.Node) map[types.Object]bool {
 				return true
 			}
 			if id, ok := analysisutil.Unparen(call.Args[row.ValueArg+1]).(*ast.Ident); ok {
-				if obj := info.Uses[id]; obj != nil {
+				if obj := info.Uses[id]; obj != nil && !r.reassigned(obj, call.Pos(), nodes) {
 					out[obj] = true
 				}
 			}
@@ -207,6 +210,23 @@ func (r *Result) boundAddrs(nodes []ast.Node) map[types.Object]bool {
 		})
 	}
 	return out
+}
+
+// reassigned reports whether obj is given a value in nodes other than
+// one before pos (`a := pick(); net.Listen("tcp", a)` keeps a the bound
+// address; `a = peer` later does not).
+func (r *Result) reassigned(obj types.Object, pos token.Pos, nodes []ast.Node) bool {
+	if r.vals == nil {
+		return true
+	}
+	for _, a := range r.vals.Assigns[obj] {
+		for _, n := range nodes {
+			if n.Pos() <= a.Pos && a.Pos < n.End() && a.Pos > pos {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dialsBound reports whether call dials an address in bound: a catalog

@@ -55,3 +55,25 @@ func ListenOrProbeUpstream(addr, upstream string) (net.Listener, error) {
 	}
 	return nil, err
 }
+
+// Near miss: the variable bound is given the upstream's address before
+// the dial.
+func ListenThenProbeMoved(addr, upstream string) (net.Listener, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
+		}
+		a := addr
+		var ln net.Listener
+		ln, err = net.Listen("tcp", a)
+		if err == nil {
+			return ln, nil
+		}
+		a = upstream
+		if taken(a) {
+			return nil, errors.New("upstream up, port taken")
+		}
+	}
+	return nil, err
+}
