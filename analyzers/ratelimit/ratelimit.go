@@ -82,9 +82,10 @@ func checkCommands(pass *analysis.Pass, f *rediscmd.Func) {
 	byKey := map[string][]*rediscmd.Command{}
 	var keys []string
 	for _, c := range f.Cmds {
-		// A write queued in a MULTI/EXEC without WATCH still acts on a
-		// read made before it (checkKey pairs it with reads only).
-		if c.Guarded && !(c.Unwatched && (c.Kind == catalog.RedisWrite || c.Kind == catalog.RedisIncr)) || c.KeyID == "" {
+		// A write queued in a redigo MULTI/EXEC still acts on a read made
+		// before it; checkKey pairs it with such reads (a read queued in
+		// one has no reply yet).
+		if c.Guarded && (c.Tx == 0 || c.Kind == catalog.RedisRead) || c.KeyID == "" {
 			continue
 		}
 		if byKey[c.KeyID] == nil {
@@ -135,6 +136,9 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 				if sameCall(read, c) || !decides(pass, body, read, c) {
 					continue
 				}
+				if c.Tx != 0 && read.Watched && c.Watched {
+					continue // WATCH, read, MULTI, write, EXEC: EXEC fails if it changed
+				}
 				pass.Report(analysis.Diagnostic{
 					Pos: read.Call.Pos(), End: read.Call.End(), Category: "read-modify-write",
 					Message: fmt.Sprintf("%s of %s, then %s of it in a separate command (not atomic): concurrent requests read the same value and all pass, so a rate limit leaks under parallel traffic; decide in one Lua script (runtime/ratelimit's Redis store does) or in a WATCH and MULTI/EXEC transaction",
@@ -143,8 +147,8 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 				})
 				return
 			}
-			if c.Kind == catalog.RedisIncr && incr == nil && !c.Guarded {
-				incr = c // (an INCR in a transaction is sent with its EXPIRE)
+			if c.Kind == catalog.RedisIncr && incr == nil {
+				incr = c
 			}
 		case catalog.RedisRead:
 			if len(reads) < maxReads {
@@ -156,7 +160,8 @@ func checkKey(pass *analysis.Pass, body ast.Node, cmds []*rediscmd.Command) {
 				// between the two is set by the next request.
 				continue
 			}
-			if incr != nil && incrPair[0] == nil && !sameCall(incr, c) {
+			if incr != nil && incrPair[0] == nil && !sameCall(incr, c) && (incr.Tx == 0 || incr.Tx != c.Tx) {
+				// (an INCR and its EXPIRE in one transaction run together)
 				incrPair = [2]*rediscmd.Command{incr, c}
 			}
 		}

@@ -243,28 +243,15 @@ func (b *builder) reply1(call *ast.CallExpr) []types.Object {
 }
 
 // selfDerived reports whether the value d given to v is computed from v's
-// own value and constants only (`tokens - 1`, `tokens` of tokens--).
+// own value (`tokens - cost`, `min(tokens-1, capacity)`, `tokens` of
+// tokens-- or tokens += refill): it still carries what v held.
 func (b *builder) selfDerived(d ast.Expr, v types.Object) bool {
-	self, other := false, false
+	found := false
 	ast.Inspect(d, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.Ident:
-			switch b.pass.TypesInfo.Uses[x].(type) {
-			case *types.Var:
-				if b.pass.TypesInfo.Uses[x] == v {
-					self = true
-				} else {
-					other = true
-				}
-			case *types.Func:
-				other = true
-			}
-		case *ast.CallExpr:
-			if tv, ok := b.pass.TypesInfo.Types[x.Fun]; !ok || !tv.IsType() {
-				other = true // a call: not a conversion
-			}
+		if id, ok := n.(*ast.Ident); ok && b.pass.TypesInfo.Uses[id] == v {
+			found = true
 		}
-		return !other
+		return !found
 	})
-	return self && !other
+	return found
 }

@@ -90,11 +90,14 @@ type Command struct {
 	// on a connection with watched keys (a call on a redis.Tx or a
 	// Pipeliner, or inside the callback of TxPipelined, Pipelined, Watch).
 	Guarded bool
-	// Unwatched: Guarded only by a redigo MULTI/EXEC the function opened
-	// without a WATCH before it: the transaction runs its commands
-	// together, but what they write was decided on a read made outside
-	// it, which nothing protects.
-	Unwatched bool
+	// Tx numbers the redigo MULTI/EXEC transaction (in source order) the
+	// command is queued in, 0 when none: its commands run together, but
+	// what they write may have been decided on a read made before it.
+	Tx int
+	// Watched: a redigo WATCH of the command's key came before it (and
+	// no UNWATCH or EXEC since): a transaction after it fails if the key
+	// changed (optimistic locking).
+	Watched bool
 	// Via is the called function that issues the command, nil when Call is
 	// the command itself; Site is where, inside it.
 	Via  *types.Func
@@ -118,8 +121,9 @@ type Func struct {
 	Guarded bool        // a literal run by TxPipelined, Pipelined or Watch
 	Cmds    []*Command
 
-	multi   bool // between a redigo MULTI and its EXEC, in source order
-	watched bool // a redigo WATCH came before, in source order
+	multi   bool            // between a redigo MULTI and its EXEC, in source order
+	tx      int             // the number of MULTIs so far
+	watched map[string]bool // the keys a redigo WATCH holds, in source order
 }
 
 // Script is one run of a Lua script (EVAL, EVALSHA, Script.Run...).
@@ -220,6 +224,9 @@ func (b *builder) collectDefs(f *ast.File) {
 					continue
 				}
 				switch {
+				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
+					// tokens += refill: a value derived from its own.
+					b.defs[obj] = append(b.defs[obj], id)
 				case len(n.Lhs) == len(n.Rhs):
 					b.defs[obj] = append(b.defs[obj], n.Rhs[i])
 				case i == 0 && len(n.Rhs) == 1 && b.parses(n.Rhs[0]):
@@ -520,12 +527,32 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 	switch name {
 	case "MULTI":
 		f.multi = true
+		f.tx++
 		return
-	case "EXEC", "DISCARD":
-		f.multi, f.watched = false, false
+	case "EXEC":
+		f.multi, f.watched = false, nil // EXEC unwatches every key
+		return
+	case "DISCARD":
+		// A discard in a branch that leaves (a refusal that returns)
+		// ends nothing for the code after it, which goes on to EXEC.
+		if !inLeavingBranch(f.Node, call) {
+			f.multi, f.watched = false, nil // DISCARD unwatches too
+		}
+		return
+	case "UNWATCH":
+		if !inLeavingBranch(f.Node, call) {
+			f.watched = nil
+		}
 		return
 	case "WATCH":
-		f.watched = true
+		if f.watched == nil {
+			f.watched = map[string]bool{}
+		}
+		for _, k := range call.Args[min(row.KeyArg, len(call.Args)):] {
+			if id := b.keyID(k); id != "" {
+				f.watched[id] = true
+			}
+		}
 		return
 	}
 	kind, count, keys, ok := catalog.RedisCommand(name)
@@ -533,7 +560,10 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 		return
 	}
 	guarded := f.Guarded || f.multi || row.Queues
-	unwatched := f.multi && !f.watched && !f.Guarded && !row.Queues
+	tx := 0
+	if f.multi && !f.Guarded {
+		tx = f.tx
+	}
 	keyArgs := call.Args[row.KeyArg : row.KeyArg+1]
 	var uses []types.Object
 	if keys {
@@ -542,7 +572,8 @@ func (b *builder) dynamicCmd(f *Func, call *ast.CallExpr, row *catalog.RedisRow)
 		uses = b.uses(call.Args[row.KeyArg+1:])
 	}
 	for _, k := range keyArgs {
-		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: b.keyID(k), Guarded: guarded, Unwatched: unwatched, Count: count, Reply: b.reply1(call), Uses: uses})
+		id := b.keyID(k)
+		f.Cmds = append(f.Cmds, &Command{Call: call, Cmd: name, Kind: kind, Key: k, KeyID: id, Guarded: guarded, Tx: tx, Watched: f.watched[id], Count: count, Reply: b.reply1(call), Uses: uses})
 	}
 }
 
@@ -555,4 +586,26 @@ func (b *builder) parses(e ast.Expr) bool {
 	}
 	fn := analysisutil.Callee(b.pass.TypesInfo, call)
 	return fn != nil && analysisutil.PkgPath(fn) == "strconv"
+}
+
+// inLeavingBranch reports whether call is in the body of an if (or an
+// else) that always leaves (analysisutil.LeavesBlock) within fn: in
+// source order, what it does holds for that branch only.
+func inLeavingBranch(fn ast.Node, call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if found || n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
+			return false
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok {
+			if ifs.Body.Pos() <= call.Pos() && call.End() <= ifs.Body.End() && analysisutil.LeavesBlock(ifs.Body) {
+				found = true
+			}
+			if els, ok := ifs.Else.(*ast.BlockStmt); ok && els.Pos() <= call.Pos() && call.End() <= els.End() && analysisutil.LeavesBlock(els) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

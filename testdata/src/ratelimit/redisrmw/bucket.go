@@ -48,3 +48,19 @@ func refill(ctx context.Context, rdb redis.UniversalClient, user string, capacit
 	tokens = capacity
 	return rdb.HSet(ctx, key, "tokens", tokens).Err()
 }
+
+// A cost charged from the caller and a refill capped with min still
+// derive the written value from what was read.
+func charge(ctx context.Context, rdb redis.UniversalClient, user string, cost, capacity int64) (bool, error) {
+	key := "bucket:" + user
+	tokens, err := rdb.HGet(ctx, key, "tokens").Int64() // want `HGET of key, then HSET of it in a separate command \(not atomic\)`
+	if err != nil {
+		return false, err
+	}
+	tokens = min(tokens+1, capacity)
+	if tokens < cost {
+		return false, nil
+	}
+	tokens -= cost
+	return true, rdb.HSet(ctx, key, "tokens", tokens).Err()
+}
