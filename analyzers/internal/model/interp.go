@@ -443,10 +443,34 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		subject = a.X
 	}
 	onErr := false
+	var errX ast.Expr
 	if ta, ok := analysisutil.Unparen(subject).(*ast.TypeAssertExpr); ok {
 		if id, ok := analysisutil.Unparen(ta.X).(*ast.Ident); ok {
 			_, _, onErr = in.errKey(id, s)
+			errX = id
 		}
+	}
+	// case nil: the error is nil there (`switch err.(type) { case nil:
+	// return v, nil }`), and not nil in every other case.
+	var nilExpr ast.Expr
+	if onErr {
+		for _, c := range st.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if in.isNil(e) {
+					nilExpr = e
+				}
+			}
+		}
+	}
+	isNil := func(ts bool) []*state {
+		if nilExpr == nil {
+			return []*state{s}
+		}
+		t, f := in.cond(&ast.BinaryExpr{X: errX, Op: token.EQL, Y: nilExpr, OpPos: nilExpr.Pos()}, s)
+		if ts {
+			return t
+		}
+		return f
 	}
 	var out []outcome
 	hasDefault := false
@@ -455,14 +479,23 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		if cc.List == nil {
 			hasDefault = true
 		}
-		cs := s
-		if onErr && cc.List != nil && !slices.ContainsFunc(cc.List, in.isNil) {
-			cs = identify([]*state{s})[0]
+		states := []*state{s}
+		switch {
+		case !onErr:
+		case len(cc.List) == 1 && in.isNil(cc.List[0]):
+			states = isNil(true)
+		case cc.List != nil && !slices.ContainsFunc(cc.List, in.isNil):
+			// a case of a type identifies the failure
+			states = identify(isNil(false))
+		case cc.List == nil:
+			states = isNil(false)
 		}
-		out = append(out, breakToNormal(in.execList(cc.Body, 0, []*state{cs}), label)...)
+		out = append(out, breakToNormal(in.execList(cc.Body, 0, states), label)...)
 	}
 	if !hasDefault {
-		out = append(out, outcome{s: s})
+		for _, f := range isNil(false) {
+			out = append(out, outcome{s: f})
+		}
 	}
 	return out
 }

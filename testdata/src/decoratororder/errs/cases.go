@@ -154,3 +154,19 @@ func fetchAsPointer(ctx context.Context) error {
 	}
 	return err
 }
+
+// The same type switch with the success as its nil case.
+func fetchTypeSwitchNil(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = hystrix.DoC(ctx, "fetch", func(ctx context.Context) error { return push(ctx) }, nil)
+		switch err.(type) {
+		case nil:
+			return nil
+		case hystrix.CircuitError:
+			return err
+		}
+		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond)
+	}
+	return err
+}
