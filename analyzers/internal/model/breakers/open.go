@@ -96,7 +96,7 @@ func (m *layer) openHandling(r *RetryBreakers) {
 			case *ast.CaseClause:
 				for _, e := range x.List {
 					if neg, ok := m.mentionsOpen(e); ok && !neg {
-						if stops(&ast.BlockStmt{List: x.Body}, m) {
+						if stopsInCase(x.Body, m) {
 							r.StopsOnOpen = true
 						}
 						if continues(&ast.BlockStmt{List: x.Body}) {

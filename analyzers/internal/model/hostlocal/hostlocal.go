@@ -170,12 +170,19 @@ func (r *Result) dialsOnlyParam(fn *types.Func, body *ast.BlockStmt) (int, bool)
 // dialAddr returns the address argument of a catalog HostLocalDial call
 // that names it, or nil.
 func dialAddr(info *types.Info, call *ast.CallExpr) ast.Expr {
+	return addrArg(info, call, catalog.HostLocalDial)
+}
+
+// addrArg returns the address argument of a standard-library call whose
+// catalog row has the role (HostLocalDial, HostBind: the network at
+// ValueArg, the address after it), or nil.
+func addrArg(info *types.Info, call *ast.CallExpr, role catalog.Role) ast.Expr {
 	fn := analysisutil.Callee(info, call)
 	if fn == nil || !analysisutil.IsStd(analysisutil.PkgPath(fn)) {
 		return nil
 	}
 	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
-	if row == nil || row.Role != catalog.HostLocalDial || row.ValueArg < 0 || row.ValueArg+1 >= len(call.Args) {
+	if row == nil || row.Role != role || row.ValueArg < 0 || row.ValueArg+1 >= len(call.Args) {
 		return nil
 	}
 	return call.Args[row.ValueArg+1]
@@ -193,15 +200,7 @@ func (r *Result) boundAddrs(nodes []ast.Node) map[types.Object]bool {
 			if !ok {
 				return true
 			}
-			fn := analysisutil.Callee(info, call)
-			if fn == nil || !analysisutil.IsStd(analysisutil.PkgPath(fn)) {
-				return true
-			}
-			row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
-			if row == nil || row.Role != catalog.HostBind || row.ValueArg < 0 || row.ValueArg+1 >= len(call.Args) {
-				return true
-			}
-			if id, ok := analysisutil.Unparen(call.Args[row.ValueArg+1]).(*ast.Ident); ok {
+			if id, ok := analysisutil.Unparen(addrArg(info, call, catalog.HostBind)).(*ast.Ident); ok {
 				if obj := info.Uses[id]; obj != nil && !r.reassigned(obj, call.Pos(), nodes) {
 					out[obj] = true
 				}
@@ -241,7 +240,7 @@ func (r *Result) dialsBound(call *ast.CallExpr, bound map[types.Object]bool) boo
 		return isBound(addr)
 	}
 	fn := analysisutil.Callee(info, call)
-	if fn == nil {
+	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
 	p, ok := r.dialsParam[fn.Origin()]

@@ -20,19 +20,7 @@ func (m *Result) InSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 		if !ok || found {
 			return !found
 		}
-		hasDone := false
-		for _, c := range sel.Body.List {
-			cc := c.(*ast.CommClause)
-			if cc.Comm == nil {
-				continue
-			}
-			ast.Inspect(cc.Comm, func(n ast.Node) bool {
-				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.isDoneChan(u.X) {
-					hasDone = true
-				}
-				return true
-			})
-		}
+		hasDone := m.watchesDone(sel)
 		if hasDone && (sel.Pos() <= call.Pos() && call.End() <= sel.End()) {
 			found = true
 		}
