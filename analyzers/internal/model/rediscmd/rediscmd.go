@@ -224,9 +224,11 @@ func (b *builder) collectDefs(f *ast.File) {
 					continue
 				}
 				switch {
-				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE:
-					// tokens += refill: a value derived from its own.
-					b.defs[obj] = append(b.defs[obj], id)
+				case n.Tok != token.ASSIGN && n.Tok != token.DEFINE && len(n.Rhs) == 1:
+					// tokens += refill: tokens + refill, a value derived
+					// from its own and from what it adds.
+					op := n.Tok - (token.ADD_ASSIGN - token.ADD)
+					b.defs[obj] = append(b.defs[obj], &ast.BinaryExpr{X: id, OpPos: n.TokPos, Op: op, Y: n.Rhs[0]})
 				case len(n.Lhs) == len(n.Rhs):
 					b.defs[obj] = append(b.defs[obj], n.Rhs[i])
 				case i == 0 && len(n.Rhs) == 1 && b.parses(n.Rhs[0]):

@@ -64,3 +64,16 @@ func charge(ctx context.Context, rdb redis.UniversalClient, user string, cost, c
 	tokens -= cost
 	return true, rdb.HSet(ctx, key, "tokens", tokens).Err()
 }
+
+// The reply added into another variable (total += n) is written back
+// through it.
+func addUp(ctx context.Context, rdb redis.UniversalClient, user string, base int64) error {
+	key := "sum:" + user
+	n, err := rdb.Get(ctx, key).Int64() // want `GET of key, then SET of it in a separate command \(not atomic\)`
+	if err != nil {
+		return err
+	}
+	total := base
+	total += n
+	return rdb.Set(ctx, key, total, 0).Err()
+}
