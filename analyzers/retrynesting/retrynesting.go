@@ -91,26 +91,13 @@ func run(pass *analysis.Pass) (any, error) {
 // attempt reaches a retry. The same guards apply as to a retry whose
 // bound is known. No fix: the edit belongs in the recursion.
 func reportCounted(pass *analysis.Pass, res *model.Result) {
-	byPos := map[token.Pos]*model.Retry{}
-	for _, r := range res.Retries {
-		byPos[r.Pos] = r
-	}
 	for _, c := range res.CountedCalls {
-		p, ok := res.SitePos[c.Callee.Origin()]
-		if !ok {
-			continue // the recursion is another package's: its guards are not known here
-		}
-		r := byPos[p]
-		if r == nil || r.Kind != model.RecursiveRetry || len(r.Inner) == 0 || r.Identified || r.ClientErrors {
-			continue
+		r := c.Retry
+		if r == nil || len(r.Inner) == 0 || r.Identified || r.ClientErrors {
+			continue // another package's recursion: its guards are not known here
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "nested retry: %s makes %s (the count given here), each ", r.Describe(), model.AttemptsText(c.Attempts))
-		if len(r.Inner) == 1 {
-			fmt.Fprintf(&b, "reaching %s", describe(pass, r.Inner[0]))
-		} else {
-			fmt.Fprintf(&b, "reaching %d retrying calls", len(r.Inner))
-		}
+		fmt.Fprintf(&b, "nested retry: %s makes %s (the count given here), each %s", r.Describe(), model.AttemptsText(c.Attempts), reaching(pass, r.Inner, false))
 		fmt.Fprintf(&b, ": up to %d downstream calls per request", c.Attempts*c.Fact.PerAttempt)
 		related := []analysis.RelatedInformation{{Pos: r.Pos, Message: "the recursive retry whose count this call gives"}}
 		for i, in := range r.Inner {
@@ -123,19 +110,28 @@ func reportCounted(pass *analysis.Pass, res *model.Result) {
 	}
 }
 
+// reaching words what each attempt reaches: the one inner retry, or how
+// many (with how many attempts or calls each, when detailed).
+func reaching(pass *analysis.Pass, inner []*model.Reach, detailed bool) string {
+	if len(inner) == 1 {
+		return "reaching " + describe(pass, inner[0])
+	}
+	s := fmt.Sprintf("reaching %d retrying calls", len(inner))
+	if !detailed {
+		return s
+	}
+	if same, n := uniform(inner); same && n > 0 {
+		return s + fmt.Sprintf(" (%s each)", model.AttemptsText(n))
+	}
+	if per := perAttempt(inner); per > 0 {
+		return s + fmt.Sprintf(" (up to %d calls per attempt)", per)
+	}
+	return s
+}
+
 func diagnostic(pass *analysis.Pass, r *model.Retry) analysis.Diagnostic {
 	var b strings.Builder
-	fmt.Fprintf(&b, "nested retry: %s makes %s, each ", r.Describe(), model.AttemptsText(r.Attempts))
-	if len(r.Inner) == 1 {
-		fmt.Fprintf(&b, "reaching %s", describe(pass, r.Inner[0]))
-	} else {
-		fmt.Fprintf(&b, "reaching %d retrying calls", len(r.Inner))
-		if same, n := uniform(r.Inner); same && n > 0 {
-			fmt.Fprintf(&b, " (%s each)", model.AttemptsText(n))
-		} else if per := perAttempt(r.Inner); per > 0 {
-			fmt.Fprintf(&b, " (up to %d calls per attempt)", per)
-		}
-	}
+	fmt.Fprintf(&b, "nested retry: %s makes %s, each %s", r.Describe(), model.AttemptsText(r.Attempts), reaching(pass, r.Inner, true))
 	switch {
 	case r.Amp > 0:
 		fmt.Fprintf(&b, ": up to %d downstream calls per request", r.Amp)

@@ -61,3 +61,21 @@ func ParamIndex(info *types.Info, fn *types.Func, e ast.Expr) int {
 	}
 	return -1
 }
+
+// Split flattens e over op (&& or ||), parentheses removed: the
+// conjuncts or disjuncts of a condition.
+func Split(e ast.Expr, op token.Token) []ast.Expr {
+	e = Unparen(e)
+	if be, ok := e.(*ast.BinaryExpr); ok && be.Op == op {
+		return append(Split(be.X, op), Split(be.Y, op)...)
+	}
+	return []ast.Expr{e}
+}
+
+// Deref returns what the pointer type t points to, or t.
+func Deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}

@@ -18,6 +18,9 @@ type CountedCall struct {
 	Callee   *types.Func
 	Fact     *RetryFact
 	Attempts int64 // what the argument gives
+	// Retry is the recursive retry itself when it is in this package
+	// (nil for another package's: only its fact is known here).
+	Retry *Retry
 }
 
 // findCountedCalls lists the package's CountedCalls: calls, outside the
@@ -62,7 +65,15 @@ func (m *builder) countedCallsIn(decl ast.Decl, enclosing *types.Func) {
 			return true
 		}
 		if attempts := int64(f.AttemptsSign)*v + f.AttemptsOffset; attempts >= 2 {
-			m.result.CountedCalls = append(m.result.CountedCalls, &CountedCall{Call: call, Callee: fn, Fact: f, Attempts: attempts})
+			c := &CountedCall{Call: call, Callee: fn, Fact: f, Attempts: attempts}
+			if p, ok := m.result.SitePos[fn.Origin()]; ok {
+				for _, r := range m.result.Retries {
+					if r.Pos == p && r.Kind == RecursiveRetry {
+						c.Retry = r
+					}
+				}
+			}
+			m.result.CountedCalls = append(m.result.CountedCalls, c)
 		}
 		return true
 	})

@@ -51,7 +51,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 						firstOp = min(firstOp, n.Pos())
 					}
 				}
-				if i < len(res) && isHTTPResponse(derefType(res[i])) {
+				if i < len(res) && isHTTPResponse(analysisutil.Deref(res[i])) {
 					if obj := in.objOf(l); obj != nil {
 						opResps[obj] = true
 					}
@@ -261,17 +261,7 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 		tested := false
 		// Past an exit guard every disjunct is false (`err == nil ||
 		// attempt >= 4`): each comparison among them holds negated.
-		var disjuncts []ast.Expr
-		var flatten func(e ast.Expr)
-		flatten = func(e ast.Expr) {
-			if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LOR {
-				flatten(be.X)
-				flatten(be.Y)
-				return
-			}
-			disjuncts = append(disjuncts, analysisutil.Unparen(e))
-		}
-		flatten(cond)
+		disjuncts := analysisutil.Split(cond, token.LOR)
 		ast.Inspect(cond, func(n ast.Node) bool {
 			if be, ok := n.(*ast.BinaryExpr); ok {
 				switch be.Op {

@@ -112,18 +112,11 @@ func isRespStatus(info *types.Info, e ast.Expr, opResps map[types.Object]bool) b
 		return false
 	}
 	s := info.Selections[sel]
-	if s == nil || s.Kind() != types.FieldVal || s.Obj().Name() != "StatusCode" || !isHTTPResponse(s.Recv()) && !isHTTPResponse(derefType(s.Recv())) {
+	if s == nil || s.Kind() != types.FieldVal || s.Obj().Name() != "StatusCode" || !isHTTPResponse(s.Recv()) && !isHTTPResponse(analysisutil.Deref(s.Recv())) {
 		return false
 	}
 	id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
 	return ok && opResps[info.Uses[id]]
-}
-
-func derefType(t types.Type) types.Type {
-	if p, ok := t.(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // intConst returns the constant integer value of e.

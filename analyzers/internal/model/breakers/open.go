@@ -268,54 +268,9 @@ func (m *layer) judgeOpenCase(r *RetryBreakers, clauses []ast.Stmt, i int) {
 }
 
 // stopsInCase is stops for the statements of a case clause, where an
-// unlabeled break leaves only the switch (or select): a return, a goto, a
-// labeled break or a Permanent marker leaves the retry.
+// unlabeled break leaves only the switch (or select).
 func stopsInCase(body []ast.Stmt, m *layer) bool {
-	found := false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-		case *ast.BranchStmt:
-			if x.Tok == token.GOTO || x.Tok == token.BREAK && x.Label != nil {
-				found = true
-			}
-		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-			// An unlabeled break in there is theirs; their returns
-			// still leave.
-			ast.Inspect(x, func(n ast.Node) bool {
-				switch y := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.ReturnStmt:
-					found = true
-				case *ast.BranchStmt:
-					if y.Tok == token.GOTO || y.Label != nil && y.Tok == token.BREAK {
-						found = true
-					}
-				}
-				return !found
-			})
-			return false
-		case *ast.CallExpr:
-			if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil {
-				if row := catalogRow(fn); row != nil && row.Role == catalog.Permanent {
-					found = true
-				}
-			}
-		}
-		return !found
-	}
-	for _, st := range body {
-		ast.Inspect(st, visit)
-	}
-	return found
+	return leaves(&ast.BlockStmt{List: body}, m, false)
 }
 
 // isOpenType reports whether t is the named type, of the breaker's own
@@ -356,7 +311,12 @@ func (m *layer) isOpenValue(e ast.Expr) bool {
 
 // stops reports whether a block leaves the retry: return, break, or a
 // Permanent marker.
-func stops(b *ast.BlockStmt, m *layer) bool {
+func stops(b *ast.BlockStmt, m *layer) bool { return leaves(b, m, true) }
+
+// leaves reports whether b leaves the retry: a return, a goto, a labeled
+// break, an unlabeled break when unlabeled (false in a case clause,
+// whose break leaves only its switch), or a Permanent marker.
+func leaves(b *ast.BlockStmt, m *layer, unlabeled bool) bool {
 	found := false
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -365,7 +325,7 @@ func stops(b *ast.BlockStmt, m *layer) bool {
 		case *ast.ReturnStmt:
 			found = true
 		case *ast.BranchStmt:
-			if x.Tok == token.BREAK || x.Tok == token.GOTO {
+			if x.Tok == token.GOTO || x.Tok == token.BREAK && (x.Label != nil || unlabeled) {
 				found = true
 			}
 		case *ast.CallExpr:

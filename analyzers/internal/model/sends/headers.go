@@ -85,7 +85,7 @@ func (m *layer) headerIndex() map[types.Object][]HeaderWrite {
 					for i, a := range x.Args {
 						t := paramType(info, x, i)
 						switch {
-						case t != nil && analysisutil.IsNamedType(derefType(t), "net/http", "Request"):
+						case t != nil && analysisutil.IsNamedType(analysisutil.Deref(t), "net/http", "Request"):
 							add(a, HeaderWrite{From: x, Pos: x.Pos(), Dynamic: true})
 						case t != nil && analysisutil.IsNamedType(t, "net/http", "Header"):
 							if base, ok := headerOf(a); ok {
@@ -327,12 +327,4 @@ func paramType(info *types.Info, call *ast.CallExpr, i int) types.Type {
 		return sig.Params().At(i).Type()
 	}
 	return nil
-}
-
-// derefType returns what t points to, or t.
-func derefType(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }

@@ -6,6 +6,9 @@ import (
 	"go/types"
 	"time"
 
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
@@ -68,30 +71,8 @@ func (m *layer) attemptTimeout(call *ast.CallExpr) (time.Duration, ast.Expr) {
 // started with go or deferred) sees its enclosing function's (`claim := func(j Job)
 // error { ... s.claim(ctx, j) ... }`).
 func (m *layer) retryScope(pos token.Pos) (scope string, onlyErr bool) {
-	var chain []ast.Node // enclosing functions, outermost first
-	var inGo []bool      // whether each is inside a go or defer statement of its parent
-	for _, f := range m.pass.Files {
-		if !(f.FileStart <= pos && pos < f.FileEnd) {
-			continue
-		}
-		goDepth := 0
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || !(n.Pos() <= pos && pos < n.End()) {
-				return false
-			}
-			switch n.(type) {
-			case *ast.GoStmt, *ast.DeferStmt:
-				// Work started to outlive the call, or cleanup that
-				// runs after the caller gave up.
-				goDepth = len(chain) + 1
-			case *ast.FuncDecl, *ast.FuncLit:
-				chain = append(chain, n)
-				inGo = append(inGo, goDepth == len(chain))
-			}
-			return true
-		})
-	}
-	if len(chain) == 0 {
+	at, ok := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root().FindByPos(pos, pos)
+	if !ok {
 		return "", false
 	}
 	ftOf := func(n ast.Node) *ast.FuncType {
@@ -100,14 +81,36 @@ func (m *layer) retryScope(pos token.Pos) (scope string, onlyErr bool) {
 		}
 		return n.(*ast.FuncLit).Type
 	}
-	res := ftOf(chain[len(chain)-1]).Results
-	onlyErr = res != nil && res.NumFields() == 1 && analysisutil.IsErrorType(m.pass.TypesInfo.TypeOf(res.List[0].Type))
-	for i := len(chain) - 1; i >= 0; i-- {
-		if s := m.ctxInScope(ftOf(chain[i])); s != "" {
+	first := true
+	// The enclosing functions, innermost first; a go or defer statement
+	// between a closure and the function around it starts work meant to
+	// outlive the call, or cleanup that runs after the caller gave up.
+	for c := range at.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		ft := ftOf(c.Node())
+		if first {
+			first = false
+			res := ft.Results
+			onlyErr = res != nil && res.NumFields() == 1 && analysisutil.IsErrorType(m.pass.TypesInfo.TypeOf(res.List[0].Type))
+		}
+		if s := m.ctxInScope(ft); s != "" {
 			return s, onlyErr
 		}
-		lit, ok := chain[i].(*ast.FuncLit)
-		if !ok || inGo[i] || m.res.Uncounted(lit) {
+		lit, ok := c.Node().(*ast.FuncLit)
+		if !ok || m.res.Uncounted(lit) {
+			break
+		}
+		detached := false
+		for p := range c.Enclosing((*ast.GoStmt)(nil), (*ast.DeferStmt)(nil), (*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+			if p == c {
+				continue
+			}
+			switch p.Node().(type) {
+			case *ast.GoStmt, *ast.DeferStmt:
+				detached = true
+			}
+			break
+		}
+		if detached {
 			break
 		}
 	}

@@ -96,18 +96,7 @@ func (m *layer) saysNoDeadline(cond ast.Expr, parent types.Object, before []ast.
 	if dl == nil {
 		return false
 	}
-	var disjuncts []ast.Expr
-	var flatten func(e ast.Expr)
-	flatten = func(e ast.Expr) {
-		if b, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
-			flatten(b.X)
-			flatten(b.Y)
-			return
-		}
-		disjuncts = append(disjuncts, e)
-	}
-	flatten(cond)
-	for _, d := range disjuncts {
+	for _, d := range analysisutil.Split(cond, token.LOR) {
 		if noDeadline(d) || m.moreLeftThan(d, dl, call) {
 			continue
 		}

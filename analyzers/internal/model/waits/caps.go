@@ -51,14 +51,6 @@ func sides(e ast.Expr) (small, big ast.Expr, ok bool) {
 	return nil, nil, false
 }
 
-// split flattens e over op (&& or ||).
-func split(e ast.Expr, op token.Token) []ast.Expr {
-	if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == op {
-		return append(split(be.X, op), split(be.Y, op)...)
-	}
-	return []ast.Expr{e}
-}
-
 // pathTo returns the nodes from root down to target's parent, or nil.
 func pathTo(root ast.Node, target ast.Node) []ast.Node {
 	var path []ast.Node
@@ -90,14 +82,14 @@ func known(root ast.Node, target ast.Stmt, writes func(ast.Stmt) bool) []le {
 	}
 	var out []le
 	holds := func(c ast.Expr) {
-		for _, cj := range split(c, token.LAND) {
+		for _, cj := range analysisutil.Split(c, token.LAND) {
 			if s, b, ok := sides(cj); ok {
 				out = append(out, le{s, b})
 			}
 		}
 	}
 	fails := func(c ast.Expr) {
-		for _, dj := range split(c, token.LOR) {
+		for _, dj := range analysisutil.Split(c, token.LOR) {
 			if s, b, ok := sides(dj); ok {
 				out = append(out, le{b, s}) // !(s <= b): b <= s
 			}
@@ -243,7 +235,7 @@ func leavesAboveCap(info *types.Info, s ast.Stmt, v *types.Var, fnBody *ast.Bloc
 	for _, st := range block.List[i+1:] {
 		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && len(ifs.Body.List) > 0 {
 			above := false
-			for _, dj := range split(ifs.Cond, token.LOR) {
+			for _, dj := range analysisutil.Split(ifs.Cond, token.LOR) {
 				if small, big, ok := sides(dj); ok && scaledOf(info, big, v) && !mentionsObj(info, small, v) {
 					above = true
 				}
@@ -279,7 +271,7 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 	}
 	above := func(conds ...ast.Expr) bool {
 		for _, c := range conds {
-			for _, dj := range split(c, token.LOR) {
+			for _, dj := range analysisutil.Split(c, token.LOR) {
 				if small, big, ok := sides(dj); ok && scaledOf(info, big, v) && !mentionsObj(info, small, v) {
 					return true
 				}
