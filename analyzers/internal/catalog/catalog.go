@@ -570,6 +570,12 @@ var HostLocalPackages = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
+// StreamPackages are the packages whose readers, writers and scanners
+// wrap another reader or writer: a call of theirs stays on this host when
+// every stream it is given, or is called on, is this host's (a file, a
+// buffer), and may reach anywhere otherwise (a network connection).
+var StreamPackages = map[string]bool{"bufio": true, "io": true}
+
 // HostStatePackages are the HostLocalPackages whose calls reach this
 // host's own state — its files, file locks, processes and system calls —
 // and nothing another client shares: an attempt that makes one reaches

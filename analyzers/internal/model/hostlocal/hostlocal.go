@@ -354,6 +354,9 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 	if catalog.HostLocalPackages[path] {
 		return true, false
 	}
+	if catalog.StreamPackages[path] {
+		return r.localStream(call, fn, 0), false
+	}
 	if analysisutil.IsStd(path) {
 		row := catalog.Lookup(path, analysisutil.RecvTypeName(fn), fn.Name())
 		if row == nil {
@@ -408,4 +411,118 @@ func unixNetwork(info *types.Info, e ast.Expr) bool {
 		return false
 	}
 	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
+}
+
+// maxStreamDepth bounds how far localStream follows readers built from
+// readers (bufio.NewReader(io.LimitReader(f, n))).
+const maxStreamDepth = 8
+
+// localStream reports whether a call of a package of
+// catalog.StreamPackages (bufio, io: readers, writers and scanners that
+// wrap another one) stays on this host: every reader or writer it is
+// given, and for a method the value it is called on, is one of this
+// host's (localStreamValue).
+func (r *Result) localStream(call *ast.CallExpr, fn *types.Func, depth int) bool {
+	if depth > maxStreamDepth {
+		return false
+	}
+	info := r.pass.TypesInfo
+	sig := fn.Signature()
+	if sig.Recv() != nil {
+		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !r.localStreamValue(sel.X, depth+1) {
+			return false
+		}
+	}
+	for i, a := range call.Args {
+		if call.Ellipsis.IsValid() && i == len(call.Args)-1 {
+			continue // a slice of bytes, not a stream
+		}
+		pt := paramType(sig, i)
+		if pt == nil {
+			return false
+		}
+		if _, isIface := pt.Underlying().(*types.Interface); !isIface {
+			continue // bytes, a size, a split function
+		}
+		if tv, ok := info.Types[a]; ok && tv.IsNil() {
+			continue
+		}
+		if !r.localStreamValue(a, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// localStreamValue reports whether the reader or writer e is this host's:
+// of a concrete type of a package that stays on this host (an *os.File,
+// a *bytes.Buffer, a *strings.Reader), or a stream built by a local
+// stream call (bufio.NewScanner(f)), directly or through a local variable
+// every value of which is one.
+func (r *Result) localStreamValue(e ast.Expr, depth int) bool {
+	if depth > maxStreamDepth {
+		return false
+	}
+	info := r.pass.TypesInfo
+	e = analysisutil.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok {
+		if fn := analysisutil.Callee(info, call); fn != nil && catalog.StreamPackages[analysisutil.PkgPath(fn)] {
+			return r.localStream(call, fn, depth)
+		}
+	}
+	if id, ok := e.(*ast.Ident); ok && r.vals != nil {
+		if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) && !r.vals.Elements[v] {
+			if as := r.vals.Assigns[v]; len(as) > 0 && streamType(v.Type()) {
+				for _, a := range as {
+					if a.Value == nil || !r.localStreamValue(a.Value, depth+1) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	t := info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	if _, isIface := t.Underlying().(*types.Interface); isIface {
+		return false // any implementation, a connection among them
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return catalog.HostLocalPackages[path] || catalog.HostStatePackages[path]
+}
+
+// paramType is the type of the parameter the i'th argument of a call of
+// sig is given to (the element type for a variadic tail), nil if none.
+func paramType(sig *types.Signature, i int) types.Type {
+	n := sig.Params().Len()
+	switch {
+	case sig.Variadic() && i >= n-1:
+		if s, ok := sig.Params().At(n - 1).Type().(*types.Slice); ok {
+			return s.Elem()
+		}
+		return nil
+	case i < n:
+		return sig.Params().At(i).Type()
+	}
+	return nil
+}
+
+// streamType reports whether t is (a pointer to) a type of a package of
+// catalog.StreamPackages (*bufio.Scanner, *io.SectionReader).
+func streamType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && catalog.StreamPackages[n.Obj().Pkg().Path()]
 }

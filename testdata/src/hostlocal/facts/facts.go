@@ -4,7 +4,10 @@
 package facts
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -159,3 +162,34 @@ func Port(addr string) (int, error) { // want Port:"hostlocal\\(binds nothing\\)
 	}
 	return strconv.Atoi(p)
 }
+
+// FirstLine reads a file of this host through a bufio.Reader: the reader
+// wraps the file and nothing else.
+func FirstLine(path string) (string, error) { // want FirstLine:"^hostlocal$"
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	return r.ReadString('\n')
+}
+
+// CountLines scans a buffer: it binds nothing.
+func CountLines(b []byte) int { // want CountLines:"hostlocal\\(binds nothing\\)"
+	n := 0
+	for s := bufio.NewScanner(bytes.NewReader(b)); s.Scan(); {
+		n++
+	}
+	return n
+}
+
+// The near misses: a reader given by the caller, and one kept in a
+// field, may be a connection.
+func ReadFrom(r io.Reader) (string, error) {
+	return bufio.NewReader(r).ReadString('\n')
+}
+
+type lines struct{ r *bufio.Reader }
+
+func (l *lines) next() (string, error) { return l.r.ReadString('\n') }
