@@ -125,9 +125,9 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 			// request goes on to a call.
 			return !m.carriedOnlyLocally(p, grand, body, false)
 		}
-		for _, a := range p.Args {
+		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.returnsNothing(p)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i)
 			}
 		}
 	case *ast.AssignStmt:
@@ -149,6 +149,40 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 	// context.Background(), values: ctx}) builds a value whose use the
 	// model cannot follow: a type made to detach is no dropped context.
 	return false
+}
+
+// ignoresParam reports whether the function call calls never reads the
+// parameter its i'th argument is given to: the parameter is blank or
+// unnamed (`func (b *bucket) iter(_ context.Context, ...)`, also in
+// another package: export data keeps the names), or a function of this
+// package never uses it. An interface method or a function value may be
+// anything.
+func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil || analysisutil.IsInterfaceMethod(fn) || call.Ellipsis.IsValid() {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
+		return false
+	}
+	p := sig.Params().At(i)
+	if p.Name() == "_" || p.Name() == "" {
+		return true
+	}
+	d := m.vals.Decls[fn]
+	if d == nil || d.Body == nil {
+		return false
+	}
+	origin := fn.Origin().Signature().Params().At(i)
+	used := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == origin {
+			used = true
+		}
+		return !used
+	})
+	return !used
 }
 
 // returnsNothing reports whether call's function returns nothing: it cannot

@@ -13,7 +13,7 @@ import (
 	"timeoutchain/svc"
 )
 
-func call(ctx context.Context) error { return nil }
+func call(ctx context.Context) error { return ctx.Err() }
 
 const requestBudget = 2 * time.Second
 

@@ -14,7 +14,12 @@ type key struct{}
 
 type completer struct{ stop chan struct{} }
 
-func (c *completer) send(ctx context.Context, page int) error { return errors.New("buffer lost") }
+func (c *completer) send(ctx context.Context, page int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.New("buffer lost")
+}
 
 // resend is called only with contexts that are never cancelled: nothing
 // reported.

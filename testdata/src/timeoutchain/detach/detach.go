@@ -8,7 +8,12 @@ import (
 	"time"
 )
 
-func call(ctx context.Context) error { return errors.New("down") }
+func call(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.New("down")
+}
 
 type conn struct{}
 

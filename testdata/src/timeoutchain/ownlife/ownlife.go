@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func query(ctx context.Context, q string) error { return nil }
+func query(ctx context.Context, q string) error { return ctx.Err() }
 
 // ---- dropped: reported ---------------------------------------------------
 
