@@ -17,7 +17,7 @@
 // The check reports:
 //
 //   - inner-timeout: a timeout (context.WithTimeout, WithDeadline with
-//     time.Now().Add) that is not shorter than the deadline the context
+//     time.Now().Add) that is longer than the deadline the context
 //     already carries, set in the same function or by a caller through any
 //     chain of calls, in any package (facts: "sets a timeout of T on the
 //     context it receives"); the message gives both durations and where the

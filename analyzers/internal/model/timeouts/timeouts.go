@@ -257,7 +257,7 @@ func (m *layer) findTimeouts() *Timeouts {
 			}
 			// 1. An inner timeout on a context with a shorter deadline.
 			if d, ok := m.timeoutOf(call); ok {
-				if b, ok := m.bound(call.Args[0], 0); ok && b.D <= d && !m.defaultOnly(call) {
+				if b, ok := m.bound(call.Args[0], 0); ok && b.D < d && !m.defaultOnly(call) {
 					t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: d, What: calleeName(m, call), Outer: b})
 				}
 				return true
@@ -266,7 +266,7 @@ func (m *layer) findTimeouts() *Timeouts {
 			if s := m.sends.SendOf(call); s != nil && s.Build != nil && len(s.Build.Args) > 0 {
 				if ct, ok := m.clientTimeout(call); ok {
 					if bf := analysisutil.Callee(info, s.Build); bf != nil && bf.Name() == "NewRequestWithContext" {
-						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D <= ct {
+						if b, ok := m.bound(s.Build.Args[0], 0); ok && b.D < ct {
 							t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: ct, What: "the http.Client's Timeout", Outer: b})
 						}
 					}
@@ -274,7 +274,7 @@ func (m *layer) findTimeouts() *Timeouts {
 			}
 			if fn := analysisutil.Callee(info, call); fn != nil {
 				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) {
-					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) <= sf.Timeout {
+					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) < sf.Timeout {
 						t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: time.Duration(sf.Timeout),
 							What: fmt.Sprintf("%s (%s)", analysisutil.FuncName(fn, m.pass.Pkg), sf.Site), Outer: b})
 					}
