@@ -59,6 +59,10 @@ type CancelDelay struct {
 	Ctx     string // the context in scope
 	Stmt    ast.Stmt
 	Returns bool // the enclosing function returns only an error
+	// CheckedEachPass: the loop checks Ctx on every pass and leaves when
+	// it is done (eachpass.go): after a cancellation at most the wait
+	// under way finishes, and no attempt follows it.
+	CheckedEachPass bool
 }
 
 // AttemptFit is a retry whose attempts cannot fit in its deadline.
@@ -301,11 +305,12 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 	if scope == "" || m.neverCancelled(r.Pos, scope) {
 		return
 	}
+	each := m.checkedEachPass(r, scope)
 	for _, d := range r.Delays {
 		if d.Cancellable {
 			continue
 		}
-		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results})
+		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each})
 	}
 	if call, ok := r.Node.(*ast.CallExpr); ok && r.BlindWaits {
 		// retry(3, time.Second, func() error { return c.get(ctx) }): the

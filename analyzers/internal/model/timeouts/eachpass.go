@@ -1,0 +1,151 @@
+package timeouts
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model"
+)
+
+// checkedEachPass reports whether the hand-written retry loop r checks
+// the context named scope on every pass and leaves when it is done: a
+// statement of the loop's body itself (not inside a branch) that is such
+// a check, with no continue of the loop before it — `select { case
+// <-ctx.Done(): return ctx.Err(); default: }`, `if err := ctx.Err(); err
+// != nil { return err }`, `if ctx.Err() != nil { break }`. A cancellation
+// is then seen by the next pass at the latest: the wait under way ends,
+// and no attempt follows.
+func (m *layer) checkedEachPass(r *model.Retry, scope string) bool {
+	var body *ast.BlockStmt
+	node := r.Node
+	if l, ok := node.(*ast.LabeledStmt); ok {
+		node = l.Stmt
+	}
+	switch loop := node.(type) {
+	case *ast.ForStmt:
+		body = loop.Body
+	case *ast.RangeStmt:
+		body = loop.Body
+	}
+	if body == nil {
+		return false
+	}
+	for _, st := range body.List {
+		if m.leavesWhenDone(st, scope) {
+			return !continuesBefore(body, st.Pos())
+		}
+	}
+	return false
+}
+
+// continuesBefore reports whether body has a continue statement that
+// ends before pos: a pass that takes it skips what follows.
+func continuesBefore(body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.CONTINUE {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// leavesWhenDone reports whether st checks the context named scope and
+// leaves the loop when it is done.
+func (m *layer) leavesWhenDone(st ast.Stmt, scope string) bool {
+	switch s := st.(type) {
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			if cc.Comm == nil {
+				continue
+			}
+			var x ast.Expr
+			switch comm := cc.Comm.(type) {
+			case *ast.ExprStmt:
+				x = comm.X
+			case *ast.AssignStmt:
+				if len(comm.Rhs) == 1 {
+					x = comm.Rhs[0]
+				}
+			}
+			if u, ok := analysisutil.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.doneQuery(u.X, scope) && leavesLoop(cc.Body, true) {
+				return true
+			}
+		}
+	case *ast.IfStmt:
+		// if ctx.Err() != nil { return }, if err := ctx.Err(); err != nil
+		// { return err }
+		be, ok := analysisutil.Unparen(s.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ || !leavesLoop(s.Body.List, false) {
+			return false
+		}
+		info := m.pass.TypesInfo
+		x := be.X
+		if info.Types[x].IsNil() {
+			x = be.Y
+		} else if !info.Types[be.Y].IsNil() {
+			return false
+		}
+		if m.errQuery(x, scope) {
+			return true
+		}
+		id, ok := analysisutil.Unparen(x).(*ast.Ident)
+		as, isAssign := s.Init.(*ast.AssignStmt)
+		if !ok || !isAssign || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return false
+		}
+		lhs, ok := as.Lhs[0].(*ast.Ident)
+		return ok && info.ObjectOf(lhs) == info.Uses[id] && m.errQuery(as.Rhs[0], scope)
+	}
+	return false
+}
+
+// doneQuery reports whether e is scope.Done(), errQuery whether it is
+// scope.Err(), for the context named scope.
+func (m *layer) doneQuery(e ast.Expr, scope string) bool { return m.query(e, scope, "Done") }
+func (m *layer) errQuery(e ast.Expr, scope string) bool  { return m.query(e, scope, "Err") }
+
+func (m *layer) query(e ast.Expr, scope, method string) bool {
+	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if !analysisutil.IsMethod(fn, "context", "Context", method) {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && types.ExprString(sel.X) == scope
+}
+
+// leavesLoop reports whether the statements end by leaving the loop
+// they are in: a return, a goto or a labeled break, or an
+// unlabeled break outside a select (inSelect: there it leaves only the
+// select).
+func leavesLoop(list []ast.Stmt, inSelect bool) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		switch s.Tok {
+		case token.GOTO:
+			return true
+		case token.BREAK:
+			return s.Label != nil || !inSelect
+		}
+	}
+	return false
+}

@@ -1,0 +1,124 @@
+// Package eachpass: retry loops that check their context on every pass.
+package eachpass
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+var errNotYet = errors.New("not ready yet")
+
+func ready(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errNotYet
+}
+
+// The loop leaves at its next check of ctx: after a cancellation the
+// fixed pause under way ends and no attempt follows. Not reported.
+func pollTop(ctx context.Context, every time.Duration) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(every)
+	}
+}
+
+func pollBeforeSleep(ctx context.Context) error {
+	for i := 0; i < 30; i++ {
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return errNotYet
+}
+
+func pollInSelect(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+			if err := ready(ctx); err != nil {
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			return nil
+		}
+	}
+}
+
+// The near misses. A check some passes skip: a continue before it.
+func skipsCheck(ctx context.Context) error {
+	for i := 0; i < 30; i++ {
+		if err := ready(ctx); err != nil {
+			time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+			continue
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
+	}
+	return errNotYet
+}
+
+// A check inside a branch, not on every pass.
+func checkInBranch(ctx context.Context, verbose bool) error {
+	for i := 0; i < 30; i++ {
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		if verbose {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return errNotYet
+}
+
+// A break in the select leaves only the select.
+func breaksSelect(ctx context.Context) error {
+	for i := 0; i < 30; i++ {
+		select {
+		case <-ctx.Done():
+			break
+		default:
+		}
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return errNotYet
+}
+
+// A delay that grows: the wait under way may be long.
+func growing(ctx context.Context) error {
+	d := 100 * time.Millisecond
+	for i := 0; i < 10; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(d) // want `the retry loop waits without watching ctx`
+		d *= 2
+	}
+	return errNotYet
+}
