@@ -49,6 +49,7 @@ var factSamples = []analysis.Fact{
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1},
 	&model.NeverTrueFact{},
+	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
 	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true},

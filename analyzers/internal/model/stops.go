@@ -268,10 +268,31 @@ func (m *builder) stateCond(cond ast.Expr) bool {
 	return field && !local
 }
 
-// stateGetter reports whether fn is a method of this package with no
-// parameters and one bool result that reads a field of its receiver and
-// writes none (`func (l *Listener) closed() bool { l.mu.Lock(); defer
-// l.mu.Unlock(); return l.isClosed }`): a question about shared state.
+// StateGetterFact is exported for every method that is a state getter
+// (stateGetter): a loop whose condition asks one, in any package (`for
+// b.Ongoing()`, `for !l.closed()`), runs until the state it reads says
+// to stop.
+type StateGetterFact struct{}
+
+func (*StateGetterFact) AFact() {}
+
+func (*StateGetterFact) String() string { return "state getter" }
+
+// exportStateGetters exports the facts of the package's state getters.
+func (m *builder) exportStateGetters() {
+	for fn := range m.vals.Decls {
+		if m.stateGetter(fn) {
+			m.pass.ExportObjectFact(fn, &StateGetterFact{})
+		}
+	}
+}
+
+// stateGetter reports whether fn is a method with no parameters and one
+// bool result that reads a field of its receiver and writes none (`func
+// (l *Listener) closed() bool { l.mu.Lock(); defer l.mu.Unlock(); return
+// l.isClosed }`, `func (b *Backoff) Ongoing() bool { return b.ctx.Err() ==
+// nil && b.tries < b.max }`): a question about shared state. A method of
+// another package is known by its StateGetterFact.
 func (m *builder) stateGetter(fn *types.Func) bool {
 	if fn == nil {
 		return false
@@ -279,6 +300,10 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
 		return false
+	}
+	if fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
+		var f StateGetterFact
+		return m.pass.ImportObjectFact(fn.Origin(), &f)
 	}
 	d := m.vals.Decls[fn.Origin()]
 	info := m.pass.TypesInfo
