@@ -112,6 +112,7 @@ func build(pass *analysis.Pass) *Result {
 	for _, r := range m.result.Retries {
 		m.amp(r)
 	}
+	m.dropCycles()
 	fns := m.vals.Funcs()
 	for _, fn := range fns {
 		if f := m.summary(fn); f != nil {

@@ -21,6 +21,54 @@ func (m *builder) add(r *Retry) {
 	m.result.Retries = append(m.result.Retries, r)
 }
 
+// dropCycles removes from each retry's Inner the retries that reach it
+// back (an attempt of A reaches B's retry, and one of B reaches A's):
+// retries that reach each other are a recursion, which something the
+// model cannot see (the data a call is given) must break on one side, or
+// it never ends. Which side nests is unknown, so neither is counted. The
+// Amp of a retry that loses an inner retry is computed again.
+func (m *builder) dropCycles() {
+	at := map[token.Pos]*Retry{}
+	for _, r := range m.result.Retries {
+		at[r.Pos] = r
+	}
+	target := func(x *Reach) *Retry {
+		if x.Retry != nil {
+			return x.Retry
+		}
+		if x.Callee == nil {
+			return nil
+		}
+		if p, ok := m.result.SitePos[x.Callee.Origin()]; ok {
+			return at[p]
+		}
+		return nil
+	}
+	back := map[*Reach]bool{}
+	for _, r := range m.result.Retries {
+		for _, x := range r.Inner {
+			if b := target(x); b != nil && b != r && slices.ContainsFunc(b.Inner, func(y *Reach) bool { return target(y) == r }) {
+				back[x] = true
+			}
+		}
+	}
+	if len(back) == 0 {
+		return
+	}
+	for _, r := range m.result.Retries {
+		n := len(r.Inner)
+		r.Inner = slices.DeleteFunc(r.Inner, func(x *Reach) bool { return back[x] })
+		if len(r.Inner) == n {
+			continue
+		}
+		per := int64(1)
+		if len(r.Inner) > 0 {
+			per = sumReaches(r.Inner)
+		}
+		r.Amp = mul(r.Attempts, per)
+	}
+}
+
 // amp computes r.Inner and r.Amp.
 func (m *builder) amp(r *Retry) int64 {
 	switch r.ampState {
