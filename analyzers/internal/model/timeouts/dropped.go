@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/edge"
@@ -90,7 +91,7 @@ func (m *layer) findDropped(t *Timeouts) {
 						// a grandparent inside it (passedDown reads
 						// grand only then).
 						parent := c.Parent()
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body) {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
@@ -114,7 +115,7 @@ func (m *layer) findDropped(t *Timeouts) {
 // context-choosing helper are not, nor is a context given a lifetime of
 // its own (ownLifetime). grand is parent's parent; body is the cursor of
 // the function's body.
-func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspector.Cursor) bool {
+func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspector.Cursor, scope string) bool {
 	switch p := parent.(type) {
 	case *ast.CallExpr:
 		if m.ownLifetime(bg, p, grand, body) {
@@ -127,7 +128,7 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 		}
 		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.returnsNothing(p) && !m.ignoresParam(p, i)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope)
 			}
 		}
 	case *ast.AssignStmt:
@@ -148,6 +149,41 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 	// A field of a composite literal (detached{Context:
 	// context.Background(), values: ctx}) builds a value whose use the
 	// model cannot follow: a type made to detach is no dropped context.
+	return false
+}
+
+// workUnder reports whether call is also given a function literal that
+// uses the context named scope (`doWithBatch(context.Background(), n,
+// func(s, e int) error { return get(ctx, keys[s:e]) })`): the work the
+// call runs is the closure's, under the caller's context; the Background
+// governs only how the call schedules it (every batch runs, so that each
+// sends its one result).
+func (m *layer) workUnder(call *ast.CallExpr, scope string) bool {
+	for _, a := range call.Args {
+		lit, ok := analysisutil.Unparen(a).(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		// The context's variable (ctx, or r of r.Context()), declared
+		// outside the literal: the closure's own parameter of that name
+		// is whatever the call gives it.
+		root := scope
+		if i := strings.IndexAny(root, ".("); i >= 0 {
+			root = root[:i]
+		}
+		uses := false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && !uses && id.Name == root {
+				if obj := m.pass.TypesInfo.Uses[id]; obj != nil && (obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()) {
+					uses = true
+				}
+			}
+			return !uses
+		})
+		if uses {
+			return true
+		}
+	}
 	return false
 }
 
