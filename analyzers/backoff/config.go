@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -76,10 +77,14 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 			}
 			return "no-jitter", "the default client's " + s.Val.Name
 		case libconfig.Absent:
-			if s.Lit != nil {
-				return "no-jitter", "a client without " + s.Field + " (" + s.Val.Name + ")"
+			unless := ""
+			if s.Unless != nil {
+				unless = " when " + types.ExprString(s.Unless) + " is nil"
 			}
-			return "no-jitter", "a client left on " + s.Val.Name
+			if s.Lit != nil {
+				return "no-jitter", "a client without " + s.Field + " (" + s.Val.Name + ")" + unless
+			}
+			return "no-jitter", "a client left on " + s.Val.Name + unless
 		case libconfig.Value:
 			_, with := splitJitterFix(s.Val.JitterFix)
 			return "no-jitter", s.Row.Name + "(" + s.Val.Name + ") without " + with

@@ -103,6 +103,10 @@ type Setting struct {
 	// value is wrapped in v4's WithContext. Jittered: a sethvargo/go-retry
 	// jitter wrapper is around the value.
 	AttemptBound, ContextBound, Jittered bool
+	// Unless, for Absent: the value a write of Field that is made only
+	// when it is not nil would set (`if cfg.Backoff != nil { c.Backoff =
+	// cfg.Backoff }`): the default holds when it is nil.
+	Unless ast.Expr
 	// Via, for a field set to a function of the package (Field,
 	// Write): the function returns Val's delay on some path (a fallback
 	// to the library's default) and draws nothing random itself.

@@ -2,10 +2,14 @@ package libconfig
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
@@ -210,24 +214,91 @@ func (rd *reader) clientBackoff(recv ast.Expr, field, def *catalog.Row) {
 			if fn == nil || !analysisutil.IsFunc(fn, catalog.RetryableHTTP, "NewClient") {
 				continue
 			}
-			if w := rd.vals.LastWrite(o.Via, "Backoff"); w != nil {
+			w, unless := rd.defaultWrite(o.Via, "Backoff")
+			if w != nil {
 				rd.fieldValue(Delay, Write, field, "Backoff", w.Value)
 			} else {
-				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Qual: qualifier(x)})
+				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Qual: qualifier(x), Unless: unless})
 			}
 		case *ast.CompositeLit:
 			if !analysisutil.IsNamedType(rd.pass.TypesInfo.TypeOf(x), catalog.RetryableHTTP, "Client") {
 				continue
 			}
-			if w := rd.vals.LastWrite(o.Via, "Backoff"); w != nil {
+			w, unless := rd.defaultWrite(o.Via, "Backoff")
+			if w != nil {
 				rd.fieldValue(Delay, Write, field, "Backoff", w.Value)
 			} else if v, ok := litField(x, "Backoff"); ok {
 				rd.fieldValue(Delay, Field, field, "Backoff", v)
 			} else {
-				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Lit: x, Qual: qualifier(x.Type)})
+				rd.add(&Setting{Knob: Delay, Form: Absent, Row: field, Field: "Backoff", Val: def, Node: x, Lit: x, Qual: qualifier(x.Type), Unless: unless})
 			}
 		}
 	}
+}
+
+// defaultWrite returns the last write of field among the variables via
+// that holds when the caller sets nothing: writes made only when the
+// value they write is not nil (nilGuarded) are passed over, and unless is
+// the value of the last of them (nil when there is none). w is nil when
+// no other write comes before: the literal's field or the default holds.
+func (rd *reader) defaultWrite(via []types.Object, field string) (w *provenance.FieldWrite, unless ast.Expr) {
+	w = rd.vals.LastWrite(via, field)
+	for w != nil {
+		g := rd.nilGuarded(w)
+		if g == nil {
+			return w, unless
+		}
+		if unless == nil {
+			unless = g
+		}
+		w = rd.vals.LastWriteBefore(via, field, w.Pos)
+	}
+	return nil, unless
+}
+
+// nilGuarded returns, for a field write made only when the value it
+// writes is not nil (`if cfg.Backoff != nil { c.Backoff = cfg.Backoff }`,
+// with no else), that value: a caller that sets nothing leaves the
+// field's default. nil otherwise.
+func (rd *reader) nilGuarded(w *provenance.FieldWrite) ast.Expr {
+	if w == nil || w.Value == nil {
+		return nil
+	}
+	var file *ast.File
+	for _, f := range rd.pass.Files {
+		if f.FileStart <= w.Pos && w.Pos < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, w.Pos, w.Pos)
+	for _, n := range path {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		if ifs.Else != nil || !(ifs.Body.Pos() <= w.Pos && w.Pos < ifs.Body.End()) {
+			return nil
+		}
+		be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ {
+			return nil
+		}
+		info := rd.pass.TypesInfo
+		x := be.X
+		if info.Types[x].IsNil() {
+			x = be.Y
+		} else if !info.Types[be.Y].IsNil() {
+			return nil
+		}
+		if types.ExprString(analysisutil.Unparen(x)) != types.ExprString(analysisutil.Unparen(w.Value)) {
+			return nil
+		}
+		return w.Value
+	}
+	return nil
 }
 
 // fieldValue adds a field set (Field or Write) to a catalogued function

@@ -307,11 +307,17 @@ func (v *Values) helper(fn *types.Func) *ast.FuncDecl {
 // LastWrite returns the last `v.field = x` write among the variables a
 // value passed through, or nil.
 func (v *Values) LastWrite(via []types.Object, field string) *FieldWrite {
+	return v.LastWriteBefore(via, field, token.NoPos)
+}
+
+// LastWriteBefore is LastWrite among the writes before pos (all of them
+// when pos is NoPos).
+func (v *Values) LastWriteBefore(via []types.Object, field string, pos token.Pos) *FieldWrite {
 	var best *FieldWrite
 	for _, obj := range via {
 		ws := v.FieldSet[obj]
 		for i := range ws {
-			if ws[i].Field == field && (best == nil || ws[i].Pos > best.Pos) {
+			if ws[i].Field == field && (pos == token.NoPos || ws[i].Pos < pos) && (best == nil || ws[i].Pos > best.Pos) {
 				best = &ws[i]
 			}
 		}
