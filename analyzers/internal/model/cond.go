@@ -89,6 +89,9 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			if t, f, ok := in.sentinelCompare(e, s); ok {
 				return t, f
 			}
+			if t, f, ok := in.cancelCompare(e, s); ok {
+				return t, f
+			}
 			if t, f, ok := in.emptyCompare(e, s); ok {
 				return t, f
 			}

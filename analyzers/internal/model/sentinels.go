@@ -160,3 +160,26 @@ func isSentinel(info *types.Info, e ast.Expr) bool {
 	}
 	return false
 }
+
+// cancelCompare handles attemptCtx.Err() == context.Canceled: on the
+// branch where a context was cancelled, the path knows its failure to be
+// that cancellation (the code cancelled the attempt itself, to restart
+// it elsewhere), no failure of the dependency: identified, of no outage
+// kind. Which context it is does not matter for that.
+func (in *interp) cancelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		call, isCall := analysisutil.Unparen(pair[0]).(*ast.CallExpr)
+		if !isCall || !analysisutil.IsMethod(analysisutil.Callee(in.info, call), "context", "Context", "Err") {
+			continue
+		}
+		if v, isVar := analysisutil.ReferredObject(in.info, pair[1]).(*types.Var); !isVar || v.Pkg() == nil || v.Pkg().Path() != "context" || v.Name() != "Canceled" {
+			continue
+		}
+		cancelled := identifyAs([]*state{s}, false)
+		if e.Op == token.EQL {
+			return cancelled, []*state{s}, true
+		}
+		return []*state{s}, cancelled, true
+	}
+	return nil, nil, false
+}
