@@ -15,6 +15,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/mesh/routes"
 )
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "idempotency",
 	Doc:       analysisutil.MustExtractDoc(doc, "idempotency"),
 	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
-	Requires:  []*analysis.Analyzer{model.Analyzer, sends.Analyzer},
+	Requires:  []*analysis.Analyzer{model.Analyzer, sends.Analyzer, provenance.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
@@ -103,6 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	sent := pass.ResultOf[sends.Analyzer].(*sends.Result)
+	vals := pass.ResultOf[provenance.Analyzer].(*provenance.Values)
 	keyPlace, passThrough := keyPlaces(pass, res, sent)
 	// The retries of this package around a function that retries its own
 	// send: related locations of that send's finding, when it is made in
@@ -207,6 +209,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			related = append(related, callers[fmt.Sprintf("%s at %s", s.Lib, analysisutil.ShortPos(pass.Fset, s.Pos))]...)
 			if r == nil && helperReported[s.Callee] {
+				continue
+			}
+			if len(keys) == 0 && bodyKeyed(pass, sent, vals, r, s) {
+				// The request names itself in what it is made from.
 				continue
 			}
 			switch {

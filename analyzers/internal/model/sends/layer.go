@@ -20,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*SendFact)(nil), (*RequestFact)(nil)},
+	FactTypes:  []analysis.Fact{(*SendFact)(nil), (*RequestFact)(nil), (*FreshIDFact)(nil)},
 }
 
 // Result is the sends layer of one package.
@@ -52,6 +52,16 @@ func (r *Result) Deferred() []*Send {
 	return r.deferred
 }
 
+// IsFreshID reports whether call draws a fresh random identifier or
+// number (a call of crypto/rand, math/rand or math/rand/v2, or of a
+// function with FreshIDFact).
+func (r *Result) IsFreshID(call *ast.CallExpr) bool {
+	if r == nil || r.m == nil {
+		return false
+	}
+	return r.m.IsFreshID(call)
+}
+
 // SendOf returns the HTTP send a call makes (a catalogued send, or a
 // call of a function with a SendFact), or nil.
 func (r *Result) SendOf(call *ast.CallExpr) *Send {
@@ -72,6 +82,7 @@ type layer struct {
 	headers   map[types.Object][]HeaderWrite
 	summaries *provenance.Summaries[SendFact]
 	requests  map[*types.Func]*RequestFact // memo of requestOf
+	freshIDs  map[*types.Func]bool         // the package's fresh-identifier functions (freshid.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -89,6 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 		requests:  map[*types.Func]*RequestFact{},
 	}
 	out.m = m
+	m.findFreshIDs()
 	m.headers = m.headerIndex()
 	for _, r := range res.Retries {
 		if s := m.findSends(r); len(s) > 0 {

@@ -3,12 +3,13 @@ package idempotency
 
 import (
 	"context"
+	"crypto/rand"
 	"net/http"
 )
 
 const DefaultHeader = "Idempotency-Key"
 
-func NewKey() string { return "k" }
+func NewKey() string { return rand.Text() }
 
 func WithKey(ctx context.Context, key string) context.Context { return ctx }
 

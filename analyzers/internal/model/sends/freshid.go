@@ -1,0 +1,145 @@
+package sends
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// FreshIDFact is exported for every function that returns an identifier
+// drawn at random (a UUID, a random string): its first result is a
+// string or bytes (a slice or an array of bytes: uuid.UUID), and its body
+// calls crypto/rand, math/rand or math/rand/v2, reads crypto/rand.Reader
+// (directly or through a package variable holding it), or calls another
+// function with this fact. A request whose body carries such a value,
+// made once before the retry, carries a key of its own there.
+type FreshIDFact struct{}
+
+func (*FreshIDFact) AFact() {}
+
+func (*FreshIDFact) String() string { return "fresh id" }
+
+// maxFreshRounds bounds the rounds that let one generator of the package
+// call another.
+const maxFreshRounds = 8
+
+// findFreshIDs computes the package's fresh-identifier functions and
+// exports their facts.
+func (m *layer) findFreshIDs() {
+	m.freshIDs = map[*types.Func]bool{}
+	for round := 0; round < maxFreshRounds; round++ {
+		changed := false
+		for fn, d := range m.vals.Decls {
+			if m.freshIDs[fn] || d.Body == nil || !idResult(fn.Signature()) {
+				continue
+			}
+			if m.drawsRandom(d.Body) {
+				m.freshIDs[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn := range m.freshIDs {
+		m.pass.ExportObjectFact(fn, &FreshIDFact{})
+	}
+}
+
+// idResult reports whether sig's first result can hold an identifier: a
+// string, or a slice or array of bytes.
+func idResult(sig *types.Signature) bool {
+	if sig.Results().Len() == 0 {
+		return false
+	}
+	switch t := sig.Results().At(0).Type().Underlying().(type) {
+	case *types.Basic:
+		return t.Info()&types.IsString != 0
+	case *types.Slice:
+		return isByte(t.Elem())
+	case *types.Array:
+		return isByte(t.Elem())
+	}
+	return false
+}
+
+func isByte(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.Byte || b.Kind() == types.Uint8)
+}
+
+// drawsRandom reports whether body (not its closures) draws from a random
+// source: a call of crypto/rand, math/rand or math/rand/v2, a use of
+// crypto/rand.Reader or of a package variable holding it, or a call of a
+// fresh-identifier function.
+func (m *layer) drawsRandom(body *ast.BlockStmt) bool {
+	info := m.pass.TypesInfo
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if m.IsFreshID(x) {
+				found = true
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && m.randReader(v) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// randReader reports whether v is crypto/rand.Reader or a package
+// variable of this package given only it (`var rander = rand.Reader`).
+func (m *layer) randReader(v *types.Var) bool {
+	if v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
+		return true
+	}
+	if v.Pkg() != m.pass.Pkg || v.Parent() != m.pass.Pkg.Scope() {
+		return false
+	}
+	as := m.vals.Assigns[v]
+	if len(as) == 0 {
+		return false
+	}
+	for _, a := range as {
+		sel, ok := analysisutil.Unparen(a.Value).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		rv, ok := m.pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+		if !ok || rv.Pkg() == nil || rv.Pkg().Path() != "crypto/rand" || rv.Name() != "Reader" {
+			return false
+		}
+	}
+	return true
+}
+
+// IsFreshID reports whether call draws a fresh random identifier or
+// number: a call of crypto/rand, math/rand or math/rand/v2, or of a
+// function with FreshIDFact (of this package or another).
+func (m *layer) IsFreshID(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	switch analysisutil.PkgPath(fn) {
+	case "crypto/rand", "math/rand", "math/rand/v2":
+		return true
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == m.pass.Pkg {
+		return m.freshIDs[fn]
+	}
+	var f FreshIDFact
+	return m.pass.ImportObjectFact(fn, &f)
+}
