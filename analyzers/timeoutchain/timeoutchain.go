@@ -96,11 +96,11 @@ func run(pass *analysis.Pass) (any, error) {
 	ordered := append([]*timeouts.CancelDelay(nil), t.Sleeps...)
 	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Delay.Call.Pos() < ordered[j].Delay.Call.Pos() })
 	for _, s := range ordered {
-		if s.CheckedEachPass && !s.Delay.Own && !s.Delay.Shape.Exponential {
+		if s.CheckedEachPass && s.Pause {
 			// The loop leaves at its next check of the context: after a
-			// cancellation the wait under way, which does not grow, ends
-			// and no attempt follows. It does not "sleep on and try
-			// again".
+			// cancellation the pause under way (a constant, a configured
+			// interval) ends and no attempt follows. It does not "sleep
+			// on and try again".
 			continue
 		}
 		fix := sleepFix(pass, s)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // checkedEachPass reports whether the hand-written retry loop r checks
@@ -148,4 +149,26 @@ func leavesLoop(list []ast.Stmt, inSelect bool) bool {
 		}
 	}
 	return false
+}
+
+// pause reports whether the wait d is a constant duration or a numeric
+// field read as it is (`time.Sleep(ws.PollInterval)`): the same pause on
+// every pass, not a delay computed from the attempts or from a response.
+func (m *layer) pause(d *waits.Delay) bool {
+	if d.Own || d.Dur == nil {
+		return false
+	}
+	if _, ok := m.durationOf(d.Dur); ok {
+		return true
+	}
+	sel, ok := analysisutil.Unparen(d.Dur).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s, ok := m.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	b, ok := s.Obj().Type().Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
 }

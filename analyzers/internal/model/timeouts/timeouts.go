@@ -61,8 +61,10 @@ type CancelDelay struct {
 	Returns bool // the enclosing function returns only an error
 	// CheckedEachPass: the loop checks Ctx on every pass and leaves when
 	// it is done (eachpass.go): after a cancellation at most the wait
-	// under way finishes, and no attempt follows it.
-	CheckedEachPass bool
+	// under way finishes, and no attempt follows it. Pause: the wait is a
+	// constant duration or a numeric field read as it is (a configured
+	// poll interval), not one computed from the attempts or a response.
+	CheckedEachPass, Pause bool
 }
 
 // AttemptFit is a retry whose attempts cannot fit in its deadline.
@@ -310,7 +312,7 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 		if d.Cancellable {
 			continue
 		}
-		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each})
+		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each, Pause: m.pause(d)})
 	}
 	if call, ok := r.Node.(*ast.CallExpr); ok && r.BlindWaits {
 		// retry(3, time.Second, func() error { return c.get(ctx) }): the

@@ -16,9 +16,12 @@ func ready(ctx context.Context) error {
 	return errNotYet
 }
 
+type poller struct{ every time.Duration }
+
 // The loop leaves at its next check of ctx: after a cancellation the
-// fixed pause under way ends and no attempt follows. Not reported.
-func pollTop(ctx context.Context, every time.Duration) error {
+// pause under way (a constant, a configured interval) ends and no attempt
+// follows. Not reported.
+func (p *poller) pollTop(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -28,7 +31,7 @@ func pollTop(ctx context.Context, every time.Duration) error {
 		if err := ready(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(every)
+		time.Sleep(p.every)
 	}
 }
 
@@ -119,6 +122,21 @@ func growing(ctx context.Context) error {
 		}
 		time.Sleep(d) // want `the retry loop waits without watching ctx`
 		d *= 2
+	}
+	return errNotYet
+}
+
+// A delay computed from what the server said (the time until a reset):
+// the wait under way may last long after the caller gave up.
+func untilReset(ctx context.Context, resetAt func() time.Time) error {
+	for i := 0; i < 5; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Until(resetAt())) // want `the retry loop waits without watching ctx`
 	}
 	return errNotYet
 }
