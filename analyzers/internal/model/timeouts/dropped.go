@@ -195,7 +195,7 @@ func (m *layer) workUnder(call *ast.CallExpr, scope string) bool {
 // anything.
 func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil || analysisutil.IsInterfaceMethod(fn) || call.Ellipsis.IsValid() {
+	if fn == nil || analysisutil.IsInterfaceMethod(fn) {
 		return false
 	}
 	sig := fn.Signature()

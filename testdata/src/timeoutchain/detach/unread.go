@@ -2,6 +2,7 @@ package detach
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,11 +16,11 @@ type memStore struct {
 	objects map[string][]byte
 }
 
-func (s *memStore) iter(_ context.Context, prefix string, f func(string) error) error {
+func (s *memStore) iter(_ context.Context, prefix string, f func(string) error, skip ...string) error {
 	s.mu.RLock()
 	var names []string
 	for name := range s.objects {
-		if strings.HasPrefix(name, prefix) {
+		if strings.HasPrefix(name, prefix) && !slices.Contains(skip, name) {
 			names = append(names, name)
 		}
 	}
@@ -39,15 +40,16 @@ func (s *memStore) size(ctx context.Context, name string) (int, error) {
 	return len(s.objects[name]), nil
 }
 
-// Background given to a parameter the callee never reads drops nothing.
-func (s *memStore) IterSizes(ctx context.Context, prefix string, f func(string, int) error) error {
+// Background given to a parameter the callee never reads drops nothing
+// (the call spreads a slice into the variadic tail).
+func (s *memStore) IterSizes(ctx context.Context, prefix string, f func(string, int) error, skip ...string) error {
 	return s.iter(context.Background(), prefix, func(n string) error {
 		size, err := s.size(context.Background(), n)
 		if err != nil {
 			return err
 		}
 		return f(n, size)
-	})
+	}, skip...)
 }
 
 // The near miss: this helper reads its context (it stops when it is
