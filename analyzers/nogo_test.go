@@ -56,6 +56,7 @@ var factSamples = []analysis.Fact{
 	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true},
 	&hostlocal.LocalFact{Binds: true},
 	&hostlocal.DialsParamFact{Param: 1},
+	&hostlocal.StreamParamFact{Param: 0},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true},
 	&waits.RandomFact{Result: 1},

@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*LocalFact)(nil), (*DialsParamFact)(nil)},
+	FactTypes:  []analysis.Fact{(*LocalFact)(nil), (*DialsParamFact)(nil), (*StreamParamFact)(nil)},
 }
 
 // LocalFact is exported for every function of the package whose every
@@ -58,6 +58,18 @@ type DialsParamFact struct {
 
 func (*DialsParamFact) AFact() {}
 
+// StreamParamFact is exported for functions whose every call stays on
+// this host when the reader or writer their parameter Param holds is this
+// host's (`func parse(r io.Reader)` that scans r with bufio): a call
+// given a file (a buffer, a reader built on one) is local.
+type StreamParamFact struct {
+	Param int
+}
+
+func (*StreamParamFact) AFact() {}
+
+func (f *StreamParamFact) String() string { return fmt.Sprintf("streams(%d)", f.Param) }
+
 func (f *DialsParamFact) String() string { return fmt.Sprintf("dials(%d)", f.Param) }
 
 // Result is the host-local layer of one package.
@@ -66,23 +78,59 @@ type Result struct {
 	local      map[*types.Func]bool // the package's functions whose every call stays on this host
 	binds      map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
 	dialsParam map[*types.Func]int  // the package's functions with a DialsParamFact
-	vals       *provenance.Values
+	// streamParam: the package's functions with a StreamParamFact;
+	// assumed: the parameter findStreamParams takes for this host's.
+	streamParam map[*types.Func]int
+	assumed     *types.Var
+	vals        *provenance.Values
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{pass: pass, local: map[*types.Func]bool{}, binds: map[*types.Func]bool{}, dialsParam: map[*types.Func]int{}}
+	r := &Result{pass: pass, local: map[*types.Func]bool{}, binds: map[*types.Func]bool{}, dialsParam: map[*types.Func]int{}, streamParam: map[*types.Func]int{}}
 	if analysisutil.IsStd(pass.Pkg.Path()) {
 		return r, nil // judged by catalog rows
 	}
 	vals := pass.ResultOf[provenance.Analyzer].(*provenance.Values)
 	r.vals = vals
-	// The greatest set of functions whose calls are all local, those of
-	// the package included (so mutually recursive helpers stay local):
-	// every function starts local, and one that makes a call that is not
-	// local, or calls a function of the package that is not, drops out.
-	// Each function drops at most once, over its reverse call edges; the
-	// functions that bind are found the same way from those that bind
-	// directly. Linear in the package.
+	// Rounds: the local functions given the stream-parameter functions
+	// known so far, then the stream-parameter functions given the local
+	// ones, until neither grows (a parser of a reader becomes local where
+	// a file is given to it, and its callers with it).
+	for round := 0; round < maxStreamRounds; round++ {
+		r.findLocal()
+		if !r.findStreamParams() {
+			break
+		}
+	}
+	for fn := range r.local {
+		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn]})
+	}
+	for fn, d := range vals.Decls {
+		if r.local[fn] || d.Body == nil {
+			continue
+		}
+		if p, ok := r.dialsOnlyParam(fn, d.Body); ok {
+			r.dialsParam[fn] = p
+			pass.ExportObjectFact(fn, &DialsParamFact{Param: p})
+		}
+	}
+	return r, nil
+}
+
+// maxStreamRounds bounds the rounds of run.
+const maxStreamRounds = 4
+
+// findLocal computes the greatest set of functions whose calls are all
+// local, those of the package included (so mutually recursive helpers
+// stay local): every function starts local, and one that makes a call
+// that is not local, or calls a function of the package that is not,
+// drops out. Each function drops at most once, over its reverse call
+// edges; the functions that bind are found the same way from those that
+// bind directly. Linear in the package. A call of a stream-parameter
+// function given a stream of this host is local in itself.
+func (r *Result) findLocal() {
+	pass, vals := r.pass, r.vals
+	r.local, r.binds = map[*types.Func]bool{}, map[*types.Func]bool{}
 	callers := map[*types.Func][]*types.Func{}
 	var dropped, binding []*types.Func
 	for fn, d := range vals.Decls {
@@ -94,6 +142,9 @@ func run(pass *analysis.Pass) (any, error) {
 		binds := false
 		ok := everyCall(d.Body, func(c *ast.CallExpr) bool {
 			if callee := analysisutil.Callee(pass.TypesInfo, c); callee != nil && vals.Decls[callee] != nil {
+				if r.streamArgLocal(callee, c) {
+					return true
+				}
 				callers[callee] = append(callers[callee], fn)
 				return true
 			}
@@ -123,19 +174,59 @@ func run(pass *analysis.Pass) (any, error) {
 			binding = append(binding, callers[fn]...)
 		}
 	}
-	for fn := range r.local {
-		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn]})
-	}
-	for fn, d := range vals.Decls {
+}
+
+// findStreamParams finds the package's functions that are not local but
+// whose every call stays on this host when their reader or writer
+// parameter is this host's (`func parse(r io.Reader)` that scans r), and
+// reports whether it found new ones.
+func (r *Result) findStreamParams() bool {
+	grew := false
+	for fn, d := range r.vals.Decls {
 		if r.local[fn] || d.Body == nil {
 			continue
 		}
-		if p, ok := r.dialsOnlyParam(fn, d.Body); ok {
-			r.dialsParam[fn] = p
-			pass.ExportObjectFact(fn, &DialsParamFact{Param: p})
+		if _, done := r.streamParam[fn]; done {
+			continue
+		}
+		params := fn.Signature().Params()
+		for i := range params.Len() {
+			p := params.At(i)
+			if _, isIface := p.Type().Underlying().(*types.Interface); !isIface || analysisutil.IsErrorType(p.Type()) {
+				continue
+			}
+			r.assumed = p
+			ok := everyCall(d.Body, func(c *ast.CallExpr) bool {
+				if callee := analysisutil.Callee(r.pass.TypesInfo, c); callee != nil && r.vals.Decls[callee] != nil {
+					return r.local[callee] || r.streamArgLocal(callee, c)
+				}
+				local, _ := r.localCall(c)
+				return local
+			})
+			r.assumed = nil
+			if ok {
+				r.streamParam[fn] = i
+				r.pass.ExportObjectFact(fn, &StreamParamFact{Param: i})
+				grew = true
+				break
+			}
 		}
 	}
-	return r, nil
+	return grew
+}
+
+// streamArgLocal reports whether call calls a stream-parameter function
+// (of this package, or of another by its StreamParamFact) with a stream
+// of this host at that parameter.
+func (r *Result) streamArgLocal(fn *types.Func, call *ast.CallExpr) bool {
+	i, ok := r.streamParam[fn.Origin()]
+	if !ok && fn.Pkg() != r.pass.Pkg {
+		var f StreamParamFact
+		if r.pass.ImportObjectFact(fn.Origin(), &f) {
+			i, ok = f.Param, true
+		}
+	}
+	return ok && i < len(call.Args) && r.localStreamValue(call.Args[i], 0)
 }
 
 // dialsOnlyParam reports whether every call of body stays on this host
@@ -379,7 +470,10 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 	if analysisutil.IsInterfaceMethod(fn) {
 		return false, false // an interface method: any implementation
 	}
-	return r.localFunc(fn)
+	if local, binds := r.localFunc(fn); local {
+		return true, binds
+	}
+	return r.streamArgLocal(fn, call), false
 }
 
 // loopbackAddr reports whether e is a constant "host:port" address whose
@@ -470,6 +564,9 @@ func (r *Result) localStreamValue(e ast.Expr, depth int) bool {
 		if fn := analysisutil.Callee(info, call); fn != nil && catalog.StreamPackages[analysisutil.PkgPath(fn)] {
 			return r.localStream(call, fn, depth)
 		}
+	}
+	if id, ok := e.(*ast.Ident); ok && r.assumed != nil && info.Uses[id] == r.assumed {
+		return true // the parameter findStreamParams takes for this host's
 	}
 	if id, ok := e.(*ast.Ident); ok && r.vals != nil {
 		if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) && !r.vals.Elements[v] {

@@ -79,3 +79,58 @@ func AwaitLine(r io.Reader) (string, error) {
 	}
 	return "", err
 }
+
+// scanTable scans a mount table from the reader it is given.
+func scanTable(r io.Reader, path string) bool {
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		if fields := strings.Fields(s.Text()); len(fields) > 4 && fields[4] == path {
+			return true
+		}
+	}
+	return false
+}
+
+// mountedVia opens the table and hands the file to scanTable: a call of
+// this host, as if the scan were written here.
+func mountedVia(path string) bool {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return scanTable(f, path)
+}
+
+// RemoveBusyDirVia removes a busy directory as RemoveBusyDir does, asking
+// the mount table through a parser of a reader. Not reported.
+func RemoveBusyDirVia(dir string) error {
+	var err error
+	for i := 0; i < 50; i++ {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		if mountedVia(dir) {
+			if e := syscall.Unmount(dir, syscall.MNT_DETACH); e != nil {
+				return e
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+// The near miss hands the parser a connection.
+func AwaitMount(c net.Conn, dir string) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+		if scanTable(c, dir) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return err
+}

@@ -193,3 +193,27 @@ func ReadFrom(r io.Reader) (string, error) {
 type lines struct{ r *bufio.Reader }
 
 func (l *lines) next() (string, error) { return l.r.ReadString('\n') }
+
+// parseLines scans the reader it is given: local when that reader is
+// this host's (a file), whatever reaches its callers otherwise.
+func parseLines(r io.Reader) ([]string, error) { // want parseLines:"streams\\(0\\)"
+	var out []string
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		out = append(out, s.Text())
+	}
+	return out, s.Err()
+}
+
+// MountTable gives parseLines a file: it stays on this host.
+func MountTable() ([]string, error) { // want MountTable:"^hostlocal$"
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseLines(f)
+}
+
+// The near miss gives it a connection.
+func RemoteTable(c net.Conn) ([]string, error) { return parseLines(c) }
