@@ -185,8 +185,9 @@ func CountLines(b []byte) int { // want CountLines:"hostlocal\\(binds nothing\\)
 }
 
 // The near misses: a reader given by the caller, and one kept in a
-// field, may be a connection.
-func ReadFrom(r io.Reader) (string, error) {
+// field, may be a connection. (ReadFrom stays on this host when its
+// caller gives it a file.)
+func ReadFrom(r io.Reader) (string, error) { // want ReadFrom:"streams\\(0\\)"
 	return bufio.NewReader(r).ReadString('\n')
 }
 
@@ -215,5 +216,6 @@ func MountTable() ([]string, error) { // want MountTable:"^hostlocal$"
 	return parseLines(f)
 }
 
-// The near miss gives it a connection.
-func RemoteTable(c net.Conn) ([]string, error) { return parseLines(c) }
+// The near miss gives it a connection: not local (it passes its own
+// parameter on, so it is a stream-parameter function in turn).
+func RemoteTable(c net.Conn) ([]string, error) { return parseLines(c) } // want RemoteTable:"streams\\(0\\)"
