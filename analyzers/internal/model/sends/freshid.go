@@ -130,7 +130,7 @@ func (m *layer) randReader(v *types.Var) bool {
 func (m *layer) IsFreshID(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil {
-		return false
+		return m.freshField(call.Fun)
 	}
 	switch analysisutil.PkgPath(fn) {
 	case "crypto/rand", "math/rand", "math/rand/v2":
@@ -142,4 +142,59 @@ func (m *layer) IsFreshID(call *ast.CallExpr) bool {
 	}
 	var f FreshIDFact
 	return m.pass.ImportObjectFact(fn, &f)
+}
+
+// freshField reports whether fun is an unexported function field of this
+// package (`c.uid()`) every value the package gives which is a function
+// that draws a fresh identifier (`if c.uid == nil { c.uid = newID }`).
+// The package's tests may give it a stand-in (a constant id): what they
+// give is not what the code draws.
+func (m *layer) freshField(fun ast.Expr) bool {
+	sel, ok := analysisutil.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s, ok := m.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	f, ok := s.Obj().(*types.Var)
+	if !ok || f.Exported() || f.Pkg() != m.pass.Pkg {
+		return false
+	}
+	as := m.vals.Assigns[f]
+	if len(as) == 0 {
+		return false
+	}
+	n := 0
+	for _, a := range as {
+		if analysisutil.IsTestFile(m.pass, a.Pos) {
+			continue // a test's stand-in says nothing of what the code draws
+		}
+		n++
+		var id *ast.Ident
+		switch v := analysisutil.Unparen(a.Value).(type) {
+		case *ast.Ident:
+			id = v
+		case *ast.SelectorExpr:
+			id = v.Sel
+		default:
+			return false // a literal, a parameter, nil: not known here
+		}
+		g, ok := m.pass.TypesInfo.Uses[id].(*types.Func)
+		if !ok {
+			return false
+		}
+		if g.Pkg() == m.pass.Pkg {
+			if !m.freshIDs[g.Origin()] {
+				return false
+			}
+			continue
+		}
+		var fact FreshIDFact
+		if !m.pass.ImportObjectFact(g.Origin(), &fact) {
+			return false
+		}
+	}
+	return n > 0
 }
