@@ -174,7 +174,7 @@ func (m *layer) workUnder(call *ast.CallExpr, scope string) bool {
 		uses := false
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && !uses && id.Name == root {
-				if obj := m.pass.TypesInfo.Uses[id]; obj != nil && (obj.Pos() < lit.Pos() || obj.Pos() >= lit.End()) {
+				if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) && isFuncParam(v) {
 					uses = true
 				}
 			}
@@ -185,6 +185,15 @@ func (m *layer) workUnder(call *ast.CallExpr, scope string) bool {
 		}
 	}
 	return false
+}
+
+// isFuncParam reports whether v is a parameter of a declared function
+// (its scope is the function's, whose parent is the file's): the context
+// the function was given, not a local of the same name (`ctx :=
+// context.Background()`).
+func isFuncParam(v *types.Var) bool {
+	fs := v.Parent()
+	return fs != nil && fs.Parent() != nil && v.Pkg() != nil && fs.Parent().Parent() == v.Pkg().Scope()
 }
 
 // ignoresParam reports whether the function call calls never reads the

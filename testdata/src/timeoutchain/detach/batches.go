@@ -58,3 +58,16 @@ func load(ctx context.Context, keys []string) error {
 		return err
 	})
 }
+
+// A local of the same name is no caller's context.
+var root = context.Background()
+
+func loadShadowed(ctx context.Context, keys []string) error {
+	{
+		ctx := root
+		return inBatches(context.Background(), len(keys), 10, func(s, e int) error { // want `context.Background\(\) drops the deadline and cancellation of ctx`
+			_, err := getBatch(ctx, keys[s:e])
+			return err
+		})
+	}
+}
