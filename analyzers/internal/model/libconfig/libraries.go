@@ -264,12 +264,7 @@ func (rd *reader) nilGuarded(w *provenance.FieldWrite) ast.Expr {
 	if w == nil || w.Value == nil {
 		return nil
 	}
-	var file *ast.File
-	for _, f := range rd.pass.Files {
-		if f.FileStart <= w.Pos && w.Pos < f.FileEnd {
-			file = f
-		}
-	}
+	file := analysisutil.FileOf(rd.pass, w.Pos)
 	if file == nil {
 		return nil
 	}
