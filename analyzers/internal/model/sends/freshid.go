@@ -85,7 +85,7 @@ func (m *layer) drawsRandom(body *ast.BlockStmt) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			if m.IsFreshID(x) {
+			if fn := analysisutil.Callee(info, x); fn != nil && randPaths[analysisutil.PkgPath(fn)] || m.IsFreshID(x) {
 				found = true
 			}
 		case *ast.Ident:
@@ -124,17 +124,21 @@ func (m *layer) randReader(v *types.Var) bool {
 	return true
 }
 
-// IsFreshID reports whether call draws a fresh random identifier or
-// number: a call of crypto/rand, math/rand or math/rand/v2, or of a
-// function with FreshIDFact (of this package or another).
+// randPaths are the packages whose calls draw at random.
+var randPaths = map[string]bool{"crypto/rand": true, "math/rand": true, "math/rand/v2": true}
+
+// IsFreshID reports whether call draws a fresh random identifier: a call
+// of crypto/rand, math/rand or math/rand/v2 whose result can hold one (a
+// string or bytes: crypto/rand.Text), of a function with FreshIDFact (of
+// this package or another), or through a function field the package sets
+// only to such functions (freshField). A random number is no identifier.
 func (m *layer) IsFreshID(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil {
 		return m.freshField(call.Fun)
 	}
-	switch analysisutil.PkgPath(fn) {
-	case "crypto/rand", "math/rand", "math/rand/v2":
-		return true
+	if randPaths[analysisutil.PkgPath(fn)] {
+		return idResult(fn.Signature())
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == m.pass.Pkg {

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	mrand "math/rand/v2"
 	"net/http"
 	"time"
 
@@ -110,6 +111,26 @@ func (c *client) flushFresh(events []event) error { // want flushFresh:"key plac
 
 func (c *client) flushPlain(events []event) error { // want flushPlain:"key place: \\(\\*client\\)\\.upload at bodykey\\.go:\\d+"
 	b, err := json.Marshal(events)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 5; i++ {
+		if err = c.upload(b); err == nil { // want `sends POST \(http.Client.Do at bodykey.go:\d+\) inside a retry without an Idempotency-Key header`
+			return nil
+		}
+		time.Sleep(retry.FullJitter(time.Second))
+	}
+	return err
+}
+
+type numbered struct {
+	Seq    int64   `json:"seq"`
+	Events []event `json:"events"`
+}
+
+// A random number is no identifier the server names the request by.
+func (c *client) flushNumbered(events []event) error { // want flushNumbered:"key place: \\(\\*client\\)\\.upload at bodykey\\.go:\\d+"
+	b, err := json.Marshal(numbered{Seq: mrand.Int64(), Events: events})
 	if err != nil {
 		return err
 	}
