@@ -67,8 +67,10 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 	// for i := range n: the key counts the attempts up from 0, as `i :=
 	// 0; i < n; i++` does.
 	if rs, ok := own.(*ast.RangeStmt); ok && counters == nil {
-		if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
-			if b, ok := info.TypeOf(rs.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		id, isID := rs.Key.(*ast.Ident)
+		t := info.TypeOf(rs.X)
+		if isID && id.Name != "_" && t != nil {
+			if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 				if obj := info.ObjectOf(id); obj != nil {
 					counters = map[types.Object]bool{obj: true}
 				}
