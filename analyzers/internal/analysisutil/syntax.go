@@ -79,3 +79,22 @@ func Deref(t types.Type) types.Type {
 	}
 	return t
 }
+
+// CommRecv returns the channel a select case receives from (`case
+// <-ch:`, `case v := <-ch:`, `case v, ok = <-ch:`), or nil when the case
+// sends or is the default.
+func CommRecv(comm ast.Stmt) ast.Expr {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	if u, ok := Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
+}

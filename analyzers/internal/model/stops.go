@@ -155,17 +155,8 @@ func returnsOnReceive(body *ast.BlockStmt, is func(ch ast.Expr) bool) bool {
 		if !ok || cc.Comm == nil {
 			return true
 		}
-		var recv ast.Expr
-		switch c := cc.Comm.(type) {
-		case *ast.ExprStmt:
-			recv = c.X
-		case *ast.AssignStmt:
-			if len(c.Rhs) == 1 {
-				recv = c.Rhs[0]
-			}
-		}
-		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW || !is(u.X) {
+		ch := analysisutil.CommRecv(cc.Comm)
+		if ch == nil || !is(ch) {
 			return true
 		}
 		for _, st := range cc.Body {

@@ -378,20 +378,7 @@ func returnsChan(info *types.Info, call *ast.CallExpr) bool {
 // doneOfOther reports whether comm receives from the Done channel of a
 // context other than the variable not (`case <-ctx.Done():`).
 func (m *layer) doneOfOther(comm ast.Stmt, not *types.Var) bool {
-	var x ast.Expr
-	switch c := comm.(type) {
-	case *ast.ExprStmt:
-		x = c.X
-	case *ast.AssignStmt:
-		if len(c.Rhs) == 1 {
-			x = c.Rhs[0]
-		}
-	}
-	u, ok := analysisutil.Unparen(x).(*ast.UnaryExpr)
-	if !ok || u.Op != token.ARROW {
-		return false
-	}
-	call, ok := analysisutil.Unparen(u.X).(*ast.CallExpr)
+	call, ok := analysisutil.Unparen(analysisutil.CommRecv(comm)).(*ast.CallExpr)
 	if !ok || len(call.Args) != 0 {
 		return false
 	}

@@ -67,19 +67,7 @@ func (m *layer) leavesWhenDone(st ast.Stmt, scope string) bool {
 	case *ast.SelectStmt:
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
-			if cc.Comm == nil {
-				continue
-			}
-			var x ast.Expr
-			switch comm := cc.Comm.(type) {
-			case *ast.ExprStmt:
-				x = comm.X
-			case *ast.AssignStmt:
-				if len(comm.Rhs) == 1 {
-					x = comm.Rhs[0]
-				}
-			}
-			if u, ok := analysisutil.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW && m.doneQuery(u.X, scope) && leavesLoop(cc.Body, true) {
+			if ch := analysisutil.CommRecv(cc.Comm); ch != nil && m.doneQuery(ch, scope) && leavesLoop(cc.Body, true) {
 				return true
 			}
 		}
