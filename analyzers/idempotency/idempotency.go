@@ -15,7 +15,6 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
-	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/mesh/routes"
 )
@@ -28,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "idempotency",
 	Doc:       analysisutil.MustExtractDoc(doc, "idempotency"),
 	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/idempotency.md",
-	Requires:  []*analysis.Analyzer{model.Analyzer, sends.Analyzer, provenance.Analyzer},
+	Requires:  []*analysis.Analyzer{model.Analyzer, sends.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*KeyPlaceFact)(nil)},
 }
@@ -104,7 +103,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res := pass.ResultOf[model.Analyzer].(*model.Result)
 	sent := pass.ResultOf[sends.Analyzer].(*sends.Result)
-	vals := pass.ResultOf[provenance.Analyzer].(*provenance.Values)
 	keyPlace, passThrough := keyPlaces(pass, res, sent)
 	// The retries of this package around a function that retries its own
 	// send: related locations of that send's finding, when it is made in
@@ -211,8 +209,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if r == nil && helperReported[s.Callee] {
 				continue
 			}
-			if len(keys) == 0 && bodyKeyed(pass, sent, vals, r, s) {
-				// The request names itself in what it is made from.
+			if len(keys) == 0 && sent.NamedOnce(r, s) {
+				// The request names itself in what it is made from (a
+				// key in the body, drawn once before the retry).
 				continue
 			}
 			switch {

@@ -1,4 +1,4 @@
-package idempotency
+package sends
 
 import (
 	"go/ast"
@@ -11,13 +11,23 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
-	"github.com/resilint/resilint/analyzers/internal/model/sends"
 )
+
+// NamedOnce reports whether the request s, sent by each attempt of r, is
+// made from a value drawn at random once, before the retry (namedOnce):
+// it names the logical request. Whether that stands in for a key header
+// is the checks' decision.
+func (r *Result) NamedOnce(rt *model.Retry, s *Send) bool {
+	if r == nil || r.m == nil {
+		return false
+	}
+	return r.m.namedOnce(rt, s)
+}
 
 // maxBodyDepth bounds how far bodyKeyed follows local variables.
 const maxBodyDepth = 6
 
-// bodyKeyed reports whether the request s, sent by each attempt of r,
+// namedOnce reports whether the request s, sent by each attempt of r,
 // carries a key in what it is made from: an argument of the send (or of
 // the call of the function that sends it) or of the call that built the
 // request is made, before the retry, from a value drawn at random (a
@@ -25,13 +35,22 @@ const maxBodyDepth = 6
 // logical request (`json.Marshal(batch{ID: newID(), ...})` once, then
 // every attempt sends the same bytes), which the server can deduplicate
 // on as on a header. A value drawn inside the retry differs from attempt
-// to attempt and is no key.
-func bodyKeyed(pass *analysis.Pass, sent *sends.Result, vals *provenance.Values, r *model.Retry, s *sends.Send) bool {
+// to attempt and names nothing. (NamedOnce is its exported form.)
+func (m *layer) namedOnce(r *model.Retry, s *Send) bool {
 	if r == nil {
 		return false
 	}
+	pass, vals := m.pass, m.vals
 	inRetry := func(pos token.Pos) bool {
-		return r.Node.Pos() <= pos && pos < r.Node.End() || inOps(r, pos)
+		if r.Node.Pos() <= pos && pos < r.Node.End() {
+			return true
+		}
+		for _, op := range r.Ops {
+			if op.Pos() <= pos && pos < op.End() {
+				return true
+			}
+		}
+		return false
 	}
 	seen := map[types.Object]bool{}
 	var walk func(e ast.Expr, depth int) bool
@@ -48,7 +67,7 @@ func bodyKeyed(pass *analysis.Pass, sent *sends.Result, vals *provenance.Values,
 			case *ast.FuncLit:
 				return false
 			case *ast.CallExpr:
-				if sent.IsFreshID(x) && !inRetry(x.Pos()) {
+				if m.IsFreshID(x) && !inRetry(x.Pos()) {
 					found = true
 				}
 			case *ast.Ident:
