@@ -24,7 +24,7 @@ func (r *Result) NamedOnce(rt *model.Retry, s *Send) bool {
 	return r.m.namedOnce(rt, s)
 }
 
-// maxBodyDepth bounds how far bodyKeyed follows local variables.
+// maxBodyDepth bounds how far namedOnce follows local variables.
 const maxBodyDepth = 6
 
 // namedOnce reports whether the request s, sent by each attempt of r,
