@@ -119,7 +119,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 		}
 		pass.Report(d)
 	}
-	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified {
+	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified && !backsOffToCap(r) {
 		pass.Report(analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,
@@ -127,6 +127,23 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 			Message:  fmt.Sprintf("%s has no bound: no attempt limit, no elapsed-time cap and no context check, so it retries for as long as the dependency is down; bound the attempts or check ctx.Done()", r.Describe()),
 		})
 	}
+}
+
+// backsOffToCap reports whether every wait of r grows exponentially to a
+// cap. A retry built so is made to run through a long outage, as the
+// reconnect of a long-lived connection is: once at its cap it costs the
+// dependency one attempt per client per cap, and going on until the
+// dependency is back is the design, not a missing bound.
+func backsOffToCap(r *model.Retry) bool {
+	if len(r.Delays) == 0 {
+		return false
+	}
+	for _, d := range r.Delays {
+		if !d.Shape.Exponential || !d.Shape.Capped {
+			return false
+		}
+	}
+	return true
 }
 
 // checkDelay judges one wait. specific: the retry goes round only on

@@ -33,7 +33,9 @@
 //     the same "random" delays;
 //   - no-delay: a retry that tries again at once: a retry storm;
 //   - no-bound: a retry with no attempt limit, no elapsed-time cap and no
-//     context check, that keeps hammering a dependency that is down.
+//     context check, that keeps hammering a dependency that is down (not
+//     one whose every wait grows exponentially to a cap: a reconnect made
+//     to run through a long outage).
 //
 // A sleep in a loop that is not a retry (polling, a ticker-driven worker)
 // is not a retry delay and is not reported.

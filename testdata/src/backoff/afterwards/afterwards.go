@@ -20,10 +20,11 @@ func (s *session) openVoice(p *peer) error { return nil }
 
 // Reconnect reopens the session with a growing, capped wait, and after a
 // success resyncs its peers one second apart: the second-apart pacing is
-// no retry delay; the growing wait is reported.
+// no retry delay; the growing wait is reported (for having no jitter:
+// backing off to a cap, it needs no bound).
 func (s *session) Reconnect() {
 	wait := time.Duration(1)
-	for { // want `retry loop has no bound`
+	for {
 		err := s.open()
 		if err == nil {
 			for _, p := range s.peers {

@@ -20,10 +20,11 @@ func (s *session) leave(channel string) error { return nil }
 func (s *session) ping() error { return nil }
 
 // Reconnect waits, skips the pass while the session is not ready, and
-// sends a reset after a failed join: reported.
+// sends a reset after a failed join: its wait is reported (backing off
+// to a cap, it needs no bound).
 func (s *session) Reconnect(channel string) {
 	wait := time.Duration(1)
-	for { // want `retry loop has no bound`
+	for {
 		<-time.After(wait * time.Second) // want `retry delay has no jitter`
 		wait *= 2
 		if wait > 600 {
