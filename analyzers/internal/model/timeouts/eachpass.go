@@ -17,7 +17,9 @@ import (
 // <-ctx.Done(): return ctx.Err(); default: }`, `if err := ctx.Err(); err
 // != nil { return err }`, `if ctx.Err() != nil { break }`. A cancellation
 // is then seen by the next pass at the latest: the wait under way ends,
-// and no attempt follows.
+// and no attempt follows. So is a loop whose condition requires the
+// context not to be done (`for ctx.Err() == nil`, also as one operand of
+// an &&): a continue goes through it too.
 func (m *layer) checkedEachPass(r *model.Retry, scope string) bool {
 	var body *ast.BlockStmt
 	node := r.Node
@@ -26,6 +28,9 @@ func (m *layer) checkedEachPass(r *model.Retry, scope string) bool {
 	}
 	switch loop := node.(type) {
 	case *ast.ForStmt:
+		if loop.Cond != nil && m.requiresLive(loop.Cond, scope) {
+			return true
+		}
 		body = loop.Body
 	case *ast.RangeStmt:
 		body = loop.Body
@@ -95,6 +100,25 @@ func (m *layer) leavesWhenDone(st ast.Stmt, scope string) bool {
 		}
 		lhs, ok := as.Lhs[0].(*ast.Ident)
 		return ok && info.ObjectOf(lhs) == info.Uses[id] && m.errQuery(as.Rhs[0], scope)
+	}
+	return false
+}
+
+// requiresLive reports whether the condition cond is false once the
+// context named scope is done: `scope.Err() == nil`, or an && of which one
+// operand is.
+func (m *layer) requiresLive(cond ast.Expr, scope string) bool {
+	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch be.Op {
+	case token.LAND:
+		return m.requiresLive(be.X, scope) || m.requiresLive(be.Y, scope)
+	case token.EQL:
+		info := m.pass.TypesInfo
+		return m.errQuery(be.X, scope) && info.Types[be.Y].IsNil() ||
+			m.errQuery(be.Y, scope) && info.Types[be.X].IsNil()
 	}
 	return false
 }

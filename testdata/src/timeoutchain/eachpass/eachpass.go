@@ -140,3 +140,48 @@ func untilReset(ctx context.Context, resetAt func() time.Time) error {
 	}
 	return errNotYet
 }
+
+// The loop's condition requires ctx to be live: every pass, a continue's
+// too, goes through it. Not reported.
+func (p *poller) flushWhileLive(ctx context.Context, pending func() bool) error {
+	for ctx.Err() == nil && pending() {
+		if err := ready(ctx); err != nil {
+			time.Sleep(p.every)
+			continue
+		}
+		return nil
+	}
+	return ctx.Err()
+}
+
+func whileLive(ctx context.Context) error {
+	for i := 0; nil == ctx.Err(); i++ {
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return ctx.Err()
+}
+
+// An || lets the loop go on once ctx is done.
+func whileLiveOrForced(ctx context.Context, force bool) error {
+	for ctx.Err() == nil || force {
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return ctx.Err()
+}
+
+// The condition watches another context than the one the work is for.
+func whileOtherLive(ctx, life context.Context) error {
+	for life.Err() == nil {
+		if err := ready(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second) // want `the retry loop waits without watching ctx`
+	}
+	return ctx.Err()
+}
