@@ -11,7 +11,8 @@ import (
 
 // testSpans are the stretches of a package's source that are test code
 // outside _test.go files: the functions and function literals with a
-// parameter from package testing or of a test reporter interface, and the
+// parameter from package testing or of a test reporter interface, the
+// methods of a type that keeps such a value in a field, and the
 // bodies of the package's unexported functions that only test code calls
 // (a suite's `publishWithRetry`, called by its test functions alone, is
 // test infrastructure as much as they are). Computed once per pass.
@@ -55,6 +56,10 @@ func newTestSpans(pass *analysis.Pass) *testSpans {
 				ft = x.Type
 			default:
 				return true
+			}
+			if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && holdsTest(info.TypeOf(fd.Recv.List[0].Type)) {
+				roots = append(roots, span{n.Pos(), n.End()})
+				return false
 			}
 			if ft.Params != nil {
 				for _, fld := range ft.Params.List {
@@ -141,6 +146,26 @@ func newTestSpans(pass *analysis.Pass) *testSpans {
 		}
 	}
 	return &testSpans{spans: disjoint(spans)}
+}
+
+// holdsTest reports whether recv, a method's receiver type, is a struct
+// (or a pointer to one) with a field from package testing or of a test
+// reporter interface: a fake or a fixture that keeps the test it serves
+// (`type fakeCA struct{ t *testing.T }`), whose methods run in that test.
+func holdsTest(recv types.Type) bool {
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	st, ok := recv.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if t := f.Type(); fromTesting(t) || testReporter(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // disjoint sorts spans and merges those that overlap.

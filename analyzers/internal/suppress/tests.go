@@ -27,7 +27,7 @@ func SetIncludeTests(on bool) { includeTests = on }
 func IncludeTests() bool { return includeTests }
 
 // TestsFlagUsage is the usage text of the drivers' -tests flag.
-const TestsFlagUsage = "also report findings in test code: _test.go files, functions with a testing parameter and the helpers only they call (off by default: tests wait fixed delays and retry at once on purpose)"
+const TestsFlagUsage = "also report findings in test code: _test.go files, functions with a testing parameter, methods of fakes that keep one, and the helpers only they call (off by default: tests wait fixed delays and retry at once on purpose)"
 
 // inTestCode reports whether pos lies in test code: a _test.go file, a
 // function (or function literal) with a parameter from package testing

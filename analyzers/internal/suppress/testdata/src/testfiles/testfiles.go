@@ -207,3 +207,46 @@ func RunDrainSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A fake that keeps the test it serves: its methods run in that test.
+type fakeServer struct {
+	t     *testing.T
+	ready bool
+}
+
+func (s *fakeServer) waitReady() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	s.t.Log(err)
+	return err
+}
+
+// A mock that keeps the test's reporter interface: test code too.
+type mockStore struct{ r Reporter }
+
+func (m mockStore) flush() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A type that keeps only a logger is production code.
+type worker struct{ log Logger }
+
+func (w *worker) flush() error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts`
+		if err = inner(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
