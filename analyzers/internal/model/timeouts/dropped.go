@@ -55,6 +55,7 @@ func (m *layer) findDropped(t *Timeouts) {
 				continue
 			}
 			body := decl.ChildAt(edge.FuncDecl_Body, -1)
+			var started map[types.Object]bool // computed on first need
 			var walk func(n inspector.Cursor, scope string)
 			walk = func(n inspector.Cursor, scope string) {
 				n.Inspect(nil, func(c inspector.Cursor) bool {
@@ -80,7 +81,7 @@ func (m *layer) findDropped(t *Timeouts) {
 						// A closure kept to run later (stored in a field, a
 						// composite literal, returned: Result.Uncounted) runs
 						// after the caller's context may be gone.
-						if s == "" && !m.res.Uncounted(y) {
+						if s == "" && !m.res.Uncounted(y) && !startedAlone(m.pass.TypesInfo, c, body, &started) {
 							s = scope
 						}
 						walk(c.ChildAt(edge.FuncLit_Body, -1), s)
@@ -107,6 +108,54 @@ func (m *layer) findDropped(t *Timeouts) {
 			walk(body, scope)
 		}
 	}
+}
+
+// startedAlone reports whether the function literal at lit is kept in a
+// local variable that the function only starts as a goroutine
+// (`keepAlive := func() {...}; go keepAlive()`): like a `go func() {...}()`,
+// work meant to outlive the caller. started caches, for the function's
+// body, the variables whose every use is the function of a go statement.
+func startedAlone(info *types.Info, lit, body inspector.Cursor, started *map[types.Object]bool) bool {
+	var lhs ast.Expr
+	switch p := lit.Parent().Node().(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) == 1 && len(p.Rhs) == 1 {
+			lhs = p.Lhs[0]
+		}
+	case *ast.ValueSpec:
+		if len(p.Names) == 1 && len(p.Values) == 1 {
+			lhs = p.Names[0]
+		}
+	}
+	id, ok := lhs.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if *started == nil {
+		*started = goStartedVars(info, body)
+	}
+	return (*started)[info.ObjectOf(id)]
+}
+
+// goStartedVars returns the variables used in body, every use of which is
+// the function called by a go statement.
+func goStartedVars(info *types.Info, body inspector.Cursor) map[types.Object]bool {
+	onlyGo := map[types.Object]bool{}
+	for c := range body.Preorder((*ast.Ident)(nil)) {
+		obj, ok := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
+		if !ok {
+			continue
+		}
+		call, isCall := c.Parent().Node().(*ast.CallExpr)
+		_, isGo := c.Parent().Parent().Node().(*ast.GoStmt)
+		asGo := isCall && call.Fun == c.Node() && isGo
+		if prev, seen := onlyGo[obj]; !seen {
+			onlyGo[obj] = asGo
+		} else {
+			onlyGo[obj] = prev && asGo
+		}
+	}
+	return onlyGo
 }
 
 // passedDown reports whether a context.Background() call is used for a

@@ -31,3 +31,24 @@ func orderSync(pub publisher) http.HandlerFunc {
 		w.WriteHeader(http.StatusAccepted)
 	}
 }
+
+// A closure kept in a variable and only started as a goroutine is work
+// meant to outlive the caller, as `go func() {...}()` is: releasing the
+// lease once ctx is done needs a context of its own.
+func hold(ctx context.Context, pub publisher) {
+	release := func(topic string) {
+		<-ctx.Done()
+		_ = pub.Publish(context.Background(), topic, []byte("released"))
+	}
+	go release("leases")
+}
+
+// The near miss: the same closure is also called in place, where the
+// caller waits for it.
+func holdAndWait(ctx context.Context, pub publisher) {
+	release := func(topic string) {
+		_ = pub.Publish(context.Background(), topic, []byte("released")) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	}
+	go release("leases")
+	release("audit")
+}
