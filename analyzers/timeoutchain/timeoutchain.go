@@ -103,6 +103,13 @@ func run(pass *analysis.Pass) (any, error) {
 			// on and try again".
 			continue
 		}
+		if s.RefusedOnly && s.Pause {
+			// It goes round only on a refusal, and its attempt is given
+			// the context: after a cancellation the pause under way ends
+			// and the next attempt fails at once, with no refusal to go
+			// round on. The caller waits one pause at most.
+			continue
+		}
 		fix := sleepFix(pass, s)
 		if first := sleeps[s.Retry]; first != nil {
 			first.Related = append(first.Related, analysis.RelatedInformation{Pos: s.Delay.Call.Pos(), End: s.Delay.Call.End(), Message: "another wait of this retry that does not watch " + s.Ctx})

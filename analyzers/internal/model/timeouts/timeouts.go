@@ -65,6 +65,11 @@ type CancelDelay struct {
 	// constant duration or a numeric field read as it is (a configured
 	// poll interval), not one computed from the attempts or a response.
 	CheckedEachPass, Pause bool
+	// RefusedOnly: the loop goes round only on a response refused with a
+	// client error (Retry.ClientErrors) and an attempt is given Ctx
+	// (refused.go): after a cancellation the next attempt fails with no
+	// response, and the loop leaves.
+	RefusedOnly bool
 }
 
 // AttemptFit is a retry whose attempts cannot fit in its deadline.
@@ -308,11 +313,12 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 		return
 	}
 	each := m.checkedEachPass(r, scope)
+	refused := r.ClientErrors && m.attemptGets(r, scope)
 	for _, d := range r.Delays {
 		if d.Cancellable {
 			continue
 		}
-		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each, Pause: m.pause(d)})
+		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each, Pause: m.pause(d), RefusedOnly: refused})
 	}
 	if call, ok := r.Node.(*ast.CallExpr); ok && r.BlindWaits {
 		// retry(3, time.Second, func() error { return c.get(ctx) }): the
