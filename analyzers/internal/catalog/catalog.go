@@ -174,6 +174,13 @@ const (
 	// at argument ValueArg on this host and sends it nowhere (a dump for
 	// a log): the request's context bounds nothing there.
 	RequestReader
+	// SharedRun: a function or method that runs the function at argument
+	// ValueArg once for every caller to come (sync.Once.Do,
+	// sync.OnceValue), or once for all the callers waiting at the time
+	// (singleflight's Group.Do): what that function does, and the result
+	// it leaves, serves callers other than the one whose call ran it
+	// (contexts.go).
+	SharedRun
 )
 
 // Errors says what a retry does with the errors an option names.

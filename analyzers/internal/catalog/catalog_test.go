@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -30,7 +31,12 @@ func TestRowsResolve(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
-	paths = append(paths, catalog.NetHTTP, catalog.IO, "net/http/httputil")
+	paths = append(paths, catalog.NetHTTP, catalog.IO)
+	for _, r := range catalog.ContextRows {
+		if !slices.Contains(paths, r.Path) {
+			paths = append(paths, r.Path)
+		}
+	}
 	pkgs, err := packages.Load(cfg, paths...)
 	if err != nil {
 		t.Fatal(err)

@@ -160,3 +160,55 @@ func (m *layer) carriedOnlyLocally(call *ast.CallExpr, parent ast.Node, body ins
 	}
 	return true
 }
+
+// sharedRun reports whether the function literal at lit is given to a
+// call that runs it for callers other than this one: a SharedRun row
+// (sync.Once.Do, singleflight's Group.Do), or a function of this package
+// that keeps what its function parameter returns in a field (`c.v, c.err
+// = f()`: a cache filled once for every later caller). What the literal
+// does then outlives the request that happened to run it: a context of
+// its own there is no dropped context.
+func (m *layer) sharedRun(lit inspector.Cursor) bool {
+	call, ok := lit.Parent().Node().(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	idx := slices.Index(call.Args, lit.Node().(ast.Expr))
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if idx < 0 || fn == nil {
+		return false
+	}
+	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil {
+		return row.Role == catalog.SharedRun && row.ValueArg == idx
+	}
+	d := m.vals.Decls[fn.Origin()]
+	// The declaration's own parameters, which its body uses.
+	sig, ok := fn.Origin().Type().(*types.Signature)
+	if d == nil || d.Body == nil || !ok || sig.Variadic() && idx >= sig.Params().Len()-1 || idx >= sig.Params().Len() {
+		return false
+	}
+	param := sig.Params().At(idx)
+	kept := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || kept || len(as.Rhs) != 1 {
+			return !kept
+		}
+		c, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := analysisutil.Unparen(c.Fun).(*ast.Ident); !ok || m.pass.TypesInfo.Uses[id] != param {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if sel, ok := analysisutil.Unparen(l).(*ast.SelectorExpr); ok {
+				if s := m.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+					kept = true
+				}
+			}
+		}
+		return !kept
+	})
+	return kept
+}
