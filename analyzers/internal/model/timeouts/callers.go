@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -89,16 +90,18 @@ func (m *layer) callers() *callIndex {
 }
 
 // neverCancelled reports whether the context parameter named scope of the
-// function declared around pos can never be cancelled (paramNeverCancelled).
+// function declared around pos can never be cancelled (paramNeverCancelled),
+// or, for a scope `r.Context()`, the context of the request parameter r.
 // A wait there that ignores the context ignores nothing.
 func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 	fd := m.enclosingDecl(pos)
 	if fd == nil || fd.Type.Params == nil {
 		return false
 	}
+	name := strings.TrimSuffix(scope, ".Context()")
 	for _, f := range fd.Type.Params.List {
 		for _, n := range f.Names {
-			if n.Name == scope {
+			if n.Name == name {
 				if v, ok := m.pass.TypesInfo.Defs[n].(*types.Var); ok {
 					return m.paramNeverCancelled(v, 0)
 				}
@@ -143,7 +146,8 @@ func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 }
 
 // uncancellable reports whether every value e can have is a context that
-// is never cancelled.
+// is never cancelled, or a request that carries one: made by
+// http.NewRequest, which gives it context.Background().
 func (m *layer) uncancellable(e ast.Expr, depth int) bool {
 	if depth > 4 {
 		return false
@@ -157,6 +161,7 @@ func (m *layer) uncancellable(e ast.Expr, depth int) bool {
 		case *ast.CallExpr:
 			switch {
 			case m.isContextFunc(x, "Background", "TODO", "WithoutCancel"):
+			case analysisutil.IsFunc(analysisutil.Callee(m.pass.TypesInfo, x), "net/http", "NewRequest"):
 			case m.isContextFunc(x, "WithValue") && len(x.Args) == 3:
 				if !m.uncancellable(x.Args[0], depth+1) {
 					return false
