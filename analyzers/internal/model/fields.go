@@ -342,120 +342,15 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 			return true
 		})
 	}
+	aimed := m.newAims(nodes)
 	for _, call := range ops {
 		for _, a := range call.Args {
 			flow(a, 0)
-			m.flowPointedAt(a, nodes, func(e ast.Expr) { flow(e, 1) })
+			aimed.pointedAt(a, func(e ast.Expr) { flow(e, 1) })
 		}
 		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			flow(sel.X, 0)
 		}
 	}
 	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] }) && m.countBounded(stmt, nodes)
-}
-
-// flowPointedAt calls flow with the values the loop writes into what the
-// operation's argument arg (a variable) points at: a field reached through
-// it (`req.URL.Host = n.addr`), or the other arguments of a call of a
-// function of this package that writes through the parameter arg is given
-// to (`pointAt(req, n.base)`, whose body sets `req.URL.Host`). The
-// request an attempt sends is then aimed by those values.
-func (m *builder) flowPointedAt(arg ast.Expr, nodes []ast.Node, flow func(ast.Expr)) {
-	info := m.pass.TypesInfo
-	id, ok := analysisutil.Unparen(arg).(*ast.Ident)
-	if !ok {
-		return
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return
-	}
-	for _, root := range nodes {
-		ast.Inspect(root, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.AssignStmt:
-				if x.Tok != token.ASSIGN || len(x.Lhs) != len(x.Rhs) {
-					return true
-				}
-				for i, l := range x.Lhs {
-					if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel && rootVar(info, l) == v {
-						flow(x.Rhs[i])
-					}
-				}
-			case *ast.CallExpr:
-				fn := analysisutil.Callee(info, x)
-				if fn == nil {
-					return true
-				}
-				d := m.vals.Decls[fn.Origin()]
-				if d == nil || d.Body == nil {
-					return true
-				}
-				for i, a := range x.Args {
-					if ai, ok := analysisutil.Unparen(a).(*ast.Ident); !ok || info.Uses[ai] != v || !writesThrough(info, d, i) {
-						continue
-					}
-					for j, b := range x.Args {
-						if j != i {
-							flow(b)
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-}
-
-// rootVar returns the variable a selector chain starts from (`req` of
-// `req.URL.Host`), or nil.
-func rootVar(info *types.Info, e ast.Expr) *types.Var {
-	for {
-		switch x := analysisutil.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.Ident:
-			v, _ := info.Uses[x].(*types.Var)
-			return v
-		default:
-			return nil
-		}
-	}
-}
-
-// writesThrough reports whether the function d assigns to a field reached
-// through its i-th parameter, a pointer (`req.URL.Host = base.Host`).
-func writesThrough(info *types.Info, d *ast.FuncDecl, i int) bool {
-	var param *types.Var
-	k := 0
-	for _, f := range d.Type.Params.List {
-		names := max(len(f.Names), 1)
-		if i < k+names {
-			if len(f.Names) > 0 {
-				param, _ = info.Defs[f.Names[i-k]].(*types.Var)
-			}
-			break
-		}
-		k += names
-	}
-	if param == nil {
-		return false
-	}
-	if _, ok := param.Type().Underlying().(*types.Pointer); !ok {
-		return false
-	}
-	found := false
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN {
-			for _, l := range as.Lhs {
-				if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel && rootVar(info, l) == param {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
 }

@@ -2,27 +2,53 @@ package model
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
+// goesRoundBetween reports whether a continue or a goto of the loop lies
+// between from and to: a pass may go round after the operation without
+// reaching the write at to (a failure resent as it was, while only a
+// success moves the request on, as a long poll's index does).
+func goesRoundBetween(nodes []ast.Node, from, to token.Pos) bool {
+	found := false
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if found || n == nil || n.End() <= from || n.Pos() >= to {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				found = x.Tok == token.CONTINUE || x.Tok == token.GOTO
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // followsResponse reports whether the loop aims the request an operation
 // sends at what an earlier attempt answered: it writes into what the
 // operation's input points at (a field reached through it, or through a
 // function of the package that assigns through that parameter: see
-// flowPointedAt) a value that mentions an operation's result (`req.URL =
+// aims.pointedAt) a value that mentions a result of that operation (`req.URL =
 // resp.Location()`, `follow(req, resp, &left)`). The next pass sends
 // another request, where the response sent it: a redirect followed, not
-// the failed request sent again.
+// the failed request sent again. A loop that may go round between the
+// operation and the write sends the same request again on that path: a
+// retry still.
 func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	info := m.pass.TypesInfo
 	isOp := map[*ast.CallExpr]bool{}
 	for _, c := range ops {
 		isOp[c] = true
 	}
-	// The variables the loop assigns an operation's results to.
-	outcomes := map[types.Object]bool{}
+	// The variables the loop assigns each operation's results to.
+	results := map[*ast.CallExpr]map[types.Object]bool{}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -35,20 +61,25 @@ func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 			if c, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && isOp[c] {
 				for _, l := range as.Lhs {
 					if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) != nil {
-						outcomes[info.ObjectOf(id)] = true
+						if results[c] == nil {
+							results[c] = map[types.Object]bool{}
+						}
+						results[c][info.ObjectOf(id)] = true
 					}
 				}
 			}
 			return true
 		})
 	}
-	if len(outcomes) == 0 {
+	if len(results) == 0 {
 		return false
 	}
-	fromResponse := func(e ast.Expr) bool {
+	// fromResponse reports whether e mentions a result of the call that
+	// sent the request.
+	fromResponse := func(e ast.Expr, sent *ast.CallExpr) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && outcomes[info.Uses[id]] {
+			if id, ok := n.(*ast.Ident); ok && results[sent][info.Uses[id]] {
 				found = true
 			}
 			return !found
@@ -56,17 +87,22 @@ func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 		return found
 	}
 	found := false
+	aimed := m.newAims(nodes)
 	for _, call := range ops {
+		if results[call] == nil {
+			continue
+		}
 		for _, a := range call.Args {
-			// req, or the request a method of it derives (req.WithContext(ctx)).
+			// req, or the request a method of it derives
+			// (req.WithContext(ctx): a value of the receiver's type).
 			in := analysisutil.Unparen(a)
 			if c, ok := in.(*ast.CallExpr); ok {
-				if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				if sel, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr); ok && types.Identical(info.TypeOf(c), info.TypeOf(sel.X)) {
 					in = sel.X
 				}
 			}
-			m.flowPointedAt(in, nodes, func(e ast.Expr) {
-				found = found || fromResponse(e)
+			aimed.pointedAt(in, func(e ast.Expr) {
+				found = found || fromResponse(e, call) && !goesRoundBetween(nodes, call.End(), e.Pos())
 			})
 			if found {
 				return true

@@ -99,3 +99,80 @@ func sendStamped(c *http.Client, req *http.Request) (*http.Response, error) {
 	}
 	return nil, last
 }
+
+type query struct {
+	Body  []byte
+	Index uint64
+}
+
+type result struct{ Index uint64 }
+
+type kv struct{}
+
+func (kv) get(q *query) (*result, error) { return &result{}, nil }
+
+func marshal(v any) ([]byte, error) { return nil, nil }
+
+// The request is rebuilt from a result of another call, not from what
+// the server answered: the same request is sent again.
+func getFresh(c kv, q *query, payload map[string]any) (*result, error) {
+	var last error
+	for i := 0; i < 3; i++ {
+		body, err := marshal(payload)
+		if err != nil {
+			return nil, err
+		}
+		q.Body = body
+		res, err := c.get(q)
+		if err == nil {
+			return res, nil
+		}
+		last = err
+		time.Sleep(time.Second) // want `retry delay has no jitter`
+	}
+	return nil, last
+}
+
+// A long poll moves its index on after a success only; a failure goes
+// round first, and sends the same request again.
+func watch(c kv, q *query, stop <-chan struct{}, changed func(*result)) {
+	for {
+		res, err := c.get(q)
+		if err != nil {
+			select {
+			case <-time.After(time.Second): // want `retry delay has no jitter`
+				continue
+			case <-stop:
+				return
+			}
+		}
+		q.Index = res.Index
+		changed(res)
+	}
+}
+
+type session struct {
+	last *result
+}
+
+func (s *session) open(c kv, q *query) error {
+	_, err := c.get(q)
+	return err
+}
+
+// Keeping the result on success and returning aims nothing: the failed
+// attempt is sent again.
+func (s *session) reopen(c kv, q *query) error {
+	var last error
+	for i := 0; i < 3; i++ {
+		res, err := c.get(q)
+		if err == nil {
+			q.Index = res.Index
+			s.last = res
+			return nil
+		}
+		last = err
+		time.Sleep(time.Second) // want `retry delay has no jitter`
+	}
+	return last
+}

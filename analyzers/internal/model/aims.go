@@ -1,0 +1,202 @@
+package model
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// aims answers, for one loop, what the loop writes into what an
+// operation's argument points at (pointedAt), on the paths that stay in
+// the loop.
+type aims struct {
+	m     *builder
+	nodes []ast.Node
+	// leaving: the statements of a list that ends in a return with no
+	// continue or goto after them: a pass that runs one leaves the loop.
+	leaving map[ast.Stmt]bool
+}
+
+func (m *builder) newAims(nodes []ast.Node) *aims {
+	a := &aims{m: m, nodes: nodes, leaving: map[ast.Stmt]bool{}}
+	mark := func(list []ast.Stmt) {
+		n := len(list)
+		if n == 0 {
+			return
+		}
+		if _, ok := list[n-1].(*ast.ReturnStmt); !ok {
+			return
+		}
+		for k := n - 1; k >= 0 && !goesOn(list[k]); k-- {
+			a.leaving[list[k]] = true
+		}
+	}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				mark(x.List)
+			case *ast.CaseClause:
+				mark(x.Body)
+			case *ast.CommClause:
+				mark(x.Body)
+			}
+			return true
+		})
+	}
+	return a
+}
+
+// pointedAt calls flow with the values the loop writes into what the
+// operation's argument arg (a variable) points at, on a path that stays
+// in the loop: a field reached through it (`req.URL.Host = n.addr`), or
+// an argument of a call of a function of this package that assigns,
+// through the parameter arg is given to, a value made from the parameter
+// that argument is given to (`aim(req, n.base)`, whose body sets
+// `req.URL.Host = base.Host`). The request an attempt sends is then aimed
+// by those values. A write in a block that then returns, with no continue
+// or goto between (`c.conn = conn; return nil`), ends the loop, and aims
+// nothing.
+func (a *aims) pointedAt(arg ast.Expr, flow func(ast.Expr)) {
+	info := a.m.pass.TypesInfo
+	id, ok := analysisutil.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	for _, root := range a.nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if st, ok := n.(ast.Stmt); ok && a.leaving[st] {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if x.Tok != token.ASSIGN || len(x.Lhs) != len(x.Rhs) {
+					return true
+				}
+				for i, l := range x.Lhs {
+					if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel && rootVar(info, l) == v {
+						flow(x.Rhs[i])
+					}
+				}
+			case *ast.CallExpr:
+				a.m.aimedBy(x, v, flow)
+			}
+			return true
+		})
+	}
+}
+
+// goesOn reports whether st holds a continue or a goto (outside function
+// literals): a pass may go round from it.
+func goesOn(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			found = found || x.Tok == token.CONTINUE || x.Tok == token.GOTO
+		}
+		return !found
+	})
+	return found
+}
+
+// aimedBy calls flow with the arguments of call that its function, one of
+// this package, assigns from through the parameter v is given to: for
+// `aim(req, n.base)` with `req.URL.Host = base.Host` in aim's body, n.base.
+func (m *builder) aimedBy(call *ast.CallExpr, v *types.Var, flow func(ast.Expr)) {
+	info := m.pass.TypesInfo
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return
+	}
+	d := m.vals.Decls[fn.Origin()]
+	sig, ok := fn.Origin().Type().(*types.Signature)
+	if d == nil || d.Body == nil || !ok || sig.Variadic() {
+		return
+	}
+	for i, a := range call.Args {
+		if ai, ok := analysisutil.Unparen(a).(*ast.Ident); !ok || info.Uses[ai] != v || i >= sig.Params().Len() {
+			continue
+		}
+		for j, b := range call.Args {
+			if j != i && j < sig.Params().Len() && writesThroughFrom(info, d, sig.Params().At(i), sig.Params().At(j)) {
+				flow(b)
+			}
+		}
+	}
+}
+
+// rootVar returns the variable a selector chain starts from (`req` of
+// `req.URL.Host`), or nil.
+func rootVar(info *types.Info, e ast.Expr) *types.Var {
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.Ident:
+			v, _ := info.Uses[x].(*types.Var)
+			return v
+		default:
+			return nil
+		}
+	}
+}
+
+// writesThroughFrom reports whether the function d assigns, to a field
+// reached through its pointer parameter dst, a value made from its
+// parameter src: src itself, or a local assigned from it (`to, err :=
+// resp.Location(); req.URL = to`).
+func writesThroughFrom(info *types.Info, d *ast.FuncDecl, dst, src *types.Var) bool {
+	if _, ok := dst.Type().Underlying().(*types.Pointer); !ok {
+		return false
+	}
+	from := map[types.Object]bool{src: true}
+	mentions := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && from[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	// Locals made from src, in source order (one pass: a value is made
+	// before it is used).
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		for i, l := range as.Lhs {
+			r := as.Rhs[0]
+			if len(as.Rhs) == len(as.Lhs) {
+				r = as.Rhs[i]
+			}
+			if !mentions(r) {
+				continue
+			}
+			if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel && rootVar(info, l) == dst {
+				found = true
+			}
+			if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) != nil {
+				from[info.ObjectOf(id)] = true
+			}
+		}
+		return !found
+	})
+	return found
+}
