@@ -569,7 +569,7 @@ var hostLocalRows = []Row{
 // writers may be network connections. As for syscall, the few raw socket
 // calls of x/sys (Connect, Sendto) are taken for local too.
 var HostLocalPackages = map[string]bool{
-	"bytes": true, "context": true, "errors": true, "fmt": true, "log": true, "log/slog": true,
+	"bytes": true, "context": true, "crypto/rand": true, "errors": true, "fmt": true, "log": true, "log/slog": true,
 	"maps": true, "math": true, "math/rand": true, "math/rand/v2": true, "os": true,
 	"path": true, "path/filepath": true, "runtime": true, "slices": true, "sort": true,
 	"strconv": true, "strings": true, "sync": true, "sync/atomic": true, "syscall": true,
@@ -584,12 +584,13 @@ var HostLocalPackages = map[string]bool{
 var StreamPackages = map[string]bool{"bufio": true, "io": true}
 
 // HostStatePackages are the HostLocalPackages whose calls reach this
-// host's own state — its files, file locks, processes and system calls —
-// and nothing another client shares: an attempt that makes one reaches
+// host's own state — its files, file locks, processes, system calls and
+// random source — and nothing another client shares: an attempt that makes one reaches
 // this host (as a bind does), so retrying it synchronizes no one. (A file
 // on a network mount is the exception the model cannot see.)
 var HostStatePackages = map[string]bool{
-	"os": true, "syscall": true, "golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
+	"crypto/rand": true, "os": true, "syscall": true,
+	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
 func init() {
