@@ -177,7 +177,7 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 		}
 		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i)
 			}
 		}
 	case *ast.AssignStmt:
@@ -277,6 +277,67 @@ func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 		return !used
 	})
 	return !used
+}
+
+// detachesParam reports whether the function call calls, one of this
+// package, uses the parameter its i'th argument is given to only in work
+// it starts as a goroutine (`go func() { store.Unlock(ctx, keys) }()`,
+// `go release(ctx, keys)`) and does not wait for (no receive, select,
+// range over a channel, nor a WaitGroup's or an errgroup's Wait): the
+// callee detaches that work itself, as a `go` statement at the call
+// would.
+func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	sig := fn.Origin().Signature()
+	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
+		return false
+	}
+	d := m.vals.Decls[fn.Origin()]
+	if d == nil || d.Body == nil {
+		return false
+	}
+	param := sig.Params().At(i)
+	var goes []ast.Node
+	waits := false // the function waits for what it started
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			goes = append(goes, x)
+			return false
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			waits = true
+		case *ast.UnaryExpr:
+			waits = waits || x.Op == token.ARROW
+		case *ast.RangeStmt:
+			_, ch := m.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Chan)
+			waits = waits || ch
+		case *ast.CallExpr:
+			f := analysisutil.Callee(m.pass.TypesInfo, x)
+			waits = waits || f != nil && f.Name() == "Wait" && (analysisutil.PkgPath(f) == "sync" || analysisutil.PkgPath(f) == "golang.org/x/sync/errgroup")
+		}
+		return !waits
+	})
+	if waits {
+		return false
+	}
+	used, outside := false, false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || m.pass.TypesInfo.Uses[id] != param {
+			return !outside
+		}
+		used = true
+		if !slices.ContainsFunc(goes, func(g ast.Node) bool { return g.Pos() <= id.Pos() && id.End() <= g.End() }) {
+			outside = true
+		}
+		return !outside
+	})
+	return used && !outside
 }
 
 // returnsNothing reports whether call's function returns nothing: it cannot

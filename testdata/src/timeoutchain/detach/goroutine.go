@@ -3,6 +3,7 @@ package detach
 import (
 	"context"
 	"net/http"
+	"sync"
 )
 
 type publisher interface {
@@ -51,4 +52,41 @@ func holdAndWait(ctx context.Context, pub publisher) {
 	}
 	go release("leases")
 	release("audit")
+}
+
+// releaseAsync uses its context only in the goroutine it starts, and
+// does not wait for it: it detaches that work itself.
+func releaseAsync(ctx context.Context, pub publisher, keys []string) *sync.WaitGroup {
+	wg := new(sync.WaitGroup)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for _, k := range keys {
+			_ = pub.Publish(ctx, "unlock", []byte(k))
+		}
+	}()
+	return wg
+}
+
+func cancelLocks(ctx context.Context, pub publisher, keys []string) {
+	releaseAsync(context.Background(), pub, keys)
+}
+
+// The near miss: fanOut waits for the goroutines it starts, so the call
+// runs the work under the context it is given.
+func fanOut(ctx context.Context, pub publisher, keys []string) error {
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = pub.Publish(ctx, "unlock", []byte(k))
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+func unlockAll(ctx context.Context, pub publisher, keys []string) error {
+	return fanOut(context.Background(), pub, keys) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 }
