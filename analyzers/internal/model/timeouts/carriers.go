@@ -212,3 +212,70 @@ func (m *layer) sharedRun(lit inspector.Cursor) bool {
 	})
 	return kept
 }
+
+// keptForLater reports whether call, which returns no error, makes a
+// value the function keeps beyond itself: assigned to a field or a
+// package variable, directly or through a local whose every use is such
+// an assignment (`src := tokens.NewSource(ctx, url); h.src = src`). A
+// context given to it is the kept value's (a token source refreshing
+// later), not this call's: the call itself cannot fail with it, and the
+// work it serves happens after the request.
+func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector.Cursor) bool {
+	info := m.pass.TypesInfo
+	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	for r := range sig.Results().Variables() {
+		if types.Identical(r.Type(), types.Universe.Lookup("error").Type()) {
+			return false
+		}
+	}
+	as, ok := parent.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) || len(as.Lhs) != 1 {
+		return false
+	}
+	lasting := func(l ast.Expr) bool {
+		switch x := analysisutil.Unparen(l).(type) {
+		case *ast.SelectorExpr:
+			sel := info.Selections[x]
+			if sel == nil {
+				v, ok := info.Uses[x.Sel].(*types.Var)
+				return ok && v.Parent() == v.Pkg().Scope() // pkg.Var
+			}
+			return sel.Kind() == types.FieldVal
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+		}
+		return false
+	}
+	if lasting(as.Lhs[0]) {
+		return true
+	}
+	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return false
+	}
+	kept := false
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		x := cur.Node().(*ast.Ident)
+		if x == id || info.Uses[x] != v {
+			continue
+		}
+		a, ok := cur.Parent().Node().(*ast.AssignStmt)
+		if !ok || len(a.Lhs) != len(a.Rhs) {
+			return false
+		}
+		i := slices.Index(a.Rhs, ast.Expr(x))
+		if i < 0 || !lasting(a.Lhs[i]) {
+			return false
+		}
+		kept = true
+	}
+	return kept
+}

@@ -177,7 +177,7 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 		}
 		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.keptForLater(p, grand, body)
 			}
 		}
 	case *ast.AssignStmt:
