@@ -10,17 +10,21 @@ import (
 
 // aims answers, for one loop, what the loop writes into what an
 // operation's argument points at (pointedAt), on the paths that stay in
-// the loop.
+// the loop. One walk of the loop indexes, by variable, the values
+// written into fields reached through it and the calls it is given to.
 type aims struct {
-	m     *builder
-	nodes []ast.Node
-	// leaving: the statements of a list that ends in a return with no
-	// continue or goto after them: a pass that runs one leaves the loop.
-	leaving map[ast.Stmt]bool
+	m      *builder
+	writes map[*types.Var][]ast.Expr
+	calls  map[*types.Var][]*ast.CallExpr
+	values map[*types.Var][]ast.Expr // pointedAt's answers, once per variable
 }
 
 func (m *builder) newAims(nodes []ast.Node) *aims {
-	a := &aims{m: m, nodes: nodes, leaving: map[ast.Stmt]bool{}}
+	info := m.pass.TypesInfo
+	a := &aims{m: m, writes: map[*types.Var][]ast.Expr{}, calls: map[*types.Var][]*ast.CallExpr{}, values: map[*types.Var][]ast.Expr{}}
+	// leaving: the statements of a list that ends in a return with no
+	// continue or goto after them: a pass that runs one leaves the loop.
+	leaving := map[ast.Stmt]bool{}
 	mark := func(list []ast.Stmt) {
 		n := len(list)
 		if n == 0 {
@@ -30,7 +34,7 @@ func (m *builder) newAims(nodes []ast.Node) *aims {
 			return
 		}
 		for k := n - 1; k >= 0 && !goesOn(list[k]); k-- {
-			a.leaving[list[k]] = true
+			leaving[list[k]] = true
 		}
 	}
 	for _, root := range nodes {
@@ -48,32 +52,9 @@ func (m *builder) newAims(nodes []ast.Node) *aims {
 			return true
 		})
 	}
-	return a
-}
-
-// pointedAt calls flow with the values the loop writes into what the
-// operation's argument arg (a variable) points at, on a path that stays
-// in the loop: a field reached through it (`req.URL.Host = n.addr`), or
-// an argument of a call of a function of this package that assigns,
-// through the parameter arg is given to, a value made from the parameter
-// that argument is given to (`aim(req, n.base)`, whose body sets
-// `req.URL.Host = base.Host`). The request an attempt sends is then aimed
-// by those values. A write in a block that then returns, with no continue
-// or goto between (`c.conn = conn; return nil`), ends the loop, and aims
-// nothing.
-func (a *aims) pointedAt(arg ast.Expr, flow func(ast.Expr)) {
-	info := a.m.pass.TypesInfo
-	id, ok := analysisutil.Unparen(arg).(*ast.Ident)
-	if !ok {
-		return
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return
-	}
-	for _, root := range a.nodes {
+	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
-			if st, ok := n.(ast.Stmt); ok && a.leaving[st] {
+			if st, ok := n.(ast.Stmt); ok && leaving[st] {
 				return false
 			}
 			switch x := n.(type) {
@@ -84,16 +65,57 @@ func (a *aims) pointedAt(arg ast.Expr, flow func(ast.Expr)) {
 					return true
 				}
 				for i, l := range x.Lhs {
-					if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel && rootVar(info, l) == v {
-						flow(x.Rhs[i])
+					if _, isSel := analysisutil.Unparen(l).(*ast.SelectorExpr); isSel {
+						if v := rootVar(info, l); v != nil {
+							a.writes[v] = append(a.writes[v], x.Rhs[i])
+						}
 					}
 				}
 			case *ast.CallExpr:
-				a.m.aimedBy(x, v, flow)
+				for _, arg := range x.Args {
+					if id, ok := analysisutil.Unparen(arg).(*ast.Ident); ok {
+						if v, ok := info.Uses[id].(*types.Var); ok {
+							a.calls[v] = append(a.calls[v], x)
+						}
+					}
+				}
 			}
 			return true
 		})
 	}
+	return a
+}
+
+// pointedAt returns the values the loop writes into what the operation's
+// argument arg (a variable) points at, on a path that stays
+// in the loop: a field reached through it (`req.URL.Host = n.addr`), or
+// an argument of a call of a function of this package that assigns,
+// through the parameter arg is given to, a value made from the parameter
+// that argument is given to (`aim(req, n.base)`, whose body sets
+// `req.URL.Host = base.Host`). The request an attempt sends is then aimed
+// by those values. A write in a block that then returns, with no continue
+// or goto between (`c.conn = conn; return nil`), ends the loop, and aims
+// nothing.
+// nothing. The variable is returned too (nil if arg is none), so that
+// callers can take each variable once.
+func (a *aims) pointedAt(arg ast.Expr) (*types.Var, []ast.Expr) {
+	id, ok := analysisutil.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := a.m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil, nil
+	}
+	if vals, ok := a.values[v]; ok {
+		return v, vals
+	}
+	vals := append([]ast.Expr(nil), a.writes[v]...)
+	for _, c := range a.calls[v] {
+		a.m.aimedBy(c, v, func(e ast.Expr) { vals = append(vals, e) })
+	}
+	a.values[v] = vals
+	return v, vals
 }
 
 // goesOn reports whether st holds a continue or a goto (outside function
@@ -131,7 +153,7 @@ func (m *builder) aimedBy(call *ast.CallExpr, v *types.Var, flow func(ast.Expr))
 			continue
 		}
 		for j, b := range call.Args {
-			if j != i && j < sig.Params().Len() && writesThroughFrom(info, d, sig.Params().At(i), sig.Params().At(j)) {
+			if j != i && j < sig.Params().Len() && m.writesThroughFrom(d, sig.Params().At(i), sig.Params().At(j)) {
 				flow(b)
 			}
 		}
@@ -154,10 +176,24 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 	}
 }
 
-// writesThroughFrom reports whether the function d assigns, to a field
+// writesThroughFrom reports, once per pair of parameters, whether the
+// function d assigns, to a field
 // reached through its pointer parameter dst, a value made from its
 // parameter src: src itself, or a local assigned from it (`to, err :=
 // resp.Location(); req.URL = to`).
+func (m *builder) writesThroughFrom(d *ast.FuncDecl, dst, src *types.Var) bool {
+	key := [2]*types.Var{dst, src}
+	if got, ok := m.throughFrom[key]; ok {
+		return got
+	}
+	got := writesThroughFrom(m.pass.TypesInfo, d, dst, src)
+	if m.throughFrom == nil {
+		m.throughFrom = map[[2]*types.Var]bool{}
+	}
+	m.throughFrom[key] = got
+	return got
+}
+
 func writesThroughFrom(info *types.Info, d *ast.FuncDecl, dst, src *types.Var) bool {
 	if _, ok := dst.Type().Underlying().(*types.Pointer); !ok {
 		return false

@@ -343,10 +343,16 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 		})
 	}
 	aimed := m.newAims(nodes)
+	aimedSeen := map[*types.Var]bool{}
 	for _, call := range ops {
 		for _, a := range call.Args {
 			flow(a, 0)
-			aimed.pointedAt(a, func(e ast.Expr) { flow(e, 1) })
+			if v, vals := aimed.pointedAt(a); v != nil && !aimedSeen[v] {
+				aimedSeen[v] = true
+				for _, e := range vals {
+					flow(e, 1)
+				}
+			}
 		}
 		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			flow(sel.X, 0)

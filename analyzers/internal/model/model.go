@@ -34,6 +34,7 @@ type builder struct {
 	retryAt        map[ast.Node]*Retry
 	covered        map[ast.Node]*Retry // statements of a goto loop after its label
 	uncounted      map[*ast.FuncLit]bool
+	throughFrom    map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
 	summaries      *summaries[RetryFact]
 	delayFuncs     map[*types.Func]bool
 	pureWaits      map[*types.Func]bool

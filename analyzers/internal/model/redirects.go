@@ -47,8 +47,8 @@ func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 	for _, c := range ops {
 		isOp[c] = true
 	}
-	// The variables the loop assigns each operation's results to.
-	results := map[*ast.CallExpr]map[types.Object]bool{}
+	// The operations whose results the loop assigns to each variable.
+	resultOf := map[types.Object][]*ast.CallExpr{}
 	for _, root := range nodes {
 		ast.Inspect(root, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
@@ -61,37 +61,21 @@ func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 			if c, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && isOp[c] {
 				for _, l := range as.Lhs {
 					if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) != nil {
-						if results[c] == nil {
-							results[c] = map[types.Object]bool{}
-						}
-						results[c][info.ObjectOf(id)] = true
+						resultOf[info.ObjectOf(id)] = append(resultOf[info.ObjectOf(id)], c)
 					}
 				}
 			}
 			return true
 		})
 	}
-	if len(results) == 0 {
+	if len(resultOf) == 0 {
 		return false
 	}
-	// fromResponse reports whether e mentions a result of the call that
-	// sent the request.
-	fromResponse := func(e ast.Expr, sent *ast.CallExpr) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && results[sent][info.Uses[id]] {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
-	found := false
 	aimed := m.newAims(nodes)
+	// fromResponses, per variable an operation is given: the values the
+	// loop aims it with, by the operation whose results each mentions.
+	fromResponses := map[*types.Var]map[*ast.CallExpr][]ast.Expr{}
 	for _, call := range ops {
-		if results[call] == nil {
-			continue
-		}
 		for _, a := range call.Args {
 			// req, or the request a method of it derives
 			// (req.WithContext(ctx): a value of the receiver's type).
@@ -101,11 +85,30 @@ func (m *builder) followsResponse(nodes []ast.Node, ops []*ast.CallExpr) bool {
 					in = sel.X
 				}
 			}
-			aimed.pointedAt(in, func(e ast.Expr) {
-				found = found || fromResponse(e, call) && !goesRoundBetween(nodes, call.End(), e.Pos())
-			})
-			if found {
-				return true
+			v, vals := aimed.pointedAt(in)
+			if v == nil {
+				continue
+			}
+			byCall, ok := fromResponses[v]
+			if !ok {
+				byCall = map[*ast.CallExpr][]ast.Expr{}
+				for _, e := range vals {
+					ast.Inspect(e, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							for _, c := range resultOf[info.Uses[id]] {
+								byCall[c] = append(byCall[c], e)
+							}
+						}
+						return true
+					})
+				}
+				fromResponses[v] = byCall
+			}
+			// A value made from what this very call answered.
+			for _, e := range byCall[call] {
+				if !goesRoundBetween(nodes, call.End(), e.Pos()) {
+					return true
+				}
 			}
 		}
 	}
