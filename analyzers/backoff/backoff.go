@@ -129,21 +129,25 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	}
 }
 
-// backsOffToCap reports whether every wait of r grows exponentially to a
-// cap. A retry built so is made to run through a long outage, as the
-// reconnect of a long-lived connection is: once at its cap it costs the
-// dependency one attempt per client per cap, and going on until the
-// dependency is back is the design, not a missing bound.
+// backsOffToCap reports whether every wait of r whose shape the model
+// knows grows exponentially to a cap, and there is one. A retry built so
+// is made to run through a long outage, as the reconnect of a long-lived
+// connection is: once at its cap it costs the dependency one attempt per
+// client per cap, and going on until the dependency is back is the
+// design, not a missing bound. A wait of unknown shape (inside a helper
+// the model cannot see into) says nothing either way.
 func backsOffToCap(r *model.Retry) bool {
-	if len(r.Delays) == 0 {
-		return false
-	}
+	known := false
 	for _, d := range r.Delays {
+		if d.Shape.Jitter == waits.JitterUnknown {
+			continue
+		}
 		if !d.Shape.Exponential || !d.Shape.Capped {
 			return false
 		}
+		known = true
 	}
-	return true
+	return known
 }
 
 // checkDelay judges one wait. specific: the retry goes round only on

@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"errors"
 	"math/rand/v2"
 	"time"
 )
@@ -74,5 +75,37 @@ func (s *session) reconnectMixed(fast bool) {
 		}
 		time.Sleep(time.Duration(rand.Int64N(int64(wait))))
 		wait = min(wait*2, time.Minute)
+	}
+}
+
+type voice struct {
+	ready  func() bool
+	settle func() time.Duration
+}
+
+// settle waits for the voice channel to settle, for as long as the
+// settle hook says: a wait of a shape the model cannot see into.
+func (v *voice) settleDown() { time.Sleep(v.settle()) }
+
+func (v *voice) join() error {
+	if !v.ready() {
+		return errTimeout
+	}
+	return nil
+}
+
+var errTimeout = errors.New("voice: timed out")
+
+// A wait of unknown shape in the pass says nothing about the retry's own
+// backoff, which grows to a cap: no bound is the design.
+func (v *voice) reconnect() {
+	wait := time.Second
+	for {
+		time.Sleep(time.Duration(rand.Int64N(int64(wait))))
+		wait = min(wait*2, 10*time.Minute)
+		if err := v.join(); err == nil {
+			return
+		}
+		v.settleDown()
 	}
 }
