@@ -87,15 +87,14 @@ func (m *builder) newAims(nodes []ast.Node) *aims {
 }
 
 // pointedAt returns the values the loop writes into what the operation's
-// argument arg (a variable) points at, on a path that stays
-// in the loop: a field reached through it (`req.URL.Host = n.addr`), or
-// an argument of a call of a function of this package that assigns,
-// through the parameter arg is given to, a value made from the parameter
-// that argument is given to (`aim(req, n.base)`, whose body sets
+// argument arg (a variable) points at, on a path that stays in the loop:
+// a field reached through it (`req.URL.Host = n.addr`), or an argument of
+// a call of a function of this package that assigns, through the
+// parameter arg is given to, a value made from the parameter that
+// argument is given to (`aim(req, n.base)`, whose body sets
 // `req.URL.Host = base.Host`). The request an attempt sends is then aimed
 // by those values. A write in a block that then returns, with no continue
 // or goto between (`c.conn = conn; return nil`), ends the loop, and aims
-// nothing.
 // nothing. The variable is returned too (nil if arg is none), so that
 // callers can take each variable once.
 func (a *aims) pointedAt(arg ast.Expr) (*types.Var, []ast.Expr) {
@@ -177,10 +176,9 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 }
 
 // writesThroughFrom reports, once per pair of parameters, whether the
-// function d assigns, to a field
-// reached through its pointer parameter dst, a value made from its
-// parameter src: src itself, or a local assigned from it (`to, err :=
-// resp.Location(); req.URL = to`).
+// function d assigns, to a field reached through its pointer parameter
+// dst, a value made from its parameter src: src itself, or a local
+// assigned from it (`to, err := resp.Location(); req.URL = to`).
 func (m *builder) writesThroughFrom(d *ast.FuncDecl, dst, src *types.Var) bool {
 	key := [2]*types.Var{dst, src}
 	if got, ok := m.throughFrom[key]; ok {

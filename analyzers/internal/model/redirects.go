@@ -35,8 +35,8 @@ func goesRoundBetween(nodes []ast.Node, from, to token.Pos) bool {
 // sends at what an earlier attempt answered: it writes into what the
 // operation's input points at (a field reached through it, or through a
 // function of the package that assigns through that parameter: see
-// aims.pointedAt) a value that mentions a result of that operation (`req.URL =
-// resp.Location()`, `follow(req, resp, &left)`). The next pass sends
+// aims.pointedAt) a value that mentions a result of that operation
+// (`req.URL = resp.Location()`, `follow(req, resp, &left)`). The next pass sends
 // another request, where the response sent it: a redirect followed, not
 // the failed request sent again. A loop that may go round between the
 // operation and the write sends the same request again on that path: a

@@ -153,6 +153,9 @@ func newTestSpans(pass *analysis.Pass) *testSpans {
 // reporter interface: a fake or a fixture that keeps the test it serves
 // (`type fakeCA struct{ t *testing.T }`), whose methods run in that test.
 func holdsTest(recv types.Type) bool {
+	if recv == nil {
+		return false
+	}
 	if p, ok := recv.(*types.Pointer); ok {
 		recv = p.Elem()
 	}

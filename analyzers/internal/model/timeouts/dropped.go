@@ -314,8 +314,10 @@ func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
 		case *ast.UnaryExpr:
 			waits = waits || x.Op == token.ARROW
 		case *ast.RangeStmt:
-			_, ch := m.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Chan)
-			waits = waits || ch
+			if t := m.pass.TypesInfo.TypeOf(x.X); t != nil {
+				_, ch := t.Underlying().(*types.Chan)
+				waits = waits || ch
+			}
 		case *ast.CallExpr:
 			f := analysisutil.Callee(m.pass.TypesInfo, x)
 			waits = waits || f != nil && f.Name() == "Wait" && (analysisutil.PkgPath(f) == "sync" || analysisutil.PkgPath(f) == "golang.org/x/sync/errgroup")
