@@ -110,54 +110,6 @@ func (m *layer) findDropped(t *Timeouts) {
 	}
 }
 
-// startedAlone reports whether the function literal at lit is kept in a
-// local variable that the function only starts as a goroutine
-// (`keepAlive := func() {...}; go keepAlive()`): like a `go func() {...}()`,
-// work meant to outlive the caller. started caches, for the function's
-// body, the variables whose every use is the function of a go statement.
-func startedAlone(info *types.Info, lit, body inspector.Cursor, started *map[types.Object]bool) bool {
-	var lhs ast.Expr
-	switch p := lit.Parent().Node().(type) {
-	case *ast.AssignStmt:
-		if len(p.Lhs) == 1 && len(p.Rhs) == 1 {
-			lhs = p.Lhs[0]
-		}
-	case *ast.ValueSpec:
-		if len(p.Names) == 1 && len(p.Values) == 1 {
-			lhs = p.Names[0]
-		}
-	}
-	id, ok := lhs.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	if *started == nil {
-		*started = goStartedVars(info, body)
-	}
-	return (*started)[info.ObjectOf(id)]
-}
-
-// goStartedVars returns the variables used in body, every use of which is
-// the function called by a go statement.
-func goStartedVars(info *types.Info, body inspector.Cursor) map[types.Object]bool {
-	onlyGo := map[types.Object]bool{}
-	for c := range body.Preorder((*ast.Ident)(nil)) {
-		obj, ok := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
-		if !ok {
-			continue
-		}
-		call, isCall := c.Parent().Node().(*ast.CallExpr)
-		_, isGo := c.Parent().Parent().Node().(*ast.GoStmt)
-		asGo := isCall && call.Fun == c.Node() && isGo
-		if prev, seen := onlyGo[obj]; !seen {
-			onlyGo[obj] = asGo
-		} else {
-			onlyGo[obj] = prev && asGo
-		}
-	}
-	return onlyGo
-}
-
 // passedDown reports whether a context.Background() call is used for a
 // call: an argument of a call that can fail with the context's error
 // (not of one that returns nothing), or the value of a variable. Comparisons (ctx != context.Background()) and returns of a
@@ -277,69 +229,6 @@ func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 		return !used
 	})
 	return !used
-}
-
-// detachesParam reports whether the function call calls, one of this
-// package, uses the parameter its i'th argument is given to only in work
-// it starts as a goroutine (`go func() { store.Unlock(ctx, keys) }()`,
-// `go release(ctx, keys)`) and does not wait for (no receive, select,
-// range over a channel, nor a WaitGroup's or an errgroup's Wait): the
-// callee detaches that work itself, as a `go` statement at the call
-// would.
-func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
-	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil {
-		return false
-	}
-	sig := fn.Origin().Signature()
-	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
-		return false
-	}
-	d := m.vals.Decls[fn.Origin()]
-	if d == nil || d.Body == nil {
-		return false
-	}
-	param := sig.Params().At(i)
-	var goes []ast.Node
-	waits := false // the function waits for what it started
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.GoStmt:
-			goes = append(goes, x)
-			return false
-		case *ast.FuncLit:
-			return false
-		case *ast.SelectStmt:
-			waits = true
-		case *ast.UnaryExpr:
-			waits = waits || x.Op == token.ARROW
-		case *ast.RangeStmt:
-			if t := m.pass.TypesInfo.TypeOf(x.X); t != nil {
-				_, ch := t.Underlying().(*types.Chan)
-				waits = waits || ch
-			}
-		case *ast.CallExpr:
-			f := analysisutil.Callee(m.pass.TypesInfo, x)
-			waits = waits || f != nil && f.Name() == "Wait" && (analysisutil.PkgPath(f) == "sync" || analysisutil.PkgPath(f) == "golang.org/x/sync/errgroup")
-		}
-		return !waits
-	})
-	if waits {
-		return false
-	}
-	used, outside := false, false
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || m.pass.TypesInfo.Uses[id] != param {
-			return !outside
-		}
-		used = true
-		if !slices.ContainsFunc(goes, func(g ast.Node) bool { return g.Pos() <= id.Pos() && id.End() <= g.End() }) {
-			outside = true
-		}
-		return !outside
-	})
-	return used && !outside
 }
 
 // returnsNothing reports whether call's function returns nothing: it cannot
