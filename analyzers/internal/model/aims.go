@@ -120,17 +120,10 @@ func (a *aims) pointedAt(arg ast.Expr) (*types.Var, []ast.Expr) {
 // goesOn reports whether st holds a continue or a goto (outside function
 // literals): a pass may go round from it.
 func goesOn(st ast.Stmt) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BranchStmt:
-			found = found || x.Tok == token.CONTINUE || x.Tok == token.GOTO
-		}
-		return !found
+	return analysisutil.AnyIn([]ast.Node{st}, func(n ast.Node) bool {
+		b, ok := n.(*ast.BranchStmt)
+		return ok && (b.Tok == token.CONTINUE || b.Tok == token.GOTO)
 	})
-	return found
 }
 
 // aimedBy calls flow with the arguments of call that its function, one of

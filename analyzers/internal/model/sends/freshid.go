@@ -76,26 +76,17 @@ func isByte(t types.Type) bool {
 // fresh-identifier function.
 func (m *layer) drawsRandom(body *ast.BlockStmt) bool {
 	info := m.pass.TypesInfo
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return analysisutil.AnyIn([]ast.Node{body}, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
-			if fn := analysisutil.Callee(info, x); fn != nil && randPaths[analysisutil.PkgPath(fn)] || m.IsFreshID(x) {
-				found = true
-			}
+			fn := analysisutil.Callee(info, x)
+			return fn != nil && randPaths[analysisutil.PkgPath(fn)] || m.IsFreshID(x)
 		case *ast.Ident:
-			if v, ok := info.Uses[x].(*types.Var); ok && m.randReader(v) {
-				found = true
-			}
+			v, ok := info.Uses[x].(*types.Var)
+			return ok && m.randReader(v)
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // randReader reports whether v is crypto/rand.Reader or a package

@@ -227,7 +227,7 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 		return false
 	}
 	for r := range sig.Results().Variables() {
-		if types.Identical(r.Type(), types.Universe.Lookup("error").Type()) {
+		if analysisutil.IsErrorType(r.Type()) {
 			return false
 		}
 	}

@@ -104,7 +104,8 @@ func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
 			}
 		case *ast.CallExpr:
 			f := analysisutil.Callee(m.pass.TypesInfo, x)
-			waits = waits || f != nil && f.Name() == "Wait" && (analysisutil.PkgPath(f) == "sync" || analysisutil.PkgPath(f) == "golang.org/x/sync/errgroup")
+			waits = waits || analysisutil.IsMethod(f, "sync", "WaitGroup", "Wait") || analysisutil.IsMethod(f, "sync", "Cond", "Wait") ||
+				analysisutil.IsMethod(f, "golang.org/x/sync/errgroup", "Group", "Wait")
 		}
 		return !waits
 	})

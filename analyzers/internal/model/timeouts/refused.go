@@ -3,6 +3,7 @@ package timeouts
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model"
@@ -13,28 +14,18 @@ import (
 // (`c.call(ctx, req)`): once the context is done, that attempt fails at
 // once, with no response.
 func (m *layer) attemptGets(r *model.Retry, scope string) bool {
-	found := false
-	for _, op := range r.Ops {
-		ast.Inspect(op, func(n ast.Node) bool {
-			if found {
-				return false
-			}
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if fn := analysisutil.Callee(m.pass.TypesInfo, x); fn != nil && analysisutil.PkgPath(fn) == "context" {
-					// context.WithoutCancel(ctx): a context of its own.
-					return false
-				}
-				for _, a := range x.Args {
-					if isContextType(m.pass.TypesInfo.TypeOf(a)) && types.ExprString(a) == scope {
-						found = true
-					}
-				}
-			}
-			return true
+	info := m.pass.TypesInfo
+	return analysisutil.AnyIn(r.Ops, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if fn := analysisutil.Callee(info, call); fn != nil && analysisutil.PkgPath(fn) == "context" {
+			// context.WithoutCancel(ctx): a context of its own.
+			return false
+		}
+		return slices.ContainsFunc(call.Args, func(a ast.Expr) bool {
+			return isContextType(info.TypeOf(a)) && types.ExprString(a) == scope
 		})
-	}
-	return found
+	})
 }
