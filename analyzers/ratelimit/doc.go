@@ -32,10 +32,15 @@
 //     and that do not share a hash tag: Redis Cluster refuses the script
 //     with CROSSSLOT. Tag the keys with the limited identity, as in
 //     "rl:{user:42}:cur" and "rl:{user:42}:prev";
-//   - no-retry-after: an HTTP handler writes 429 Too Many Requests or 503
-//     Service Unavailable (WriteHeader, http.Error, or a helper that
-//     writes it) and no Retry-After header is set on that path before the
-//     status (directly or by a helper, across packages). When a Redis
+//   - no-retry-after: an HTTP handler writes 429 Too Many Requests, or 503
+//     Service Unavailable where a limiter refused the request (a rate
+//     limiter, a semaphore, a bulkhead, an in-flight count, a Redis
+//     counter: the server sheds load and knows when it has room), with
+//     WriteHeader, http.Error or a helper that writes it, and no
+//     Retry-After header is set on that path before the status (directly
+//     or by a helper, across packages). A 503 for another reason (not
+//     ready, stopping, a dependency down) is not reported: nothing knows
+//     when it ends. When a Redis
 //     counter of the same package with a constant expiry decides the
 //     status, the suggested fix sets Retry-After to that time to live;
 //   - ignores-retry-after: a retry loop that tells 429 or 503 apart from

@@ -28,11 +28,12 @@ var doc string
 // Analyzer reports rate limits that leak, scripts across hash slots, and
 // 429/503 responses without Retry-After or clients that ignore it.
 var Analyzer = &analysis.Analyzer{
-	Name:     "ratelimit",
-	Doc:      analysisutil.MustExtractDoc(doc, "ratelimit"),
-	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/ratelimit.md",
-	Requires: []*analysis.Analyzer{rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, model.Analyzer},
-	Run:      run,
+	Name:      "ratelimit",
+	Doc:       analysisutil.MustExtractDoc(doc, "ratelimit"),
+	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/ratelimit.md",
+	Requires:  []*analysis.Analyzer{rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, model.Analyzer},
+	Run:       run,
+	FactTypes: []analysis.Fact{(*AdmitsFact)(nil)},
 }
 
 const retryAfter = "Retry-After"
@@ -48,8 +49,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range redis.Scripts {
 		checkScript(pass, s)
 	}
+	adm := findAdmissions(pass)
 	for _, w := range pass.ResultOf[httpstatus.Analyzer].(*httpstatus.Result).Writes {
-		checkWrite(pass, w, redis)
+		checkWrite(pass, w, redis, adm)
 	}
 	reads := pass.ResultOf[respread.Analyzer].(*respread.Result)
 	for _, r := range pass.ResultOf[model.Analyzer].(*model.Result).Retries {
@@ -200,7 +202,7 @@ func checkScript(pass *analysis.Pass, s *rediscmd.Script) {
 	})
 }
 
-func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result) {
+func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result, adm *admissions) {
 	if w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable {
 		return
 	}
@@ -211,6 +213,12 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result
 	}
 	if w.WriterParam >= 0 && !w.Handler {
 		return // a helper's write: reported where it is called
+	}
+	if w.Status == http.StatusServiceUnavailable && !adm.sheds(w, redis) {
+		// Not ready, stopping, a dependency down: the server does not
+		// know when it will serve again, and a Retry-After would be a
+		// guess. Only a limiter that refused knows when it has room.
+		return
 	}
 	what := fmt.Sprintf("%d %s", w.Status, http.StatusText(w.Status))
 	where := ""
@@ -255,48 +263,12 @@ func retryAfterFix(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Res
 	if id, ok := analysisutil.Unparen(writer).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] == nil {
 		return nil
 	}
-	conds, body := guards(w.Func, w.Call)
-	if len(conds) == 0 {
+	g := guardOf(pass, w.Func, w.Call)
+	if g == nil || len(g.conds) == 0 {
 		return nil
 	}
 	info := pass.TypesInfo
-	vars := map[types.Object]bool{}
-	var calls []*ast.CallExpr
-	for _, c := range conds {
-		ast.Inspect(c, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Ident:
-				if v, ok := info.Uses[n].(*types.Var); ok {
-					vars[v] = true
-				}
-			case *ast.CallExpr:
-				calls = append(calls, n)
-			case *ast.FuncLit:
-				return false
-			}
-			return true
-		})
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
-			return true
-		}
-		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && (vars[info.Defs[id]] || vars[info.Uses[id]]) {
-				calls = append(calls, call)
-				break
-			}
-		}
-		return true
-	})
+	vars, calls := g.vars, g.calls
 	var ttls []int64
 	var sites []*rediscmd.Command
 	unknown := false

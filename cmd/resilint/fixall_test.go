@@ -81,12 +81,13 @@ func TestFixAllExamples(t *testing.T) {
 }
 
 // The demo's findings that come with a fix. Issue 12 asked for at least
-// 11 of the 14 findings on examples/, every check counted. Left without
-// one: the inner timeout set by a callee in another package (its fix is
-// an edit in that package, which a finding reported at the caller cannot
-// make under go vet), the 503 of a failed dependency (no value the code
-// states for Retry-After) and the Redis read-modify-write (the atomic
-// version depends on what the commands decide).
+// 11 of the 14 findings on examples/ of the time, every check counted;
+// the 503 of a failed dependency, which had none, is no longer reported
+// (only a 503 that sheds load is), which leaves 13. Left without one: the
+// inner timeout set by a callee in another package (its fix is an edit in
+// that package, which a finding reported at the caller cannot make under
+// go vet) and the Redis read-modify-write (the atomic version depends on
+// what the commands decide).
 func TestExamplesFixCount(t *testing.T) {
 	stdout, stderr, code := run(t, repoRoot(t), bin, "-json", "./examples/...")
 	if code != 0 {
@@ -104,8 +105,8 @@ func TestExamplesFixCount(t *testing.T) {
 	}
 	fixed := len(fs) - len(without)
 	t.Logf("%d of %d findings on examples/ have a fix; without: %q", fixed, len(fs), without)
-	if len(fs) != 14 || fixed < 11 {
-		t.Errorf("%d of %d findings on examples/ have a fix, want at least 11 of 14; without a fix:\n%s", fixed, len(fs), strings.Join(without, "\n"))
+	if len(fs) != 13 || fixed < 11 {
+		t.Errorf("%d of %d findings on examples/ have a fix, want at least 11 of 13; without a fix:\n%s", fixed, len(fs), strings.Join(without, "\n"))
 	}
 }
 

@@ -181,6 +181,11 @@ const (
 	// it leaves, serves callers other than the one whose call ran it
 	// (contexts.go).
 	SharedRun
+	// Admission: a call whose result says whether a rate limiter, a
+	// semaphore or a bulkhead takes one more request now (a rate
+	// limiter's Allow, a semaphore's TryAcquire) or makes the caller wait
+	// for room (limits.go).
+	Admission
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -261,6 +266,8 @@ const (
 	ResilintBreaker     = "github.com/resilint/resilint/runtime/breaker"
 	ResilintIdempotency = "github.com/resilint/resilint/runtime/idempotency"
 	ResilintCallpath    = "github.com/resilint/resilint/runtime/callpath"
+	ResilintBulkhead    = "github.com/resilint/resilint/runtime/bulkhead"
+	ResilintRateLimit   = "github.com/resilint/resilint/runtime/ratelimit"
 	GoBreaker           = "github.com/sony/gobreaker"
 	GoBreakerV2         = "github.com/sony/gobreaker/v2"
 	Hystrix             = "github.com/afex/hystrix-go/hystrix"

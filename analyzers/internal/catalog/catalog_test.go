@@ -32,7 +32,10 @@ func TestRowsResolve(t *testing.T) {
 		}
 	}
 	paths = append(paths, catalog.NetHTTP, catalog.IO)
-	for _, r := range catalog.ContextRows {
+	for _, r := range append(append([]catalog.Row(nil), catalog.ContextRows...), catalog.AdmissionRows...) {
+		if r.Path == catalog.ResilintBulkhead || r.Path == catalog.ResilintRateLimit {
+			continue // TestRuntimeRowsResolve: the real packages
+		}
 		if !slices.Contains(paths, r.Path) {
 			paths = append(paths, r.Path)
 		}
@@ -48,7 +51,10 @@ func TestRowsResolve(t *testing.T) {
 		}
 		byPath[p.PkgPath] = p.Types
 	}
-	for _, r := range append(append([]catalog.Row(nil), catalog.Rows...), catalog.ContextRows...) {
+	for _, r := range slices.Concat(catalog.Rows, catalog.ContextRows, catalog.AdmissionRows) {
+		if r.Path == catalog.ResilintBulkhead || r.Path == catalog.ResilintRateLimit {
+			continue
+		}
 		pkg := byPath[r.Path]
 		if pkg == nil {
 			t.Errorf("row %s.%s.%s: package not loaded", r.Path, r.Recv, r.Name)
@@ -63,14 +69,14 @@ func TestRowsResolve(t *testing.T) {
 // TestRuntimeRowsResolve checks the rows of resilint's own runtime
 // packages against the real packages, so the stubs cannot drift from them.
 func TestRuntimeRowsResolve(t *testing.T) {
-	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency, catalog.ResilintCallpath} {
+	for _, path := range []string{catalog.ResilintRetry, catalog.ResilintBreaker, catalog.ResilintIdempotency, catalog.ResilintCallpath, catalog.ResilintBulkhead, catalog.ResilintRateLimit} {
 		cfg := &packages.Config{Mode: packages.NeedTypes | packages.NeedName | packages.NeedSyntax}
 		pkgs, err := packages.Load(cfg, path)
 		if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
 			t.Fatalf("loading %s: %v", path, err)
 		}
 		n := 0
-		for _, r := range catalog.Rows {
+		for _, r := range slices.Concat(catalog.Rows, catalog.AdmissionRows) {
 			if r.Path != path {
 				continue
 			}

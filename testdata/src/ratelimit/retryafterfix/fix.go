@@ -122,7 +122,7 @@ func unrelated(pool *redis.Pool) http.HandlerFunc {
 		n, _ := count(pool, r.RemoteAddr)
 		_ = n
 		if r.Method != http.MethodGet {
-			http.Error(w, "busy", http.StatusServiceUnavailable) // want `503 Service Unavailable written without a Retry-After header`
+			http.Error(w, "busy", http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After header`
 		}
 	}
 }

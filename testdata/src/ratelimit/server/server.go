@@ -4,12 +4,14 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"ratelimit/respond"
 )
 
-type limiter struct{ ok bool }
+type limiter struct{ rl *rate.Limiter }
 
-func (l *limiter) allow(*http.Request) bool { return l.ok }
+func (l *limiter) allow(*http.Request) bool { return l.rl.Allow() } // want allow:"admits"
 
 // A bare 429.
 func bare(l *limiter) http.HandlerFunc {
@@ -57,8 +59,8 @@ func local(w http.ResponseWriter, code int) {
 }
 
 func viaStatusParam(w http.ResponseWriter, r *http.Request) {
-	local(w, http.StatusTooManyRequests)             // want `429 Too Many Requests written by local \(at server.go:\d+\) without`
-	respond.Status(w, http.StatusServiceUnavailable) // want `503 Service Unavailable written by respond.Status`
+	local(w, http.StatusTooManyRequests)          // want `429 Too Many Requests written by local \(at server.go:\d+\) without`
+	respond.Status(w, http.StatusTooManyRequests) // want `429 Too Many Requests written by respond.Status`
 }
 
 // Middleware.
@@ -153,7 +155,7 @@ func inLoop(w http.ResponseWriter, r *http.Request) {
 	for _, v := range r.Header.Values("X-Wait") {
 		w.Header().Set("Retry-After", v)
 	}
-	w.WriteHeader(http.StatusServiceUnavailable) // want `503 Service Unavailable written without a Retry-After`
+	w.WriteHeader(http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After`
 }
 
 // Every case, default included, sets it.
@@ -176,7 +178,7 @@ func selectSome(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "1")
 	case <-ready:
 	}
-	w.WriteHeader(http.StatusServiceUnavailable) // want `503 Service Unavailable written without a Retry-After`
+	w.WriteHeader(http.StatusTooManyRequests) // want `429 Too Many Requests written without a Retry-After`
 }
 
 // A select whose every case sets it.
