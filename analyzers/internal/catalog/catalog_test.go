@@ -196,3 +196,23 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 }
 
 func errf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func TestTestSupportPath(t *testing.T) {
+	for path, want := range map[string]bool{
+		"net/http/httptest": true,
+		"golang.org/x/crypto/acme/autocert/internal/acmetest": true,
+		"example.com/shop/test/e2e/framework":                 true,
+		"example.com/shop/internal/testutil":                  true,
+		"example.com/shop/e2e":                                true,
+		"example.com/shop/payments":                           false,
+		"example.com/shop/latest":                             false,
+		"example.com/contest/attest":                          false,
+		"example.com/shop/test":                               true,
+		"example.com/shop/cachetest":                          false, // no package cache above it
+		"example.com/shop/cache/cachetest":                    true,
+	} {
+		if got := catalog.TestSupportPath(path); got != want {
+			t.Errorf("TestSupportPath(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -108,25 +108,33 @@ type quiet struct{}
 
 func (*quiet) Errorf(string, ...any) {}
 
-// Findings in _test.go files are dropped by default; the switch brings
-// them back.
+// Findings in _test.go files and in test-support packages (testfiles/e2e,
+// testfiles/cache/cachetest) are dropped by default; the switch brings
+// them back. testfiles/latest only ends in "test" and is reported.
 func TestTestFilesOffByDefault(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles")
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles/...")
 }
 
 func TestTestFilesSwitch(t *testing.T) {
 	suppress.SetIncludeTests(true)
 	t.Cleanup(func() { suppress.SetIncludeTests(false) })
-	res := analysistest.Run(&quiet{}, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles")
+	res := analysistest.Run(&quiet{}, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles/...")
 	var inTests int
+	support := map[string]int{}
 	for _, r := range res {
 		for _, d := range r.Diagnostics {
 			if strings.HasSuffix(r.Pass.Fset.Position(d.Pos).Filename, "_test.go") {
 				inTests++
 			}
+			support[r.Pass.Pkg.Path()]++
 		}
 	}
 	if inTests == 0 {
 		t.Errorf("with tests switched on, the nested retry in testfiles_test.go is not reported")
+	}
+	for _, p := range []string{"testfiles/e2e", "testfiles/cache/cachetest"} {
+		if support[p] == 0 {
+			t.Errorf("with tests switched on, the nested retry in %s is not reported", p)
+		}
 	}
 }

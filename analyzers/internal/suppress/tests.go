@@ -27,16 +27,17 @@ func SetIncludeTests(on bool) { includeTests = on }
 func IncludeTests() bool { return includeTests }
 
 // TestsFlagUsage is the usage text of the drivers' -tests flag.
-const TestsFlagUsage = "also report findings in test code: _test.go files, functions with a testing parameter, methods of fakes that keep one, and the helpers only they call (off by default: tests wait fixed delays and retry at once on purpose)"
+const TestsFlagUsage = "also report findings in test code: _test.go files, test-support packages (e2e, testutil, httptest-like), functions with a testing parameter, methods of fakes that keep one, and the helpers only they call (off by default: tests wait fixed delays and retry at once on purpose)"
 
 // inTestCode reports whether pos lies in test code: a _test.go file, a
-// function (or function literal) with a parameter from package testing
+// package of test support (an e2e harness, a testutil package: see
+// catalog.TestSupportPath), a function (or function literal) with a parameter from package testing
 // (a test helper kept in a non-test file: *testing.T, testing.TB, ...) or
 // of a test reporter interface (see testReporter), or an unexported
 // function only test code calls (see newTestSpans). spans is computed on
 // first need and kept by the caller for the pass.
 func inTestCode(pass *analysis.Pass, pos token.Pos, spans **testSpans) bool {
-	if inTestFile(pass.Fset, pos) {
+	if inTestFile(pass.Fset, pos) || catalog.TestSupportPath(pass.Pkg.Path()) {
 		return true
 	}
 	if !pos.IsValid() {

@@ -1,0 +1,41 @@
+package catalog
+
+import "strings"
+
+// TestSupportElems are the import-path elements that, by the Go
+// community's convention, name a package of test support rather than of
+// the product: an end-to-end harness (e2e), the helpers and fakes that
+// tests share (testutil, testing). The code of such a package runs in
+// tests, with the fixed delays and immediate retries tests use on
+// purpose, and is test code as much as a _test.go file.
+var TestSupportElems = map[string]bool{
+	"e2e": true, "e2etest": true, "e2etests": true, "e2e_test": true, "e2e-tests": true,
+	"test": true, "tests": true, "testing": true,
+	"testutil": true, "testutils": true, "testhelper": true, "testhelpers": true,
+	"testsupport": true, "testenv": true,
+}
+
+// TestSupportPath reports whether the package at path is test support: an
+// element of its path is one of TestSupportElems, or names the package of
+// another element followed by "test" (net/http/httptest,
+// acme/autocert/internal/acmetest: the test kit of package http, of
+// package acme). An element that merely ends in "test" (latest, contest)
+// is not one.
+func TestSupportPath(path string) bool {
+	elems := strings.Split(path, "/")
+	for i, e := range elems {
+		if TestSupportElems[e] {
+			return true
+		}
+		base, ok := strings.CutSuffix(e, "test")
+		if !ok || base == "" {
+			continue
+		}
+		for _, a := range elems[:i] {
+			if a == base {
+				return true
+			}
+		}
+	}
+	return false
+}
