@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/types"
 	"hash/maphash"
+	"slices"
 )
 
 // status is what a path knows about the outcome of one fallible operation.
@@ -216,6 +217,10 @@ func (s *state) setSlot(sl slot) {
 }
 
 // overwrite records that the slot at key is about to hold a new value.
+// A variable given a new value no longer holds a partial result of the
+// operation that set it before: `c, err := net.Dial(...)` in the next
+// pass leaves `lastErr = err`, the copy of the last pass's failure,
+// without c.
 func (s *state) overwrite(key any) {
 	for i, sl := range s.slots {
 		if sl.key == key {
@@ -226,7 +231,17 @@ func (s *state) overwrite(key any) {
 				s.stickyOK = true
 			}
 			s.slots = append(s.slots[:i], s.slots[i+1:]...)
-			return
+			break
+		}
+	}
+	obj, ok := key.(types.Object)
+	if !ok {
+		return
+	}
+	for i := range s.slots {
+		if slices.Contains(s.slots[i].partials, obj) {
+			// The slice may be shared with other states: a new one.
+			s.slots[i].partials = slices.DeleteFunc(slices.Clone(s.slots[i].partials), func(o types.Object) bool { return o == obj })
 		}
 	}
 }
