@@ -5,7 +5,7 @@
 //
 // # Analyzer ratelimit
 //
-// ratelimit: report non-atomic rate-limit counters in Redis, scripts across hash slots, and 429/503 without Retry-After
+// ratelimit: report non-atomic rate-limit counters in Redis, scripts across hash slots, and 429s or load-shedding 503s without Retry-After
 //
 // A rate limit kept in Redis must decide in one atomic step: read the
 // count, compare, increment. Written as separate commands, two concurrent

@@ -26,7 +26,8 @@ import (
 var doc string
 
 // Analyzer reports rate limits that leak, scripts across hash slots, and
-// 429/503 responses without Retry-After or clients that ignore it.
+// 429s and load-shedding 503s without Retry-After, or clients that ignore
+// it.
 var Analyzer = &analysis.Analyzer{
 	Name:      "ratelimit",
 	Doc:       analysisutil.MustExtractDoc(doc, "ratelimit"),
