@@ -36,10 +36,14 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Arg.Pos(), End: a.Arg.End(), Message: "the same retry, given a delay with no random part here"})
 			continue
 		}
+		waits := "this delay"
+		if f.Grows {
+			waits = "this delay, grown with each attempt,"
+		}
 		d := &analysis.Diagnostic{
 			Pos: a.Arg.Pos(), End: a.Arg.End(), Category: "no-jitter",
-			Message: fmt.Sprintf("retry delay has no jitter: %s waits this delay between the attempts of its %s, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it waits (runtime/retry's FullJitter)",
-				analysisutil.FuncName(a.Callee, pass.Pkg), f.Site),
+			Message: fmt.Sprintf("retry delay has no jitter: %s waits %s between the attempts of its %s, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it waits (runtime/retry's FullJitter)",
+				analysisutil.FuncName(a.Callee, pass.Pkg), waits, f.Site),
 		}
 		seen[a.Callee] = d
 		order = append(order, d)

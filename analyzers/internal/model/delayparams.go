@@ -32,11 +32,19 @@ type DelayParamFact struct {
 	// state (Retry.ClientErrors, Retry.Specific); every attempt is a
 	// probe (Retry.Probe).
 	Local, ClientErrors, Specific, Probe bool
+	// Grows: the retry waits the parameter grown with its attempts by a
+	// factor of no random part (`base << attempt`, `base * (1 << n)`), not
+	// the parameter itself: at the call, a delay of no random part is
+	// still one.
+	Grows bool
 }
 
 func (*DelayParamFact) AFact() {}
 
 func (f *DelayParamFact) String() string {
+	if f.Grows {
+		return fmt.Sprintf("waitsparam(%d grown)", f.Param)
+	}
 	return fmt.Sprintf("waitsparam(%d)", f.Param)
 }
 
@@ -90,8 +98,13 @@ func (m *builder) findDelayParams() {
 			if dl.Own {
 				continue
 			}
-			if i := paramIndexOf(info, fn, d.Body, dl.Dur, memo); i >= 0 {
-				own[fn] = &DelayParamFact{Param: i,
+			i, grows := paramIndexOf(info, fn, d.Body, dl.Dur, memo), false
+			if i < 0 {
+				i = grownParamOf(info, fn, d.Body, dl.Dur, memo)
+				grows = i >= 0
+			}
+			if i >= 0 {
+				own[fn] = &DelayParamFact{Param: i, Grows: grows,
 					Site:  fmt.Sprintf("%s at %s", r.Describe(), analysisutil.ShortPos(m.pass.Fset, r.Pos)),
 					Local: local.Within(r.Ops, r.OpFuncs), ClientErrors: r.ClientErrors, Specific: r.Specific, Probe: r.Probe}
 				order = append(order, fn)
@@ -226,6 +239,136 @@ func paramIndexOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		return -1
 	}
 	return i
+}
+
+// grownParamOf returns the index of the parameter of fn that e grows
+// with the attempts by a factor of no random part — `p << n`,
+// `p * (1 << n)`, `p * time.Duration(math.Pow(2, float64(n)))`, with
+// conversions around p — where the factor is built only of constants
+// and counters the function advances (`n++`, the key of a range over an
+// integer); -1 otherwise, and for a constant factor (`p * 2` is a fixed
+// delay, which only a parameter passed as is carries).
+func grownParamOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr, memo map[*types.Var]bool) int {
+	b, ok := analysisutil.Unparen(stripConversions(info, e)).(*ast.BinaryExpr)
+	if !ok || info.Types[b].Value != nil {
+		return -1
+	}
+	var pairs [][2]ast.Expr
+	switch b.Op {
+	case token.SHL:
+		pairs = [][2]ast.Expr{{b.X, b.Y}}
+	case token.MUL:
+		pairs = [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}}
+	default:
+		return -1
+	}
+	for _, pair := range pairs {
+		i := paramIndexOf(info, fn, body, stripConversions(info, pair[0]), memo)
+		if i >= 0 && info.Types[pair[1]].Value == nil && counterFactor(info, fn, body, pair[1]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// stripConversions strips conversions (time.Duration(x), float64(d)) and
+// parentheses from e.
+func stripConversions(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return analysisutil.Unparen(e)
+		}
+		if tv, ok := info.Types[c.Fun]; !ok || !tv.IsType() {
+			return analysisutil.Unparen(e)
+		}
+		e = c.Args[0]
+	}
+}
+
+// counterFactor reports whether e is built only of constants, operators,
+// conversions, math.Pow, and local variables that body advances as
+// counters: nothing that could be a random draw.
+func counterFactor(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr) bool {
+	ok := true
+	var vars []*types.Var
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok || n == nil {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.BasicLit, *ast.BinaryExpr, *ast.UnaryExpr, *ast.ParenExpr:
+		case *ast.CallExpr:
+			if tv, isT := info.Types[x.Fun]; isT && tv.IsType() {
+				return true
+			}
+			if !analysisutil.IsFunc(analysisutil.Callee(info, x), "math", "Pow") {
+				ok = false
+			}
+		case *ast.SelectorExpr:
+			// math.Pow, time.Second: a package's name and its member.
+			if _, isPkg := info.Uses[identOrNil(x.X)].(*types.PkgName); !isPkg {
+				ok = false
+			}
+			return false
+		case *ast.Ident:
+			switch o := info.Uses[x].(type) {
+			case *types.Const, *types.TypeName, *types.Builtin, *types.PkgName:
+			case *types.Var:
+				if o.Parent() == nil || o.Parent() == types.Universe || o.Pkg() == nil || o.Parent() == o.Pkg().Scope() || analysisutil.ParamIndex(info, fn, x) >= 0 {
+					ok = false // a package variable, a field, a parameter
+				} else {
+					vars = append(vars, o)
+				}
+			default:
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	for _, v := range vars {
+		if !advanced(info, body, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func identOrNil(e ast.Expr) *ast.Ident {
+	id, _ := analysisutil.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// advanced reports whether body advances v as a counter: v++, v--,
+// v += n, or v is the key of a range over an integer.
+func advanced(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.IncDecStmt:
+			found = info.Uses[identOrNil(x.X)] == v
+		case *ast.AssignStmt:
+			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
+				found = info.Uses[identOrNil(x.Lhs[0])] == v
+			}
+		case *ast.RangeStmt:
+			if x.Key != nil && info.Defs[identOrNil(x.Key)] == v {
+				if b, ok := info.TypeOf(x.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func isVariadicArg(fn *types.Func, i int) bool {

@@ -50,3 +50,13 @@ func Through(d time.Duration) error {
 func Own(ctx context.Context) error {
 	return retrier.Pending(ctx, time.Second, fetch)
 }
+
+// Doubling gives a fixed base that the retry doubles: no random part.
+func Doubling() error {
+	return retrier.Grow(4, 100*time.Millisecond, fetch) // want `retry delay has no jitter: retrier.Grow waits this delay, grown with each attempt, between the attempts of its retry loop at retrier.go:\d+`
+}
+
+// A random base, drawn here: the doubling keeps it random. Not reported.
+func DoublingRandom() error {
+	return retrier.Grow(4, time.Duration(rand.Int64N(int64(100*time.Millisecond))), fetch)
+}

@@ -2,10 +2,16 @@
 // export DelayParamFact with the parameter's index, and so does a
 // function that passes its own parameter on, unchanged. A delay that
 // is changed before the wait, or computed from the parameter, is not
-// the caller's value as given: no fact.
+// the caller's value as given: no fact; except the parameter grown with
+// the attempts by a factor of no random part (base << i), whose fact
+// says so.
 package delayparams
 
-import "time"
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
 
 func Do(attempts int, sleep time.Duration, f func() error) error { // want Do:`retryhelper\(op 2\)` Do:`waitsparam\(1\)` Do:`retries\(\?\)`
 	var err error
@@ -34,6 +40,55 @@ func Grown(d time.Duration, f func() error) error { // want Grown:`retries\(3\)`
 		}
 		time.Sleep(d)
 		d *= 2
+	}
+	return err
+}
+
+func Shifted(attempts int, base time.Duration, f func() error) error { // want Shifted:`retryhelper\(op 2\)` Shifted:`waitsparam\(1 grown\)` Shifted:`retries\(\?\)`
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(base << uint(i))
+	}
+	return err
+}
+
+func Powered(base time.Duration, f func() error) error { // want Powered:`retries\(4\)` Powered:`retryhelper\(op 1\)` Powered:`waitsparam\(0 grown\)`
+	var err error
+	for n := range 4 {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(float64(base) * math.Pow(2, float64(n))))
+	}
+	return err
+}
+
+// The growth has a random part: what the caller gives is not the delay's
+// whole story. No fact.
+func Spread(base time.Duration, f func() error) error { // want Spread:`retries\(3\)` Spread:`retryhelper\(op 1\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(base * time.Duration(1+rand.IntN(1<<i)))
+	}
+	return err
+}
+
+type scaler struct{ factor time.Duration }
+
+// The factor is a field, set who knows how: no fact.
+func (s scaler) Scaled(base time.Duration, f func() error) error { // want Scaled:`retries\(3\)` Scaled:`retryhelper\(op 1\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(base * s.factor)
 	}
 	return err
 }

@@ -52,3 +52,16 @@ func Try(n int, pause time.Duration, f func() error) error {
 	}
 	return err
 }
+
+// Grow waits the delay it is given doubled at each attempt: a constant
+// given at the call is still a delay with no random part.
+func Grow(attempts int, base time.Duration, f func() error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(base << uint(i))
+	}
+	return err
+}
