@@ -241,6 +241,11 @@ func paramIndexOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 	return i
 }
 
+// unconvertParen strips conversions and parentheses from e.
+func unconvertParen(info *types.Info, e ast.Expr) ast.Expr {
+	return analysisutil.Unparen(waits.Unconvert(info, e))
+}
+
 // grownParamOf returns the index of the parameter of fn that e grows
 // with the attempts by a factor of no random part — `p << n`,
 // `p * (1 << n)`, `p * time.Duration(math.Pow(2, float64(n)))`, with
@@ -249,7 +254,7 @@ func paramIndexOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 // integer); -1 otherwise, and for a constant factor (`p * 2` is a fixed
 // delay, which only a parameter passed as is carries).
 func grownParamOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr, memo map[*types.Var]bool) int {
-	b, ok := analysisutil.Unparen(stripConversions(info, e)).(*ast.BinaryExpr)
+	b, ok := analysisutil.Unparen(unconvertParen(info, e)).(*ast.BinaryExpr)
 	if !ok || info.Types[b].Value != nil {
 		return -1
 	}
@@ -263,27 +268,12 @@ func grownParamOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		return -1
 	}
 	for _, pair := range pairs {
-		i := paramIndexOf(info, fn, body, stripConversions(info, pair[0]), memo)
+		i := paramIndexOf(info, fn, body, unconvertParen(info, pair[0]), memo)
 		if i >= 0 && info.Types[pair[1]].Value == nil && counterFactor(info, fn, body, pair[1]) {
 			return i
 		}
 	}
 	return -1
-}
-
-// stripConversions strips conversions (time.Duration(x), float64(d)) and
-// parentheses from e.
-func stripConversions(info *types.Info, e ast.Expr) ast.Expr {
-	for {
-		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-		if !ok || len(c.Args) != 1 {
-			return analysisutil.Unparen(e)
-		}
-		if tv, ok := info.Types[c.Fun]; !ok || !tv.IsType() {
-			return analysisutil.Unparen(e)
-		}
-		e = c.Args[0]
-	}
 }
 
 // counterFactor reports whether e is built only of constants, operators,
@@ -307,7 +297,7 @@ func counterFactor(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.
 			}
 		case *ast.SelectorExpr:
 			// math.Pow, time.Second: a package's name and its member.
-			if _, isPkg := info.Uses[identOrNil(x.X)].(*types.PkgName); !isPkg {
+			if _, isPkg := info.Uses[identOf(x.X)].(*types.PkgName); !isPkg {
 				ok = false
 			}
 			return false
@@ -339,11 +329,6 @@ func counterFactor(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.
 	return true
 }
 
-func identOrNil(e ast.Expr) *ast.Ident {
-	id, _ := analysisutil.Unparen(e).(*ast.Ident)
-	return id
-}
-
 // advanced reports whether body advances v as a counter: v++, v--,
 // v += n, or v is the key of a range over an integer.
 func advanced(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
@@ -354,13 +339,13 @@ func advanced(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 		}
 		switch x := n.(type) {
 		case *ast.IncDecStmt:
-			found = info.Uses[identOrNil(x.X)] == v
+			found = info.Uses[identOf(x.X)] == v
 		case *ast.AssignStmt:
 			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
-				found = info.Uses[identOrNil(x.Lhs[0])] == v
+				found = info.Uses[identOf(x.Lhs[0])] == v
 			}
 		case *ast.RangeStmt:
-			if x.Key != nil && info.Defs[identOrNil(x.Key)] == v {
+			if x.Key != nil && info.Defs[identOf(x.Key)] == v {
 				if b, ok := info.TypeOf(x.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 					found = true
 				}

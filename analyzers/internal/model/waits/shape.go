@@ -257,7 +257,7 @@ func isDoubling(info *types.Info, x *ast.BinaryExpr, vals *provenance.Values) bo
 		if tv := info.Types[pair[1]]; tv.Value != nil && growthFactor(tv.Value) {
 			if info.Types[pair[0]].Value == nil {
 				// d * 2 where d is the delay itself (not time.Second * 2).
-				if id := identOf(unconvert(info, pair[0])); id != nil {
+				if id := identOf(Unconvert(info, pair[0])); id != nil {
 					if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
 						for _, a := range vals.Assigns[v] {
 							if a.Value != nil && mentionsObj(info, a.Value, v) {
@@ -284,8 +284,8 @@ func growthFactor(v constant.Value) bool {
 	return false
 }
 
-// unconvert strips conversions (float64(d), time.Duration(x)) from e.
-func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+// Unconvert strips conversions (float64(d), time.Duration(x)) from e.
+func Unconvert(info *types.Info, e ast.Expr) ast.Expr {
 	for {
 		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
 		if !ok || len(c.Args) != 1 {
