@@ -34,7 +34,8 @@ import (
 // remote executors) carry facts between processes gob-encoded. Every fact
 // type the model exports must survive that with every field intact.
 
-// factSamples holds one realistic value of each fact type, every field
+// factSamples holds one realistic value of each fact type (the model's
+// and the checks' own), every field
 // set. A new fact type or field fails TestFactsGobRoundTrip until it has a
 // sample here.
 var factSamples = []analysis.Fact{
@@ -53,7 +54,9 @@ var factSamples = []analysis.Fact{
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
-	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true},
+	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true, Grows: true},
+	&ratelimit.AdmitsFact{},
+	&idempotency.KeyPlaceFact{Site: "retryablehttp.Client.Do at payments.go:43"},
 	&hostlocal.LocalFact{Binds: true},
 	&hostlocal.DialsParamFact{Param: 1},
 	&hostlocal.StreamParamFact{Param: 0},
@@ -72,7 +75,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, sends.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, sends.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, ratelimit.Analyzer, idempotency.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {

@@ -16,7 +16,7 @@ import (
 // branches (an error known nil tested non-nil) are dropped.
 func (in *interp) cond(e ast.Expr, s *state) (ts, fs []*state) {
 	ts, fs = in.cond0(e, s)
-	if len(in.boundVars) > 0 && len(ts) > 0 && len(fs) > 0 && in.mentionsBound(e) {
+	if len(in.boundVars) > 0 && len(ts) > 0 && len(fs) > 0 && in.mentionsBound(e) && in.boundUndecided(e, s) {
 		// A condition on the loop's bound taken both ways (attempt+1 <
 		// maxRetries): whichever way, the path may be the last attempt.
 		mark := func(ss []*state) []*state {
@@ -31,6 +31,24 @@ func (in *interp) cond(e ast.Expr, s *state) (ts, fs []*state) {
 		ts, fs = mark(ts), mark(fs)
 	}
 	return ts, fs
+}
+
+// boundUndecided reports whether the part of e that mentions the loop's
+// bound is what the path cannot decide: in `again && n+1 < count` with n
+// known, only `again` is undecided, and the path is no fork of the bound.
+func (in *interp) boundUndecided(e ast.Expr, s *state) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op == token.LAND || x.Op == token.LOR {
+			return in.mentionsBound(x.X) && in.boundUndecided(x.X, s) || in.mentionsBound(x.Y) && in.boundUndecided(x.Y, s)
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return in.boundUndecided(x.X, s)
+		}
+	}
+	v, ok := in.eval(e, s)
+	return !ok || v.Kind() != constant.Bool
 }
 
 func (in *interp) mentionsBound(e ast.Expr) bool {

@@ -280,3 +280,36 @@ func noWaitAfterLast(ctx context.Context, maxRetries int) error {
 	}
 	return lastErr
 }
+
+// The go-round test joins an undecided failure with a guard on attempts
+// left that the known count decides: no fork of the bound, and every
+// resend follows the failure at once.
+func resendWhileLeft(ctx context.Context) error {
+	const count = 3
+	var err error
+	for n := 0; n < count; n++ { // want `retry loop tries again at once after a failure \(no delay between attempts\)`
+		err = call(ctx)
+		again := err != nil
+		if again && n+1 < count {
+			continue
+		}
+		break
+	}
+	return err
+}
+
+// Near miss: the same guard on a bound the caller gives: undecided, so a
+// path may be the last attempt either way, and none is an immediate
+// retry by that test alone.
+func resendWhileLeftN(ctx context.Context, count int) error {
+	var err error
+	for n := 0; n < count; n++ {
+		err = call(ctx)
+		again := err != nil
+		if again && n+1 < count {
+			continue
+		}
+		break
+	}
+	return err
+}
