@@ -276,6 +276,14 @@ func (in *interp) nilCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok b
 	default:
 		return nil, nil, false
 	}
+	if sel, isSel := analysisutil.Unparen(other).(*ast.SelectorExpr); isSel {
+		if failed, ok := in.resultFailure(sel, s); ok {
+			if e.Op == token.NEQ {
+				return []*state{failed}, []*state{s}, true
+			}
+			return []*state{s}, []*state{failed}, true
+		}
+	}
 	key, s, ok := in.errKey(other, s)
 	if !ok {
 		return nil, nil, false
@@ -286,6 +294,33 @@ func (in *interp) nilCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok b
 		return failed, okay, true
 	}
 	return okay, failed, true
+}
+
+// resultFailure handles a nil test of an error field of an operation's
+// other result (`res.Error`, an embedded `*APIError`) where the
+// operation's own error is known nil: the API answered, and reported a
+// failure in what it answered. A non-nil field is that operation's
+// failure; it returns the state that learns it.
+func (in *interp) resultFailure(sel *ast.SelectorExpr, s *state) (*state, bool) {
+	tv, ok := in.info.Types[sel]
+	if !ok || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
+		return nil, false
+	}
+	obj := in.objOf(sel.X)
+	if obj == nil {
+		return nil, false
+	}
+	for _, sl := range s.slots {
+		if sl.isResp || sl.carrier || sl.status() != stOK || !slices.Contains(sl.partials, obj) {
+			continue
+		}
+		f := s.clone()
+		failed := sl
+		failed.st = stFailed
+		f.setSlot(failed)
+		return f, true
+	}
+	return nil, false
 }
 
 // emptyCompare handles a nil comparison of an operation's other result

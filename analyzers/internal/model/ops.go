@@ -151,11 +151,12 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 					return false
 				}
 			case *ast.SelectorExpr:
-				// res.Error: the outcome carried in the result, not a
-				// partial result; res.Throttle, res.Count: a number about
+				// res.Error: the outcome carried in the result (an error,
+				// or a field of a concrete error type), not a partial
+				// result; res.Throttle, res.Count: a number about
 				// it (for metrics, logs), not data kept.
 				if tv, ok := in.info.Types[x]; ok && isPending(x.X) {
-					if analysisutil.IsErrorType(tv.Type) {
+					if analysisutil.IsErrorType(tv.Type) || types.Implements(tv.Type, errorIface) {
 						return false
 					}
 					if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0 {
