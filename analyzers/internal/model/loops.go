@@ -293,6 +293,16 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 						counters[obj] = true
 					}
 				}
+			case *ast.CallExpr:
+				// backOff(&tries): a function of the package that steps
+				// the counter through the pointer it is given.
+				for i, a := range x.Args {
+					if u, ok := analysisutil.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && m.stepsParam(analysisutil.Callee(info, x), i) {
+						if obj := objOf(u.X); obj != nil {
+							counters[obj] = true
+						}
+					}
+				}
 			}
 			return true
 		})
@@ -349,6 +359,44 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 // countsReceiver reports whether fn is a method of the package that
 // steps a field of its receiver (`b.left--`, `b.used += n`) and compares
 // that field: it answers from a count it keeps, a budget.
+// stepsParam reports whether fn, a function of the package, steps the
+// value its parameter i points at: *p++, *p--, *p += n, *p -= n.
+func (m *builder) stepsParam(fn *types.Func, i int) bool {
+	if fn == nil || fn.Pkg() != m.pass.Pkg {
+		return false
+	}
+	d := m.vals.Decls[fn.Origin()]
+	sig, _ := fn.Type().(*types.Signature)
+	if d == nil || d.Body == nil || sig == nil || i >= sig.Params().Len() || sig.Variadic() && i >= sig.Params().Len()-1 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	p := sig.Params().At(i)
+	deref := func(e ast.Expr) bool {
+		st, ok := analysisutil.Unparen(e).(*ast.StarExpr)
+		if !ok {
+			return false
+		}
+		id, ok := analysisutil.Unparen(st.X).(*ast.Ident)
+		return ok && info.Uses[id] == p
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			found = found || deref(x.X)
+		case *ast.AssignStmt:
+			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
+				found = found || deref(x.Lhs[0])
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 func (m *builder) countsReceiver(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() != m.pass.Pkg {
 		return false
