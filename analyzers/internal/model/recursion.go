@@ -76,7 +76,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
@@ -332,15 +332,22 @@ var negated = map[token.Token]token.Token{
 
 // sameRequest reports whether the self-call repeats the same request:
 // every argument is the function's own parameter at that position, or
-// that parameter changed by one (the attempt counter). A call with a new
-// request, an unwrapped error or the next node is recursion over changing
-// input, not a retry.
+// that parameter changed by one (the attempt counter), or, for an error
+// parameter, a new error that does not come from the one given (the last
+// failure, kept to be returned). A call with a new request, an unwrapped
+// error or the next node is recursion over changing input, not a retry.
 func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 	params := fn.Type().(*types.Signature).Params()
 	if len(call.Args) != params.Len() || call.Ellipsis.IsValid() {
 		return false
 	}
 	for i, a := range call.Args {
+		if analysisutil.IsErrorType(params.At(i).Type()) && !mentionsOutsideClosures(info, a, params.At(i)) {
+			// The last failure, carried along to be returned (a new
+			// one, not made from the one given: errors.Unwrap(err) walks
+			// a chain): nothing sent changes.
+			continue
+		}
 		e := analysisutil.Unparen(a)
 		if be, ok := e.(*ast.BinaryExpr); ok && (be.Op == token.ADD || be.Op == token.SUB) {
 			if tv := info.Types[be.Y]; tv.Value != nil && tv.Value.String() == "1" {

@@ -17,14 +17,14 @@ import (
 // http.StatusBadGateway, >= 500, != http.StatusOK), or inside a case of a
 // switch on the status that lists one. A recursive retry's self-call on
 // a 502 is a retry as one on err != nil is.
-func statusGuarded(info *types.Info, path *callPath, opResps map[types.Object]bool) bool {
+func statusGuarded(info *types.Info, decls map[*types.Func]*ast.FuncDecl, path *callPath, opResps map[types.Object]bool) bool {
 	if len(opResps) == 0 {
 		return false
 	}
 	for parent, child := range path.up {
 		switch p := parent.(type) {
 		case *ast.IfStmt:
-			if child == p.Body && testsFailStatus(info, p.Cond, opResps) {
+			if child == p.Body && (testsFailStatus(info, p.Cond, opResps) || predicatesFailStatus(info, decls, p.Cond, opResps)) {
 				return true
 			}
 		case *ast.CaseClause:
@@ -56,6 +56,89 @@ func statusGuarded(info *types.Info, path *callPath, opResps map[types.Object]bo
 		}
 	}
 	return false
+}
+
+// predicatesFailStatus reports whether cond is a call of a predicate of
+// the package given an operation's response (`retryable(resp)`) whose
+// every return is a test that holds only for statuses of which some is
+// an outage's, or several joined by ||, or false: true means the
+// response failed.
+func predicatesFailStatus(info *types.Info, decls map[*types.Func]*ast.FuncDecl, cond ast.Expr, opResps map[types.Object]bool) bool {
+	call, ok := analysisutil.Unparen(cond).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return false
+	}
+	d := decls[fn.Origin()]
+	sig, _ := fn.Type().(*types.Signature)
+	if d == nil || d.Body == nil || sig == nil || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	params := map[types.Object]bool{}
+	for i, a := range call.Args {
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && opResps[info.Uses[id]] && i < sig.Params().Len() {
+			params[sig.Params().At(i)] = true
+		}
+	}
+	if len(params) == 0 {
+		return false
+	}
+	var failTest func(e ast.Expr) bool
+	failTest = func(e ast.Expr) bool {
+		if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LOR {
+			return failTest(be.X) && failTest(be.Y)
+		}
+		if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+			return !constant.BoolVal(tv.Value)
+		}
+		return testsFailStatus(info, e, params)
+	}
+	isTrue := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+	}
+	// Every return gives a failure test, false, or true under an if
+	// whose condition is a failure test (`if resp.StatusCode == 429 {
+	// return true }`).
+	returns := 0
+	var list func([]ast.Stmt) bool
+	list = func(stmts []ast.Stmt) bool {
+		for _, st := range stmts {
+			switch x := st.(type) {
+			case *ast.ReturnStmt:
+				returns++
+				if len(x.Results) != 1 || !failTest(x.Results[0]) {
+					return false
+				}
+			case *ast.IfStmt:
+				if x.Init == nil && len(x.Body.List) == 1 && failTest(x.Cond) {
+					if r, ok := x.Body.List[0].(*ast.ReturnStmt); ok && len(r.Results) == 1 && isTrue(r.Results[0]) {
+						returns++
+						if x.Else != nil && !list([]ast.Stmt{x.Else}) {
+							return false
+						}
+						continue
+					}
+				}
+				if !list(x.Body.List) || x.Else != nil && !list([]ast.Stmt{x.Else}) {
+					return false
+				}
+			case *ast.BlockStmt:
+				if !list(x.List) {
+					return false
+				}
+			default:
+				if analysisutil.AnyIn([]ast.Node{st}, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }) {
+					return false // a return in a loop, a switch: not followed
+				}
+			}
+		}
+		return true
+	}
+	return list(d.Body.List) && returns > 0
 }
 
 // testsFailStatus reports whether cond, or a conjunct of it, holds only
