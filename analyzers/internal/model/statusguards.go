@@ -14,9 +14,11 @@ import (
 // operation returned) was found to be one an outage or an overload gives
 // (408, 425, 429, 5xx but 501; httpRetryable): inside the body of an if
 // whose condition, or a conjunct of it, tests for one (resp.StatusCode ==
-// http.StatusBadGateway, >= 500, != http.StatusOK), or inside a case of a
-// switch on the status that lists one. A recursive retry's self-call on
-// a 502 is a retry as one on err != nil is.
+// http.StatusBadGateway, >= 500, != http.StatusOK) or calls a predicate
+// of the package that does (predicatesFailStatus; decls holds the
+// package's declarations), or inside a case of a switch on the status
+// that lists one. A recursive retry's self-call on a 502 is a retry as
+// one on err != nil is.
 func statusGuarded(info *types.Info, decls map[*types.Func]*ast.FuncDecl, path *callPath, opResps map[types.Object]bool) bool {
 	if len(opResps) == 0 {
 		return false
@@ -61,8 +63,8 @@ func statusGuarded(info *types.Info, decls map[*types.Func]*ast.FuncDecl, path *
 // predicatesFailStatus reports whether cond is a call of a predicate of
 // the package given an operation's response (`retryable(resp)`) whose
 // every return is a test that holds only for statuses of which some is
-// an outage's, or several joined by ||, or false: true means the
-// response failed.
+// an outage's (or several joined by ||), false, or true right under an
+// if on such a test: true means the response failed.
 func predicatesFailStatus(info *types.Info, decls map[*types.Func]*ast.FuncDecl, cond ast.Expr, opResps map[types.Object]bool) bool {
 	call, ok := analysisutil.Unparen(cond).(*ast.CallExpr)
 	if !ok {
