@@ -40,12 +40,12 @@
 //     Retry-After header is set on that path before the status (directly
 //     or by a helper, across packages). A 503 for another reason (not
 //     ready, stopping, a dependency down) is not reported: nothing knows
-//     when it ends. When a Redis
-//     counter of the same package with a constant expiry decides the
-//     status, the suggested fix sets Retry-After to that time to live;
-//   - ignores-retry-after: a retry loop that tells 429 or 503 apart from
-//     success and waits its own delay without reading the response's
-//     Retry-After (directly or through a helper).
+//     when it ends. When a Redis counter of the same package with a
+//     constant expiry decides the status, the suggested fix sets
+//     Retry-After to that time to live;
+//   - ignores-retry-after: a retry loop, or a recursive retry, that tells
+//     429 or 503 apart from success and waits its own delay without
+//     reading the response's Retry-After (directly or through a helper).
 //
 // Commands in a pipeline (Pipelined) are not reported: their replies are
 // not known before the pipeline runs, so nothing is decided between them.

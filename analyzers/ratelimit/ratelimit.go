@@ -390,7 +390,7 @@ func ttlSeconds(info *types.Info, c *rediscmd.Command) (int64, bool) {
 }
 
 func checkRetry(pass *analysis.Pass, r *model.Retry, reads *respread.Result) {
-	if r.Kind != model.LoopRetry && r.Kind != model.GotoRetry || len(r.Delays) == 0 {
+	if r.Kind != model.LoopRetry && r.Kind != model.GotoRetry && r.Kind != model.RecursiveRetry || len(r.Delays) == 0 {
 		return
 	}
 	rs, ts := reads.In(r.Ops...)
