@@ -333,8 +333,8 @@ var negated = map[token.Token]token.Token{
 // sameRequest reports whether the self-call repeats the same request:
 // every argument is the function's own parameter at that position, or
 // that parameter changed by one (the attempt counter), or, for an error
-// parameter, a new error that does not come from the one given (the last
-// failure, kept to be returned). A call with a new request, an unwrapped
+// parameter, nil or a new error made from something else (the last
+// failure, kept to be returned: freshError). A call with a new request, an unwrapped
 // error or the next node is recursion over changing input, not a retry.
 func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 	params := fn.Type().(*types.Signature).Params()
@@ -342,10 +342,9 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 		return false
 	}
 	for i, a := range call.Args {
-		if analysisutil.IsErrorType(params.At(i).Type()) && !mentionsOutsideClosures(info, a, params.At(i)) {
-			// The last failure, carried along to be returned (a new
-			// one, not made from the one given: errors.Unwrap(err) walks
-			// a chain): nothing sent changes.
+		if analysisutil.IsErrorType(params.At(i).Type()) && freshError(info, a, params.At(i)) {
+			// The last failure, carried along to be returned: nothing
+			// sent changes.
 			continue
 		}
 		e := analysisutil.Unparen(a)
@@ -360,6 +359,28 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 		}
 	}
 	return true
+}
+
+// freshError reports whether e is nil or a new error made here
+// (fmt.Errorf, errors.New, errors.Join) from nothing that mentions the
+// error parameter p: the last failure, described anew to be returned. An
+// error taken from the one given (errors.Unwrap(err), a wrapped cause
+// held in a variable) walks a chain of errors: recursion over changing
+// input.
+func freshError(info *types.Info, e ast.Expr, p types.Object) bool {
+	e = analysisutil.Unparen(e)
+	if tv, ok := info.Types[e]; ok && tv.IsNil() {
+		return true
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(info, call)
+	if !analysisutil.IsFunc(fn, "fmt", "Errorf") && !analysisutil.IsFunc(fn, "errors", "New") && !analysisutil.IsFunc(fn, "errors", "Join") {
+		return false
+	}
+	return !mentionsOutsideClosures(info, call, p)
 }
 
 // nextPosition reports whether the self-call passes a parameter changed

@@ -51,3 +51,24 @@ func (s *session) Walk(req *http.Request, attempt int, last error) (*http.Respon
 	}
 	return resp, nil
 }
+
+// causer is an error that wraps its cause.
+type causer interface {
+	error
+	Cause() error
+}
+
+// Near miss: the self-call is given the cause of the error it was given,
+// a variable taken from it, not a failure described anew: a walk down a
+// chain of errors, no retry.
+func temporary(err error) bool {
+	c, ok := err.(causer)
+	if !ok {
+		return false
+	}
+	cause := c.Cause()
+	if cause != nil {
+		return temporary(cause)
+	}
+	return false
+}
