@@ -402,7 +402,7 @@ func (in *interp) errSource(e ast.Expr, s *state) *slot {
 		// result is that operation's outcome too, not yet examined; so is
 		// a field of a concrete error type (err = res.APIError, an
 		// embedded *Error the API decoded into the result).
-		if tv, ok := in.info.Types[e]; ok && (analysisutil.IsErrorType(tv.Type) || types.Implements(tv.Type, errorIface)) {
+		if tv, ok := in.info.Types[e]; ok && carriesError(tv.Type) {
 			if obj := in.objOf(e.X); obj != nil {
 				for _, sl := range s.slots {
 					if !sl.isResp && slices.Contains(sl.partials, obj) {

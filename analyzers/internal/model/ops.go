@@ -156,7 +156,7 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 				// result; res.Throttle, res.Count: a number about
 				// it (for metrics, logs), not data kept.
 				if tv, ok := in.info.Types[x]; ok && isPending(x.X) {
-					if analysisutil.IsErrorType(tv.Type) || types.Implements(tv.Type, errorIface) {
+					if carriesError(tv.Type) {
 						return false
 					}
 					if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0 {

@@ -63,3 +63,64 @@ func (a apiClient) wait(ctx context.Context) error {
 	}
 	return nil
 }
+
+// kerror is an error code: a number whose zero means no error.
+type kerror int16
+
+func (k kerror) Error() string { return fmt.Sprintf("code %d", int(k)) }
+
+const (
+	noError     kerror = 0
+	notLeader   kerror = 6
+	rebalancing kerror = 27
+)
+
+type beat struct{ Err kerror }
+
+func (apiClient) heartbeat(ctx context.Context) (*beat, error) { return &beat{}, nil }
+
+func (apiClient) leader(ctx context.Context) (string, error) { return "", nil }
+
+// Near miss: a heartbeat goes round after every answer, "no error"
+// included; the code in the answer is compared with codes, not an
+// outcome that is there or not. No retry, though failures to find the
+// leader or to send are tried again a few times.
+func (a apiClient) keepAlive(ctx context.Context, every time.Duration) error {
+	retries := 3
+	for {
+		if _, err := a.leader(ctx); err != nil {
+			if retries <= 0 {
+				return err
+			}
+			retries--
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		res, err := a.heartbeat(ctx)
+		if err != nil {
+			if retries <= 0 {
+				return err
+			}
+			retries--
+			continue
+		}
+		switch err := res.Err; err {
+		case noError, rebalancing:
+			retries = 3
+		case notLeader:
+			if retries <= 0 {
+				return err
+			}
+			retries--
+			time.Sleep(100 * time.Millisecond)
+			continue
+		default:
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every):
+		}
+	}
+}
