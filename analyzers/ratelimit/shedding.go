@@ -28,7 +28,8 @@ func (*AdmitsFact) String() string { return "admits" }
 // admissions knows which calls decide by load.
 type admissions struct {
 	pass  *analysis.Pass
-	local map[*types.Func]bool // this package's functions with the fact
+	local map[*types.Func]bool    // this package's functions with the fact
+	edges map[[2]*types.Func]bool // callee, caller pairs seen
 }
 
 // findAdmissions finds the package's functions that admit, exports their
@@ -36,7 +37,7 @@ type admissions struct {
 // body is walked once; the fact then spreads from callee to caller along
 // the package's calls, each edge followed once.
 func findAdmissions(pass *analysis.Pass) *admissions {
-	a := &admissions{pass: pass, local: map[*types.Func]bool{}}
+	a := &admissions{pass: pass, local: map[*types.Func]bool{}, edges: map[[2]*types.Func]bool{}}
 	callers := map[*types.Func][]*types.Func{}
 	var work []*types.Func
 	for _, file := range pass.Files {
@@ -107,7 +108,8 @@ func (a *admissions) visit(call *ast.CallExpr, caller *types.Func, callers map[*
 	case fn == nil:
 	case fn.Pkg() == a.pass.Pkg:
 		fn = fn.Origin()
-		if !slices.Contains(callers[fn], caller) {
+		if e := [2]*types.Func{fn, caller}; !a.edges[e] {
+			a.edges[e] = true
 			callers[fn] = append(callers[fn], caller)
 		}
 	case a.admits(fn):

@@ -365,6 +365,26 @@ func (m *builder) stepsParam(fn *types.Func, i int) bool {
 	if fn == nil || fn.Pkg() != m.pass.Pkg {
 		return false
 	}
+	key := stepKey{fn.Origin(), i}
+	if v, ok := m.steps[key]; ok {
+		return v
+	}
+	v := m.stepsParam1(fn, i)
+	if m.steps == nil {
+		m.steps = map[stepKey]bool{}
+	}
+	m.steps[key] = v
+	return v
+}
+
+// stepKey is a function and the index of a parameter of it.
+type stepKey struct {
+	fn *types.Func
+	i  int
+}
+
+// stepsParam1 is stepsParam, not memoized: it walks fn's body.
+func (m *builder) stepsParam1(fn *types.Func, i int) bool {
 	d := m.vals.Decls[fn.Origin()]
 	sig, _ := fn.Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig == nil || i >= sig.Params().Len() || sig.Variadic() && i >= sig.Params().Len()-1 {

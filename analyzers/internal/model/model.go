@@ -33,6 +33,7 @@ type builder struct {
 	vals           *provenance.Values
 	retryAt        map[ast.Node]*Retry
 	covered        map[ast.Node]*Retry // statements of a goto loop after its label
+	steps          map[stepKey]bool    // stepsParam's answers, each helper's body walked once per parameter
 	uncounted      map[*ast.FuncLit]bool
 	throughFrom    map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
 	summaries      *summaries[RetryFact]
