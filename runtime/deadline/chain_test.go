@@ -251,7 +251,7 @@ func (c *chain) vendor(w http.ResponseWriter, r *http.Request) {
 	case <-work.C:
 		c.completed.Add(1)
 	case <-c.release:
-		w.WriteHeader(http.StatusServiceUnavailable) //resilint:ignore ratelimit a test vendor released by the test, no client retries it
+		w.WriteHeader(http.StatusServiceUnavailable)
 	}
 }
 
