@@ -337,13 +337,11 @@ func advanced(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 		if found {
 			return false
 		}
+		if e := steppedBy(n); e != nil {
+			found = info.Uses[identOf(e)] == v
+			return !found
+		}
 		switch x := n.(type) {
-		case *ast.IncDecStmt:
-			found = info.Uses[identOf(x.X)] == v
-		case *ast.AssignStmt:
-			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
-				found = info.Uses[identOf(x.Lhs[0])] == v
-			}
 		case *ast.RangeStmt:
 			if x.Key != nil && info.Defs[identOf(x.Key)] == v {
 				if b, ok := info.TypeOf(x.X).Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {

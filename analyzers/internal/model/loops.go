@@ -282,17 +282,12 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	}
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.IncDecStmt:
-				if obj := objOf(x.X); obj != nil {
+			if e := steppedBy(n); e != nil {
+				if obj := objOf(e); obj != nil {
 					counters[obj] = true
 				}
-			case *ast.AssignStmt:
-				if x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN {
-					if obj := objOf(x.Lhs[0]); obj != nil {
-						counters[obj] = true
-					}
-				}
+			}
+			switch x := n.(type) {
 			case *ast.CallExpr:
 				// backOff(&tries): a function of the package that steps
 				// the counter through the pointer it is given.
@@ -402,19 +397,29 @@ func (m *builder) stepsParam1(fn *types.Func, i int) bool {
 	}
 	found := false
 	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
+		if _, ok := n.(*ast.FuncLit); ok {
 			return false
-		case *ast.IncDecStmt:
-			found = found || deref(x.X)
-		case *ast.AssignStmt:
-			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
-				found = found || deref(x.Lhs[0])
-			}
+		}
+		if e := steppedBy(n); e != nil {
+			found = deref(e)
 		}
 		return !found
 	})
 	return found
+}
+
+// steppedBy returns the expression n steps as a counter: x in x++, x--,
+// x += k and x -= k; nil for any other node.
+func steppedBy(n ast.Node) ast.Expr {
+	switch x := n.(type) {
+	case *ast.IncDecStmt:
+		return x.X
+	case *ast.AssignStmt:
+		if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
+			return x.Lhs[0]
+		}
+	}
+	return nil
 }
 
 func (m *builder) countsReceiver(fn *types.Func) bool {
@@ -440,16 +445,9 @@ func (m *builder) countsReceiver(fn *types.Func) bool {
 	}
 	stepped := map[*types.Var]bool{}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.IncDecStmt:
-			if v := field(x.X); v != nil {
+		if e := steppedBy(n); e != nil {
+			if v := field(e); v != nil {
 				stepped[v] = true
-			}
-		case *ast.AssignStmt:
-			if (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Lhs) == 1 {
-				if v := field(x.Lhs[0]); v != nil {
-					stepped[v] = true
-				}
 			}
 		}
 		return true
