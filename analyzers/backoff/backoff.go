@@ -139,8 +139,8 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 func backsOffToCap(r *model.Retry) bool {
 	known := false
 	for _, d := range r.Delays {
-		if d.Shape.Jitter == waits.JitterUnknown {
-			continue
+		if d.Shape.Jitter == waits.JitterUnknown && d.Shape.Next == nil {
+			continue // a backoff value's next wait has the catalog's shape
 		}
 		if !d.Shape.Exponential || !d.Shape.Capped {
 			return false
@@ -178,6 +178,10 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 				Pos: d.Call.Pos(), End: d.Call.End(), Category: "no-jitter",
 				Message: fmt.Sprintf("retry delay has no jitter: %s computes its wait with no random part, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it computes the delay (runtime/retry's FullJitter)", waiterName(pass, d.Call)),
 			})
+			return
+		}
+		if lib := sh.Lib; lib != nil {
+			reportLibJitter(pass, d, lib)
 			return
 		}
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
@@ -225,6 +229,54 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 			})
 		}
 	}
+}
+
+// reportLibJitter reports a wait that is a backoff value's next delay
+// (b.Duration()) whose value leaves its jitter field out or zero, with a
+// fix that sets the field where the value is made.
+func reportLibJitter(pass *analysis.Pass, d *waits.Delay, lib *waits.LibDelay) {
+	diag := analysis.Diagnostic{
+		Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "no-jitter",
+		Message: fmt.Sprintf("retry delay has no jitter: the %s that %s steps %s, so its waits have no random part and clients that failed together retry together, in synchronized waves after every recovery; set %s to %s",
+			libValue(lib), types.ExprString(lib.Call), libSetting(lib), lib.Field.Name, lib.Field.FixValue),
+	}
+	addLibJitterFix(pass, &diag, lib)
+	pass.Report(diag)
+}
+
+// libValue names the backoff value of lib: its literal's type.
+func libValue(lib *waits.LibDelay) string {
+	if lib.Lit != nil {
+		return types.ExprString(lib.Lit.Type)
+	}
+	return lib.Next.Recv
+}
+
+// libSetting says how the backoff value of lib sets its jitter field.
+func libSetting(lib *waits.LibDelay) string {
+	if lib.Value != nil {
+		return "sets " + lib.Field.Name + " to " + types.ExprString(lib.Value)
+	}
+	return "leaves " + lib.Field.Name + " out"
+}
+
+// addLibJitterFix gives diag the fix that sets lib's jitter field where
+// the backoff value is made, and points there.
+func addLibJitterFix(pass *analysis.Pass, diag *analysis.Diagnostic, lib *waits.LibDelay) {
+	var edit analysis.TextEdit
+	switch {
+	case lib.Value != nil:
+		edit = analysis.TextEdit{Pos: lib.Value.Pos(), End: lib.Value.End(), NewText: []byte(lib.Field.FixValue)}
+	case lib.Lit != nil:
+		edit = analysis.TextEdit{Pos: lib.Lit.Lbrace + 1, End: lib.Lit.Lbrace + 1, NewText: []byte(lib.Field.Name + ": " + lib.Field.FixValue + ", ")}
+	default:
+		return
+	}
+	if analysisutil.FileOf(pass, edit.Pos) == nil {
+		return
+	}
+	diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: edit.Pos, End: edit.End, Message: "the backoff is made here"})
+	diag.SuggestedFixes = []analysis.SuggestedFix{{Message: "Set " + lib.Field.Name + " to " + lib.Field.FixValue, TextEdits: []analysis.TextEdit{edit}}}
 }
 
 // waiterName names the function a wait of its own calls: a function or

@@ -16,8 +16,10 @@ import (
 // that retry's delay, judged as it would be in the loop. One behaviour,
 // one finding: a function retried with fixed delays is reported at the
 // first call of the package that gives one, the others related. There is
-// no fix: a jitter drawn once at the call would be the same for every
-// attempt; the jitter belongs where the retry waits.
+// no fix for a duration: a jitter drawn once at the call would be the
+// same for every attempt; the jitter belongs where the retry waits. A
+// backoff value the retry steps (jpillora/backoff's Duration) is fixed
+// where it is made, by its jitter field.
 func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 	var order []*analysis.Diagnostic
 	seen := map[*types.Func]*analysis.Diagnostic{}
@@ -34,6 +36,19 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 		}
 		if d := seen[a.Callee]; d != nil {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Arg.Pos(), End: a.Arg.End(), Message: "the same retry, given a delay with no random part here"})
+			continue
+		}
+		if lib := a.Shape.Lib; lib != nil {
+			// The backoff value the retry steps: its jitter field is
+			// read at every wait, so setting it here is the fix.
+			d := &analysis.Diagnostic{
+				Pos: a.Arg.Pos(), End: a.Arg.End(), Category: "no-jitter",
+				Message: fmt.Sprintf("retry delay has no jitter: %s waits the %s of this %s between the attempts of its %s, and it %s, so clients that failed together retry together, in synchronized waves after every recovery; set %s to %s",
+					analysisutil.FuncName(a.Callee, pass.Pkg), lib.Next.Name, libValue(lib), f.Site, libSetting(lib), lib.Field.Name, lib.Field.FixValue),
+			}
+			addLibJitterFix(pass, d, lib)
+			seen[a.Callee] = d
+			order = append(order, d)
 			continue
 		}
 		waits := "this delay"

@@ -23,7 +23,11 @@
 //     or a constant backoff, retry-go BackOffDelay or FixedDelay alone,
 //     sethvargo/go-retry backoffs without WithJitter, go-retryablehttp's
 //     DefaultBackoff, a wait.Backoff without Jitter, runtime/retry's
-//     JitterNone). The fix wraps the delay in runtime/retry's FullJitter;
+//     JitterNone), and the next delay of such a backoff value in a
+//     hand-written loop (jpillora/backoff's b.Duration() without Jitter,
+//     cenkalti's b.NextBackOff(), wait.Backoff's Step()). The fix wraps
+//     the delay in runtime/retry's FullJitter, or sets the value's jitter
+//     field;
 //   - no-cap: exponential growth with no cap (the shift eventually
 //     overflows into a negative or zero delay). The fix caps it with min;
 //   - equal-jitter: a fixed half plus a random half; better than none, but

@@ -186,6 +186,14 @@ const (
 	// limiter's Allow, a semaphore's TryAcquire) or makes the caller wait
 	// for room (limits.go).
 	Admission
+	// NextDelay: a method that returns the next wait of the backoff
+	// value it is called on (jpillora/backoff's Duration, cenkalti's
+	// NextBackOff, wait.Backoff's Step). Grows and Capped give the shape
+	// of its waits; Jitter, when set, their randomness whatever the
+	// value (a constant backoff); left 0, the randomness is the value's
+	// JitterField row of the same type: none when the literal that made
+	// it leaves the field out or writes it zero.
+	NextDelay
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -249,6 +257,11 @@ type Row struct {
 	// Errors, for ErrorOption rows and options that also pass a bound
 	// through, says what the retry does with the errors given.
 	Errors Errors
+
+	// Grows and Capped, for NextDelay rows: the waits grow exponentially
+	// with the calls, and never beyond a cap (a default one when the
+	// value sets none).
+	Grows, Capped bool
 }
 
 // Library import paths.
@@ -278,6 +291,7 @@ const (
 	APIIterator         = "google.golang.org/api/iterator"
 	NATS                = "github.com/nats-io/nats.go"
 	K8sAPIErrors        = "k8s.io/apimachinery/pkg/api/errors"
+	JpilloraBackoff     = "github.com/jpillora/backoff"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -303,6 +317,8 @@ var Rows = []Row{
 	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0, FixValue: "0.5"},
 	{Path: CenkaltiV4, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
 	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
+	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "NextBackOff", Role: NextDelay, Grows: true, Capped: true},
+	{Path: CenkaltiV4, Recv: "ConstantBackOff", Name: "NextBackOff", Role: NextDelay, Jitter: JitterNone},
 
 	// cenkalti/backoff v5: Retry(ctx, operation, opts...).
 	{Path: CenkaltiV5, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 1, BoundArg: 2, Variadic: true},
@@ -313,6 +329,15 @@ var Rows = []Row{
 	{Path: CenkaltiV5, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
 	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
 	{Path: CenkaltiV5, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
+	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "NextBackOff", Role: NextDelay, Grows: true, Capped: true},
+	{Path: CenkaltiV5, Recv: "ConstantBackOff", Name: "NextBackOff", Role: NextDelay, Jitter: JitterNone},
+
+	// jpillora/backoff: a hand-written loop waits b.Duration() (or
+	// ForAttempt(n)): Min growing by Factor to Max (10s when left out),
+	// random only with Jitter set.
+	{Path: JpilloraBackoff, Recv: "Backoff", Name: "Duration", Role: NextDelay, Grows: true, Capped: true},
+	{Path: JpilloraBackoff, Recv: "Backoff", Name: "ForAttempt", Role: NextDelay, Grows: true, Capped: true},
+	{Path: JpilloraBackoff, Recv: "Backoff", Name: "Jitter", Role: JitterField, FixValue: "true"},
 
 	// avast/retry-go v4: Do(fn, opts...), 10 attempts by default,
 	// Attempts(0) retries until success.
@@ -387,6 +412,7 @@ var Rows = []Row{
 	{Path: K8sRetry, Name: "DefaultBackoff", Role: KnownVar, Default: 4},
 	{Path: K8sWait, Recv: "Backoff", Name: "Steps", Role: AttemptField, ZeroMeans: 1, Default: 1},
 	{Path: K8sWait, Recv: "Backoff", Name: "Jitter", Role: JitterField, FixValue: "1.0"},
+	{Path: K8sWait, Recv: "Backoff", Name: "Step", Role: NextDelay},
 
 	// failsafe-go: With(policies...).Run/Get(fn); a retry policy makes
 	// 3 attempts unless WithMaxRetries/WithMaxAttempts say otherwise.

@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
@@ -37,6 +38,11 @@ type DelayParamFact struct {
 	// the parameter itself: at the call, a delay of no random part is
 	// still one.
 	Grows bool
+	// Next, when set, is the catalog row (path, receiver type, method)
+	// of a backoff value's next wait (jitter/backoff's Duration): the
+	// parameter is that backoff value, not a duration, and its jitter
+	// is read where the caller makes it.
+	Next [3]string
 }
 
 func (*DelayParamFact) AFact() {}
@@ -44,6 +50,9 @@ func (*DelayParamFact) AFact() {}
 func (f *DelayParamFact) String() string {
 	if f.Grows {
 		return fmt.Sprintf("waitsparam(%d grown)", f.Param)
+	}
+	if f.Next[2] != "" {
+		return fmt.Sprintf("waitsparam(%d.%s)", f.Param, f.Next[2])
 	}
 	return fmt.Sprintf("waitsparam(%d)", f.Param)
 }
@@ -103,8 +112,15 @@ func (m *builder) findDelayParams() {
 				i = grownParamOf(info, fn, d.Body, dl.Dur, memo)
 				grows = i >= 0
 			}
+			var next [3]string
+			if i < 0 && dl.Shape.Next != nil && dl.Shape.Jitter == waits.JitterUnknown {
+				// b.Duration() of a backoff the caller gives.
+				if i = paramIndexOf(info, fn, d.Body, dl.Shape.NextRecv, memo); i >= 0 {
+					next = [3]string{dl.Shape.Next.Path, dl.Shape.Next.Recv, dl.Shape.Next.Name}
+				}
+			}
 			if i >= 0 {
-				own[fn] = &DelayParamFact{Param: i, Grows: grows,
+				own[fn] = &DelayParamFact{Param: i, Grows: grows, Next: next,
 					Site:  fmt.Sprintf("%s at %s", r.Describe(), analysisutil.ShortPos(m.pass.Fset, r.Pos)),
 					Local: local.Within(r.Ops, r.OpFuncs), ClientErrors: r.ClientErrors, Specific: r.Specific, Probe: r.Probe}
 				order = append(order, fn)
@@ -199,8 +215,16 @@ func (m *builder) findDelayParams() {
 			}
 			opLocal = local.Within(r.Ops, r.OpFuncs)
 		}
+		shape := m.waitLayer.Shape(arg, c.decl.Body)
+		if f.Next[2] != "" {
+			row := catalog.Lookup(f.Next[0], f.Next[1], f.Next[2])
+			if row == nil {
+				continue
+			}
+			shape = m.waitLayer.BackoffShape(row, arg)
+		}
 		m.result.DelayArgs = append(m.result.DelayArgs, &DelayArg{Call: c.call, Callee: c.callee, Arg: arg,
-			Shape: m.waitLayer.Shape(arg, c.decl.Body), Fact: f, OpLocal: opLocal})
+			Shape: shape, Fact: f, OpLocal: opLocal})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // waits reports whether executing the simple parts of stmt waits: a
@@ -115,6 +116,14 @@ type DelayShape struct {
 	Exponential bool      // grows exponentially with the attempts (shift, doubling, math.Pow)
 	Capped      bool      // bounded by min(), math.Min, an if-cap, or a small attempt bound
 	SeedPos     token.Pos // the constant seed, for JitterSeeded
+	// Next is the catalog's NextDelay row when the delay is a backoff
+	// value's next wait (b.Duration()): Exponential and Capped come
+	// from it, and are known even when the jitter is not (the value
+	// came from a parameter). Lib, when the jitter is none, says where
+	// the value leaves it out.
+	Next     *catalog.Row
+	NextRecv ast.Expr // the value Next is called on
+	Lib      *LibDelay
 }
 
 var randPaths = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}

@@ -40,6 +40,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 	info := m.pass.TypesInfo
 	var sh DelayShape
 	random, fixed := false, false
+	libUnknown := false // a backoff value's next wait, its jitter not known
 	seen := map[ast.Node]bool{}
 	var exprs []ast.Expr
 	var helpers []*ast.FuncDecl // helpers whose returns were followed
@@ -97,6 +98,11 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 					})
 				}
 			case *ast.CallExpr:
+				if row, _ := m.nextDelay(x); row != nil {
+					// b.Duration(): its receiver is the backoff value,
+					// no delay of its own (libJitter reads it).
+					return false
+				}
 				returns := func(body *ast.BlockStmt) {
 					// if d > b.max { return b.max }; return d: every
 					// return of a local is past such a guard.
@@ -189,6 +195,25 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 					}
 				}
 			case *ast.CallExpr:
+				if row, recv := m.nextDelay(x); row != nil {
+					// b.Duration(): the catalog gives the shape, the
+					// value's jitter field the randomness.
+					sh.Next, sh.NextRecv = row, recv
+					sh.Exponential = sh.Exponential || row.Grows
+					sh.Capped = sh.Capped || row.Capped
+					switch j, lib := m.libJitter(row, recv); j {
+					case JitterFull:
+						random = true
+					case JitterNone:
+						if lib != nil {
+							lib.Call = x
+						}
+						sh.Lib = lib
+					default:
+						libUnknown = true
+					}
+					return false
+				}
 				fn := analysisutil.Callee(info, x)
 				if fn == nil {
 					if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "min" {
@@ -233,7 +258,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if m.opaque(exprs, helpers, lits, o.counters) {
+		if libUnknown || m.opaque(exprs, helpers, lits, o.counters) {
 			sh.Jitter = JitterUnknown
 		}
 	}
@@ -346,6 +371,9 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 		case *ast.CallExpr:
 			if tv := info.Types[x.Fun]; tv.IsType() {
 				return true
+			}
+			if row, _ := m.nextDelay(x); row != nil {
+				return false // judged by libJitter
 			}
 			fn := analysisutil.Callee(info, x)
 			if fn == nil {

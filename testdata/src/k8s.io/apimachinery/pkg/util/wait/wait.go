@@ -10,3 +10,6 @@ type Backoff struct {
 	Steps    int
 	Cap      time.Duration
 }
+
+// Step returns the next wait and advances the backoff.
+func (b *Backoff) Step() time.Duration { return b.Duration }
