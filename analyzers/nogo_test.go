@@ -16,9 +16,11 @@ import (
 	"github.com/resilint/resilint/analyzers/decoratororder"
 	"github.com/resilint/resilint/analyzers/idempotency"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/admission"
 	"github.com/resilint/resilint/analyzers/internal/model/breakers"
 	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
 	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
+	"github.com/resilint/resilint/analyzers/internal/model/libconfig"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
@@ -55,11 +57,11 @@ var factSamples = []analysis.Fact{
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
 	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true, Grows: true, Next: [3]string{"github.com/jpillora/backoff", "Backoff", "Duration"}},
-	&ratelimit.AdmitsFact{},
+	&admission.AdmitsFact{},
 	&idempotency.KeyPlaceFact{Site: "retryablehttp.Client.Do at payments.go:43"},
 	&hostlocal.LocalFact{Binds: true},
 	&hostlocal.DialsParamFact{Param: 1},
-	&hostlocal.StreamParamFact{Param: 0},
+	&hostlocal.StreamParamFact{Param: 2},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
 	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true},
 	&waits.RandomFact{Result: 1},
@@ -75,7 +77,7 @@ func TestFactsGobRoundTrip(t *testing.T) {
 		byType[reflect.TypeOf(f)] = f
 	}
 	var factTypes []analysis.Fact
-	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, sends.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, ratelimit.Analyzer, idempotency.Analyzer} {
+	for _, a := range []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer, sends.Analyzer, timeouts.Analyzer, breakers.Analyzer, rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, admission.Analyzer, hostlocal.Analyzer, libconfig.Analyzer, idempotency.Analyzer} {
 		factTypes = append(factTypes, a.FactTypes...)
 	}
 	for _, ft := range factTypes {

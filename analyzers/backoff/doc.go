@@ -30,8 +30,9 @@
 //     field;
 //   - no-cap: exponential growth with no cap (the shift eventually
 //     overflows into a negative or zero delay). The fix caps it with min;
-//   - equal-jitter: a fixed half plus a random half; better than none, but
-//     full jitter spreads load flatter after a recovery;
+//   - equal-jitter: a fixed half plus a random half drawn up to it
+//     (d/2 + rand(d/2)); better than none, but full jitter spreads load
+//     flatter after a recovery;
 //   - seeded-jitter: jitter from a generator with a constant seed
 //     (rand.New(rand.NewSource(42))) outside tests: every instance draws
 //     the same "random" delays;

@@ -17,6 +17,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/admission"
 	"github.com/resilint/resilint/analyzers/internal/model/httpstatus"
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 	"github.com/resilint/resilint/analyzers/internal/model/respread"
@@ -29,12 +30,11 @@ var doc string
 // 429s and load-shedding 503s without Retry-After, or clients that ignore
 // it.
 var Analyzer = &analysis.Analyzer{
-	Name:      "ratelimit",
-	Doc:       analysisutil.MustExtractDoc(doc, "ratelimit"),
-	URL:       "https://github.com/resilint/resilint/blob/main/docs/checks/ratelimit.md",
-	Requires:  []*analysis.Analyzer{rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, model.Analyzer},
-	Run:       run,
-	FactTypes: []analysis.Fact{(*AdmitsFact)(nil)},
+	Name:     "ratelimit",
+	Doc:      analysisutil.MustExtractDoc(doc, "ratelimit"),
+	URL:      "https://github.com/resilint/resilint/blob/main/docs/checks/ratelimit.md",
+	Requires: []*analysis.Analyzer{rediscmd.Analyzer, httpstatus.Analyzer, respread.Analyzer, admission.Analyzer, model.Analyzer},
+	Run:      run,
 }
 
 const retryAfter = "Retry-After"
@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range redis.Scripts {
 		checkScript(pass, s)
 	}
-	adm := findAdmissions(pass)
+	adm := pass.ResultOf[admission.Analyzer].(*admission.Result)
 	for _, w := range pass.ResultOf[httpstatus.Analyzer].(*httpstatus.Result).Writes {
 		checkWrite(pass, w, redis, adm)
 	}
@@ -203,7 +203,7 @@ func checkScript(pass *analysis.Pass, s *rediscmd.Script) {
 	})
 }
 
-func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result, adm *admissions) {
+func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result, adm *admission.Result) {
 	if w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable {
 		return
 	}
@@ -215,7 +215,7 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result
 	if w.WriterParam >= 0 && !w.Handler {
 		return // a helper's write: reported where it is called
 	}
-	if w.Status == http.StatusServiceUnavailable && !adm.sheds(w, redis) {
+	if w.Status == http.StatusServiceUnavailable && !adm.Sheds(w) {
 		// Not ready, stopping, a dependency down: the server does not
 		// know when it will serve again, and a Retry-After would be a
 		// guess. Only a limiter that refused knows when it has room.
@@ -264,25 +264,18 @@ func retryAfterFix(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Res
 	if id, ok := analysisutil.Unparen(writer).(*ast.Ident); !ok || pass.TypesInfo.Uses[id] == nil {
 		return nil
 	}
-	g := guardOf(pass, w.Func, w.Call)
-	if g == nil || len(g.conds) == 0 {
+	g := admission.GuardOf(pass, w.Func, w.Call)
+	if g == nil || len(g.Conds) == 0 {
 		return nil
 	}
 	info := pass.TypesInfo
-	vars, calls := g.vars, g.calls
+	vars, calls := g.Vars, g.Calls
 	var ttls []int64
 	var sites []*rediscmd.Command
 	unknown := false
 	add := func(f *rediscmd.Func, keep func(*rediscmd.Command) bool) {
-		for _, c := range f.Cmds {
-			if c.Kind != catalog.RedisExpire || c.Via != nil || c.KeyID == "" {
-				continue
-			}
-			counted := false
-			for _, o := range f.Cmds {
-				counted = counted || o.KeyID == c.KeyID && (o.Kind == catalog.RedisIncr || o.Kind == catalog.RedisRead) && keep(o)
-			}
-			if !counted {
+		for _, c := range f.CountedExpiries(keep) {
+			if c.Via != nil {
 				continue
 			}
 			sec, ok := ttlSeconds(info, c)
@@ -320,38 +313,6 @@ func retryAfterFix(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Res
 		TextEdits: []analysis.TextEdit{{Pos: st.Pos(), End: st.Pos(),
 			NewText: []byte(fmt.Sprintf("%s.Header().Set(%q, \"%d\")\n%s", analysisutil.Text(pass, writer), retryAfter, ttls[0], indent))}},
 	}
-}
-
-// guards returns the conditions of the if statements of fn (not of the
-// function literals inside it) whose then or else branch holds call, and
-// fn's body.
-func guards(fn ast.Node, call *ast.CallExpr) ([]ast.Expr, *ast.BlockStmt) {
-	var body *ast.BlockStmt
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		body = f.Body
-	case *ast.FuncLit:
-		body = f.Body
-	}
-	if body == nil {
-		return nil, nil
-	}
-	var conds []ast.Expr
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil || !(n.Pos() <= call.Pos() && call.End() <= n.End()) {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if n.Body.Pos() <= call.Pos() && call.End() <= n.Body.End() || n.Else != nil && n.Else.Pos() <= call.Pos() && call.End() <= n.Else.End() {
-				conds = append(conds, n.Cond)
-			}
-		}
-		return true
-	})
-	return conds, body
 }
 
 // ttlSeconds returns the constant time to live an expiry command c sets,

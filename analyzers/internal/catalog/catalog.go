@@ -194,6 +194,10 @@ const (
 	// JitterField row of the same type: none when the literal that made
 	// it leaves the field out or writes it zero.
 	NextDelay
+	// CountAdd: adds to an atomic integer and returns the sum
+	// (limits.go): a function that reads the sum counts what is in
+	// flight.
+	CountAdd
 )
 
 // Errors says what a retry does with the errors an option names.

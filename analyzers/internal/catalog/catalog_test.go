@@ -32,7 +32,7 @@ func TestRowsResolve(t *testing.T) {
 		}
 	}
 	paths = append(paths, catalog.NetHTTP, catalog.IO)
-	for _, r := range append(append([]catalog.Row(nil), catalog.ContextRows...), catalog.AdmissionRows...) {
+	for _, r := range slices.Concat(catalog.ContextRows, catalog.AdmissionRows, catalog.CountRows) {
 		if r.Path == catalog.ResilintBulkhead || r.Path == catalog.ResilintRateLimit {
 			continue // TestRuntimeRowsResolve: the real packages
 		}
@@ -51,7 +51,7 @@ func TestRowsResolve(t *testing.T) {
 		}
 		byPath[p.PkgPath] = p.Types
 	}
-	for _, r := range slices.Concat(catalog.Rows, catalog.ContextRows, catalog.AdmissionRows) {
+	for _, r := range slices.Concat(catalog.Rows, catalog.ContextRows, catalog.AdmissionRows, catalog.CountRows) {
 		if r.Path == catalog.ResilintBulkhead || r.Path == catalog.ResilintRateLimit {
 			continue
 		}

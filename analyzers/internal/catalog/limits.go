@@ -32,3 +32,30 @@ func IsAdmission(path, recv, name string) bool {
 	}
 	return false
 }
+
+// CountRows add to an atomic integer and return the sum (Role
+// CountAdd): a function whose result reads that sum counts the requests
+// in flight, the simplest limiter. One whose sum nobody reads is a metric
+// or a slot given back.
+var CountRows = []Row{
+	{Path: "sync/atomic", Name: "AddInt32", Role: CountAdd},
+	{Path: "sync/atomic", Name: "AddInt64", Role: CountAdd},
+	{Path: "sync/atomic", Name: "AddUint32", Role: CountAdd},
+	{Path: "sync/atomic", Name: "AddUint64", Role: CountAdd},
+	{Path: "sync/atomic", Name: "AddUintptr", Role: CountAdd},
+	{Path: "sync/atomic", Recv: "Int32", Name: "Add", Role: CountAdd},
+	{Path: "sync/atomic", Recv: "Int64", Name: "Add", Role: CountAdd},
+	{Path: "sync/atomic", Recv: "Uint32", Name: "Add", Role: CountAdd},
+	{Path: "sync/atomic", Recv: "Uint64", Name: "Add", Role: CountAdd},
+	{Path: "sync/atomic", Recv: "Uintptr", Name: "Add", Role: CountAdd},
+}
+
+// IsCountAdd reports whether path.recv.name is a CountRows call.
+func IsCountAdd(path, recv, name string) bool {
+	for _, r := range CountRows {
+		if r.Path == path && r.Recv == recv && r.Name == name {
+			return true
+		}
+	}
+	return false
+}

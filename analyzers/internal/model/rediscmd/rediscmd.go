@@ -20,6 +20,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,35 @@ type Func struct {
 	multi   bool            // between a redigo MULTI and its EXEC, in source order
 	tx      int             // the number of MULTIs so far
 	watched map[string]bool // the keys a redigo WATCH holds, in source order
+}
+
+// Counts reports whether f counts requests in Redis: an INCR, or a key
+// it both reads and gives an expiry.
+func (f *Func) Counts() bool {
+	for _, c := range f.Cmds {
+		if c.Kind == catalog.RedisIncr {
+			return true
+		}
+	}
+	return len(f.CountedExpiries(func(o *Command) bool { return o.Kind == catalog.RedisRead })) > 0
+}
+
+// CountedExpiries returns f's expiries (EXPIRE, PEXPIRE, Expire) of a key
+// that f also counts with a command keep accepts: an increment or a read
+// of that key. Their time to live is the counter's window.
+func (f *Func) CountedExpiries(keep func(*Command) bool) []*Command {
+	var out []*Command
+	for _, c := range f.Cmds {
+		if c.Kind != catalog.RedisExpire || c.KeyID == "" {
+			continue
+		}
+		if slices.ContainsFunc(f.Cmds, func(o *Command) bool {
+			return o.KeyID == c.KeyID && (o.Kind == catalog.RedisIncr || o.Kind == catalog.RedisRead) && keep(o)
+		}) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Script is one run of a Lua script (EVAL, EVALSHA, Script.Run...).

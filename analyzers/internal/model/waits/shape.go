@@ -188,10 +188,21 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 						sh.Exponential = true
 					}
 				case token.ADD:
-					// A fixed part plus a random part: equal jitter.
+					// A fixed part plus a random part drawn up to the
+					// same value: equal jitter (d/2 + rand(d/2)). A
+					// random part of another size beside a fixed one
+					// (a constant base and a random spread, a factor
+					// in [0.8, 1.3), rand(5s) + n*time.Second) is
+					// jitter of its own making, not judged.
 					l, r := m.isRandom(x.X), m.isRandom(x.Y)
 					if l != r {
-						fixed = true
+						f, rnd := x.X, x.Y
+						if l {
+							f, rnd = x.Y, x.X
+						}
+						if m.sameBase(f, rnd) {
+							fixed = true
+						}
 					}
 				}
 			case *ast.CallExpr:
@@ -263,6 +274,61 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 		}
 	}
 	return sh
+}
+
+// sameBase reports whether the random part rnd of a delay is drawn up to
+// the fixed part f: every variable f reads (a local, a field, a package
+// variable; f is no constant) is read by rnd too, directly or through
+// the values of the locals rnd reads (`half + rand.Int63n(half)`,
+// `j := rand.Int63n(int64(d)); d + j`).
+func (m *Result) sameBase(f, rnd ast.Expr) bool {
+	info := m.pass.TypesInfo
+	if tv, ok := info.Types[f]; ok && tv.Value != nil {
+		return false
+	}
+	vars := func(e ast.Expr, follow bool) map[types.Object]bool {
+		out := map[types.Object]bool{}
+		seen := map[ast.Node]bool{}
+		var visit func(n ast.Node, depth int)
+		visit = func(n ast.Node, depth int) {
+			if n == nil || seen[n] || depth > 3 {
+				return
+			}
+			seen[n] = true
+			ast.Inspect(n, func(n ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				v, ok := info.Uses[id].(*types.Var)
+				if !ok {
+					return true
+				}
+				out[v] = true
+				if follow && provenance.IsLocal(v) {
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil {
+							visit(a.Value, depth+1)
+						}
+					}
+				}
+				return true
+			})
+		}
+		visit(e, 0)
+		return out
+	}
+	fv := vars(f, false)
+	if len(fv) == 0 {
+		return false
+	}
+	rv := vars(rnd, true)
+	for v := range fv {
+		if !rv[v] {
+			return false
+		}
+	}
+	return true
 }
 
 func identOf(e ast.Expr) *ast.Ident {

@@ -86,6 +86,32 @@ func equalJitter(ctx context.Context) error {
 	return err
 }
 
+// proportionalJitter draws a factor in [0.8, 1.3): a random spread of
+// its own size beside a fixed part, not equal jitter.
+func proportionalJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		d := time.Duration(1<<i) * time.Second
+		time.Sleep(time.Duration(float64(d) * (0.8 + rand.Float64()*0.5)))
+	}
+	return err
+}
+
+// spreadJitter adds a random spread of 5s to a linear part.
+func spreadJitter(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Intn(5000))*time.Millisecond + time.Duration(i)*time.Second)
+	}
+	return err
+}
+
 var seeded = rand.New(rand.NewSource(42))
 
 func seededJitter(ctx context.Context) error {

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/time/rate"
 
-	"ratelimit/admit"
+	"modellayers/admission/admit"
 )
 
 // A 503 says when to come back only if the server refused for a load it
@@ -76,7 +76,7 @@ func (s *shedder) tryPool(w http.ResponseWriter, r *http.Request) {
 }
 
 // acquire takes a slot without waiting, in a helper of this package.
-func (s *shedder) acquire() bool { // want acquire:"admits"
+func (s *shedder) acquire() bool {
 	select {
 	case s.slots <- struct{}{}:
 		return true

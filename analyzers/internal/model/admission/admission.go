@@ -1,9 +1,10 @@
-package ratelimit
+package admission
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,30 +15,43 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model/rediscmd"
 )
 
+// Analyzer is the admission layer of the model.
+var Analyzer = &analysis.Analyzer{
+	Name:       "admission",
+	Doc:        "recognize the functions whose result a rate limiter, semaphore or bulkhead decides, and the statuses written where one refused (reports nothing by itself)",
+	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
+	Requires:   []*analysis.Analyzer{rediscmd.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{(*AdmitsFact)(nil)},
+}
+
 // AdmitsFact marks a function whose result says whether a limiter takes
 // one more request: it asks a rate limiter, a semaphore or a bulkhead
 // (catalog.AdmissionRows), takes a slot with a send that does not wait (a
-// select with a default), or adds to an atomic count and uses the sum —
-// itself or through a function with this fact, of any package. (A Redis
-// counter is known by the rediscmd layer's facts instead.)
+// select with a default), or adds to an atomic count and uses the sum
+// (catalog.CountRows) — itself or through a function with this fact, of
+// any package. (A Redis counter is known by the rediscmd layer's facts
+// instead.)
 type AdmitsFact struct{}
 
 func (*AdmitsFact) AFact()         {}
 func (*AdmitsFact) String() string { return "admits" }
 
-// admissions knows which calls decide by load.
-type admissions struct {
+// Result knows which calls decide by load.
+type Result struct {
 	pass  *analysis.Pass
+	redis *rediscmd.Result
 	local map[*types.Func]bool    // this package's functions with the fact
 	edges map[[2]*types.Func]bool // callee, caller pairs seen
 }
 
-// findAdmissions finds the package's functions that admit, exports their
-// facts and returns what a write's guards are judged by. Each function's
-// body is walked once; the fact then spreads from callee to caller along
-// the package's calls, each edge followed once.
-func findAdmissions(pass *analysis.Pass) *admissions {
-	a := &admissions{pass: pass, local: map[*types.Func]bool{}, edges: map[[2]*types.Func]bool{}}
+// run finds the package's functions that admit and exports their facts.
+// Each function's body is walked once; the fact then spreads from callee
+// to caller along the package's calls, each edge followed once.
+func run(pass *analysis.Pass) (any, error) {
+	a := &Result{pass: pass, redis: pass.ResultOf[rediscmd.Analyzer].(*rediscmd.Result),
+		local: map[*types.Func]bool{}, edges: map[[2]*types.Func]bool{}}
 	callers := map[*types.Func][]*types.Func{}
 	var work []*types.Func
 	for _, file := range pass.Files {
@@ -68,7 +82,7 @@ func findAdmissions(pass *analysis.Pass) *admissions {
 				case *ast.CallExpr:
 					a.visit(n, obj, callers, &direct)
 				}
-				if call != nil && atomicAdd(analysisutil.Callee(pass.TypesInfo, call)) {
+				if call != nil && countAdd(analysisutil.Callee(pass.TypesInfo, call)) {
 					// A sum nobody reads: a metric, or a slot given back.
 					for _, arg := range call.Args {
 						ast.Inspect(arg, walk)
@@ -97,12 +111,12 @@ func findAdmissions(pass *analysis.Pass) *admissions {
 	for fn := range a.local {
 		pass.ExportObjectFact(fn, new(AdmitsFact))
 	}
-	return a
+	return a, nil
 }
 
 // visit records what a call in caller's body says: an edge to a function
 // of this package, or an admission of any other.
-func (a *admissions) visit(call *ast.CallExpr, caller *types.Func, callers map[*types.Func][]*types.Func, direct *bool) {
+func (a *Result) visit(call *ast.CallExpr, caller *types.Func, callers map[*types.Func][]*types.Func, direct *bool) {
 	fn := analysisutil.Callee(a.pass.TypesInfo, call)
 	switch {
 	case fn == nil:
@@ -112,19 +126,19 @@ func (a *admissions) visit(call *ast.CallExpr, caller *types.Func, callers map[*
 			a.edges[e] = true
 			callers[fn] = append(callers[fn], caller)
 		}
-	case a.admits(fn):
+	case a.Admits(fn):
 		*direct = true
 	}
 }
 
-// admits reports whether a call of fn decides by load: an admission row,
+// Admits reports whether a call of fn decides by load: an admission row,
 // an atomic add whose sum is used, or a function with the fact.
-func (a *admissions) admits(fn *types.Func) bool {
+func (a *Result) Admits(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
 	fn = fn.Origin()
-	if catalog.IsAdmission(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()) || atomicAdd(fn) {
+	if catalog.IsAdmission(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()) || countAdd(fn) {
 		return true
 	}
 	if fn.Pkg() == a.pass.Pkg {
@@ -133,33 +147,11 @@ func (a *admissions) admits(fn *types.Func) bool {
 	return a.pass.ImportObjectFact(fn, new(AdmitsFact))
 }
 
-// counter reports whether f counts requests in Redis: an INCR, or a key
-// it both reads and gives an expiry.
-func counter(f *rediscmd.Func) bool {
-	for _, c := range f.Cmds {
-		if c.Kind == catalog.RedisIncr {
-			return true
-		}
-		if c.Kind == catalog.RedisExpire && c.KeyID != "" && slices.ContainsFunc(f.Cmds, func(o *rediscmd.Command) bool {
-			return o.Kind == catalog.RedisRead && o.KeyID == c.KeyID
-		}) {
-			return true
-		}
-	}
-	return false
-}
-
-// atomicAdd reports whether fn adds to an atomic integer (sync/atomic's
-// AddInt64..., or the Add method of its types).
-func atomicAdd(fn *types.Func) bool {
-	if fn == nil || analysisutil.PkgPath(fn) != "sync/atomic" {
-		return false
-	}
-	switch fn.Name() {
-	case "Add", "AddInt32", "AddInt64", "AddUint32", "AddUint64", "AddUintptr":
-		return true
-	}
-	return false
+// countAdd reports whether fn adds to an atomic count and returns the
+// sum (catalog.CountRows: sync/atomic's AddInt64..., the Add method of
+// its types).
+func countAdd(fn *types.Func) bool {
+	return fn != nil && catalog.IsCountAdd(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 }
 
 // triesSend reports whether sel takes a slot without waiting: a case
@@ -181,34 +173,34 @@ func triesSend(sel *ast.SelectStmt) bool {
 	return send && dflt
 }
 
-// sheds reports whether a limiter refused the request the write answers:
+// Sheds reports whether a limiter refused the request the write answers:
 // an if whose branch holds the write tests an admission or a function
 // that counts in Redis (a call of one, or a variable assigned from one),
 // or the reply of a count the function makes itself; or the write is the
 // default of a select that tries to take a slot.
-func (a *admissions) sheds(w *httpstatus.Write, redis *rediscmd.Result) bool {
-	g := guardOf(a.pass, w.Func, w.Call)
+func (a *Result) Sheds(w *httpstatus.Write) bool {
+	g := GuardOf(a.pass, w.Func, w.Call)
 	if g == nil {
 		return false
 	}
 	info := a.pass.TypesInfo
-	if slices.ContainsFunc(g.calls, func(c *ast.CallExpr) bool { return a.admits(analysisutil.Callee(info, c)) }) {
+	if slices.ContainsFunc(g.Calls, func(c *ast.CallExpr) bool { return a.Admits(analysisutil.Callee(info, c)) }) {
 		return true
 	}
-	for _, f := range redis.Funcs {
-		if f.Obj != nil && counter(f) && slices.ContainsFunc(g.calls, func(c *ast.CallExpr) bool { return analysisutil.Callee(info, c) == f.Obj }) {
+	for _, f := range a.redis.Funcs {
+		if f.Obj != nil && f.Counts() && slices.ContainsFunc(g.Calls, func(c *ast.CallExpr) bool { return analysisutil.Callee(info, c) == f.Obj }) {
 			return true
 		}
 		if f.Node != w.Func {
 			continue
 		}
 		for _, c := range f.Cmds {
-			if (c.Kind == catalog.RedisIncr || c.Kind == catalog.RedisRead) && slices.ContainsFunc(c.Reply, func(v types.Object) bool { return g.vars[v] }) && counter(f) {
+			if (c.Kind == catalog.RedisIncr || c.Kind == catalog.RedisRead) && slices.ContainsFunc(c.Reply, func(v types.Object) bool { return g.Vars[v] }) && f.Counts() {
 				return true
 			}
 		}
 	}
-	return defaultOfTry(g.body, w.Call.Pos())
+	return defaultOfTry(g.Body, w.Call.Pos())
 }
 
 // defaultOfTry reports whether pos is in the default clause of a select
@@ -234,63 +226,4 @@ func defaultOfTry(body *ast.BlockStmt, pos token.Pos) bool {
 		return true
 	})
 	return found
-}
-
-// guard is what decides whether a call runs: the variables and calls of
-// the conditions of the ifs whose branches hold it, the calls assigned
-// to those variables in the function, and the function's body.
-type guard struct {
-	conds []ast.Expr
-	vars  map[types.Object]bool
-	calls []*ast.CallExpr
-	body  *ast.BlockStmt
-}
-
-// guardOf returns the guard of call in fn, nil if fn has no body.
-func guardOf(pass *analysis.Pass, fn ast.Node, call *ast.CallExpr) *guard {
-	conds, body := guards(fn, call)
-	if body == nil {
-		return nil
-	}
-	info := pass.TypesInfo
-	g := &guard{conds: conds, vars: map[types.Object]bool{}, body: body}
-	for _, c := range conds {
-		ast.Inspect(c, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Ident:
-				if v, ok := info.Uses[n].(*types.Var); ok {
-					g.vars[v] = true
-				}
-			case *ast.CallExpr:
-				g.calls = append(g.calls, n)
-			case *ast.FuncLit:
-				return false
-			}
-			return true
-		})
-	}
-	if len(g.vars) == 0 {
-		return g
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
-			return true
-		}
-		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && (g.vars[info.Defs[id]] || g.vars[info.Uses[id]]) {
-				g.calls = append(g.calls, call)
-				break
-			}
-		}
-		return true
-	})
-	return g
 }
