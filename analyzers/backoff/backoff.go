@@ -4,9 +4,12 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -107,7 +110,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	// pooled connection found closed: whether a resend at once is right
 	// for them is not in the code. The same holds for going round
 	// without a bound on them. Not reported.
-	if r.Immediate && !r.ImmediateIdentified {
+	if r.Immediate && !r.ImmediateIdentified && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,
@@ -157,6 +160,15 @@ func backsOffToCap(r *model.Retry) bool {
 // (model.Retry.Probe), whose waves cost the dependency a handshake each
 // and no work. Only a delay that grows without a cap is reported.
 func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
+	if waits.NoWait(pass.TypesInfo, d.Call) {
+		// time.Sleep(10): ten nanoseconds, whatever unit was meant.
+		pass.Report(analysis.Diagnostic{
+			Pos: d.Call.Pos(), End: d.Call.End(), Category: "no-delay",
+			Message: fmt.Sprintf("%s sleeps %s (a constant duration is nanoseconds): the retry tries again at once after a failure, a retry storm; give the duration a unit (%s * time.Millisecond) and wait a jittered backoff (runtime/retry)",
+				analysisutil.Text(pass, d.Call), time.Duration(constDuration(pass, d.Dur)), analysisutil.Text(pass, d.Dur)),
+		})
+		return
+	}
 	sh := d.Shape
 	file := analysisutil.FileOf(pass, d.Dur.Pos())
 	if file == nil {
@@ -277,6 +289,12 @@ func addLibJitterFix(pass *analysis.Pass, diag *analysis.Diagnostic, lib *waits.
 	}
 	diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: edit.Pos, End: edit.End, Message: "the backoff is made here"})
 	diag.SuggestedFixes = []analysis.SuggestedFix{{Message: "Set " + lib.Field.Name + " to " + lib.Field.FixValue, TextEdits: []analysis.TextEdit{edit}}}
+}
+
+// constDuration is the constant value of a duration expression.
+func constDuration(pass *analysis.Pass, e ast.Expr) int64 {
+	n, _ := constant.Int64Val(constant.ToInt(pass.TypesInfo.Types[e].Value))
+	return n
 }
 
 // waiterName names the function a wait of its own calls: a function or

@@ -27,7 +27,8 @@
 //     the caller's cancellation); not in main, init, tests, or goroutines
 //     started to outlive the request (use context.WithoutCancel for work
 //     that must finish after the response), nor when it is given a
-//     lifetime of its own: a deadline (WithTimeout, WithDeadline), or a
+//     lifetime of its own: a deadline (WithTimeout, WithDeadline, also
+//     one the called function sets before any other use), or a
 //     WithCancel whose cancel function escapes (stored, returned, handed
 //     on, called from another goroutine). The fix uses the context in
 //     scope;

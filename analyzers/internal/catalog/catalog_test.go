@@ -210,6 +210,9 @@ func TestTestSupportPath(t *testing.T) {
 		"example.com/shop/test":                               true,
 		"example.com/shop/cachetest":                          false, // no package cache above it
 		"example.com/shop/cache/cachetest":                    true,
+		"example.com/sdk/internal/mock/emulation":             true,
+		"example.com/shop/fakes":                              true,
+		"example.com/shop/mockery":                            false,
 	} {
 		if got := catalog.TestSupportPath(path); got != want {
 			t.Errorf("TestSupportPath(%q) = %v, want %v", path, got, want)

@@ -5,7 +5,7 @@ import "strings"
 // TestSupportElems are the import-path elements that, by the Go
 // community's convention, name a package of test support rather than of
 // the product: an end-to-end harness (e2e), the helpers and fakes that
-// tests share (testutil, testing). The code of such a package runs in
+// tests share (testutil, testing, mock, fakes). The code of such a package runs in
 // tests, with the fixed delays and immediate retries tests use on
 // purpose, and is test code as much as a _test.go file.
 var TestSupportElems = map[string]bool{
@@ -13,6 +13,7 @@ var TestSupportElems = map[string]bool{
 	"test": true, "tests": true, "testing": true,
 	"testutil": true, "testutils": true, "testhelper": true, "testhelpers": true,
 	"testsupport": true, "testenv": true,
+	"mock": true, "mocks": true, "fake": true, "fakes": true,
 }
 
 // TestSupportPath reports whether the package at path is test support: an

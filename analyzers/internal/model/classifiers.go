@@ -323,5 +323,5 @@ func (c *classify) constOrSentinel(e ast.Expr) bool {
 	if !ok || tv.IsNil() {
 		return false
 	}
-	return tv.Value != nil || isSentinel(c.info, e)
+	return tv.Value != nil || isSentinel(c.info, e) || isLocalSentinel(c.info, c.m.localSentinels, e)
 }

@@ -82,6 +82,9 @@ type interp struct {
 	// statusFields are the fields that hold a response's status
 	// (StatusFieldsFact), by statusFieldKey.
 	statusFields map[string]bool
+	// sentinelVars are the local variables that hold an error made once
+	// in their function (findLocalSentinels): sentinels of their own.
+	sentinelVars map[*types.Var]bool
 	boundVars    map[types.Object]bool          // variables of the judged loop's condition
 	yields       map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)

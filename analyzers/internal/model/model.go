@@ -52,6 +52,7 @@ type builder struct {
 	classifiers    map[*types.Func]int    // identifying functions, by their error parameter (classifiers.go)
 	statusFields   map[string]bool        // fields that hold a response's status (statusfields.go)
 	neverTrueFuncs map[*types.Func]bool   // functions whose bool first result is always false (predicates.go)
+	localSentinels map[*types.Var]bool    // local variables holding an error made once in the function (sentinels.go)
 	result         *Result
 }
 
@@ -82,6 +83,7 @@ func build(pass *analysis.Pass) *Result {
 	m.waitLayer = pass.ResultOf[waits.Analyzer].(*waits.Result)
 	m.delayFuncs, m.pureWaits = m.waitLayer.WaitFuncs, m.waitLayer.PureWaits
 	m.yields = findYields(pass.TypesInfo, pass.Files)
+	m.localSentinels = findLocalSentinels(pass.TypesInfo, m.vals)
 	m.findStatusFields()
 	m.findClassifiers()
 	m.findKeepers()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // settle marks the outcome of key as not a failure, overriding what was
@@ -146,7 +147,52 @@ func isErrno(t types.Type) bool {
 
 // isSentinel reports whether e names a package-level error variable
 // (io.EOF, ErrNotFound) or a constant-like error value.
-func (in *interp) isSentinel(e ast.Expr) bool { return isSentinel(in.info, e) }
+func (in *interp) isSentinel(e ast.Expr) bool {
+	return isSentinel(in.info, e) || isLocalSentinel(in.info, in.sentinelVars, e)
+}
+
+// isLocalSentinel reports whether e names a local variable that holds an
+// error made once in its function (findLocalSentinels): `busy :=
+// errors.New("held")`, handed to a closure and compared with what comes
+// back, is that function's own sentinel.
+func isLocalSentinel(info *types.Info, vars map[*types.Var]bool, e ast.Expr) bool {
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && vars[v]
+}
+
+// findLocalSentinels finds the local variables (no parameters) whose
+// every value is a new error made by errors.New or fmt.Errorf, and whose
+// address is never taken: each holds one error value the function made,
+// which a comparison with it picks out as a sentinel does.
+func findLocalSentinels(info *types.Info, vals *provenance.Values) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for obj, as := range vals.Assigns {
+		v, ok := obj.(*types.Var)
+		if !ok || !provenance.IsLocal(v) || len(as) == 0 || vals.Elements[v] || !analysisutil.IsErrorType(v.Type()) {
+			continue
+		}
+		made := true
+		for _, a := range as {
+			call, ok := analysisutil.Unparen(a.Value).(*ast.CallExpr)
+			if !ok {
+				made = false
+				break
+			}
+			if fn := analysisutil.Callee(info, call); !analysisutil.IsFunc(fn, "errors", "New") && !analysisutil.IsFunc(fn, "fmt", "Errorf") {
+				made = false
+				break
+			}
+		}
+		if made {
+			out[v] = true
+		}
+	}
+	return out
+}
 
 func isSentinel(info *types.Info, e ast.Expr) bool {
 	if _, ok := analysisutil.Unparen(e).(*ast.CompositeLit); ok {

@@ -201,19 +201,67 @@ func (m *builder) selectsOnStop(body *ast.BlockStmt) bool {
 // flagStop reports whether ifs leaves the loop (its body returns or
 // breaks) when state kept outside the function says so (stateCond).
 func (m *builder) flagStop(ifs *ast.IfStmt) bool {
-	if ifs.Init != nil || len(ifs.Body.List) == 0 {
-		return false
-	}
-	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
-	case *ast.ReturnStmt:
-	case *ast.BranchStmt:
-		if last.Tok != token.BREAK {
-			return false
-		}
-	default:
+	if ifs.Init != nil || !leavesLoop(ifs.Body.List) {
 		return false
 	}
 	return m.stateCond(ifs.Cond)
+}
+
+// leavesLoop reports whether a branch's statements end by leaving the loop:
+// a return or a break.
+func leavesLoop(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch last := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK
+	}
+	return false
+}
+
+// cancelStop reports whether n is an if, or a case of a switch, that
+// leaves the loop when an error is the context's cancellation
+// (`errors.Is(err, context.Canceled)`, `err == context.Canceled`): the
+// attempt was given a context, and its cancellation ends the loop as a
+// check of ctx.Done() would.
+func (m *builder) cancelStop(n ast.Node) bool {
+	var test []ast.Expr
+	var body []ast.Stmt
+	switch x := n.(type) {
+	case *ast.IfStmt:
+		test, body = []ast.Expr{x.Cond}, x.Body.List
+	case *ast.CaseClause:
+		test, body = x.List, x.Body
+	default:
+		return false
+	}
+	if !leavesLoop(body) {
+		return false
+	}
+	for _, e := range test {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if e, ok := n.(ast.Expr); ok {
+				if v, ok := analysisutil.ReferredObject(m.pass.TypesInfo, e).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && v.Name() == "Canceled" {
+					found = true
+				}
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // condStop reports whether loop is a for loop whose own condition reads

@@ -202,6 +202,40 @@ func (b *builder) summarize(fn *types.Func, d *ast.FuncDecl) *ReadFact {
 	return f
 }
 
+// handsOnResponse reports whether call gives an *http.Response or an
+// http.Header, as a parameter of that type, to an interface method or a
+// function value (fn nil): an implementation the model cannot see.
+func (b *builder) handsOnResponse(call *ast.CallExpr, fn *types.Func) bool {
+	var sig *types.Signature
+	if fn != nil {
+		s, ok := fn.Type().(*types.Signature)
+		if !ok || s.Recv() == nil || !types.IsInterface(s.Recv().Type()) {
+			return false
+		}
+		sig = s
+	} else {
+		if b.pass.TypesInfo.Types[call.Fun].IsType() {
+			return false // a conversion
+		}
+		t := b.pass.TypesInfo.TypeOf(call.Fun)
+		if t == nil {
+			return false
+		}
+		s, ok := t.Underlying().(*types.Signature)
+		if !ok {
+			return false
+		}
+		sig = s
+	}
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if analysisutil.IsNamedType(t, catalog.NetHTTP, "Response") || analysisutil.IsNamedType(t, catalog.NetHTTP, "Header") {
+			return true
+		}
+	}
+	return false
+}
+
 func norm(s []int) []int        { sort.Ints(s); return slices.Compact(s) }
 func normS(s []string) []string { sort.Strings(s); return slices.Compact(s) }
 
@@ -219,6 +253,12 @@ func (b *builder) test(n ast.Node, st []int, via *types.Func) {
 
 func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt map[int][]int, f *ReadFact) {
 	fn := analysisutil.Callee(b.pass.TypesInfo, call)
+	if b.handsOnResponse(call, fn) {
+		// lim.Record(resp), onResponse(resp): code the model cannot see
+		// is given the response, and may read any of its headers.
+		b.read(call, AnyHeader, nil, f)
+		return
+	}
 	if fn == nil {
 		return
 	}

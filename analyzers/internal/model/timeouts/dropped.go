@@ -129,7 +129,7 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 		}
 		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
-				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.keptForLater(p, grand, body)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body)
 			}
 		}
 	case *ast.AssignStmt:

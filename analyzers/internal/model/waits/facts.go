@@ -2,8 +2,10 @@ package waits
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"strings"
+	"time"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -264,7 +266,7 @@ func (m *Result) IsRandomCall(call *ast.CallExpr, fn *types.Func) bool {
 // its WaitFact).
 func (in Calls) IsDelayCall(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(in.Info, call)
-	if fn == nil {
+	if fn == nil || NoWait(in.Info, call) {
 		return false
 	}
 	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
@@ -276,12 +278,27 @@ func (in Calls) IsDelayCall(call *ast.CallExpr) bool {
 	return in.Import != nil && in.Import(fn) != nil
 }
 
+// NoWait reports whether call is a time.Sleep of a constant under a
+// microsecond: time.Sleep(10) sleeps ten nanoseconds (an untyped
+// constant is nanoseconds), no wait between two attempts.
+func NoWait(info *types.Info, call *ast.CallExpr) bool {
+	if !analysisutil.IsFunc(analysisutil.Callee(info, call), "time", "Sleep") || len(call.Args) != 1 {
+		return false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return exact && n < int64(time.Microsecond)
+}
+
 // isPureWait reports whether call only waits: time.Sleep, runtime/retry's
 // Sleep, or a function whose body only waits (this package's, or
 // another's through its WaitFact).
 func (in Calls) IsPureWait(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(in.Info, call)
-	if fn == nil {
+	if fn == nil || NoWait(in.Info, call) {
 		return false
 	}
 	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {

@@ -394,3 +394,58 @@ func withRecorder(ctx context.Context, r *recorder) error {
 		time.Sleep(jittered(time.Second)) //resilint:ignore timeoutchain the fixture is about the bound
 	}
 }
+
+// untilCancelled ends when the attempt fails with the cancellation of
+// the context it was given: bounded by ctx.
+func untilCancelled(ctx context.Context) error {
+	for {
+		err := call(ctx)
+		if err == nil || errors.Is(err, context.Canceled) {
+			return err
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// untilCancelledSwitch does so in a switch.
+func untilCancelledSwitch(ctx context.Context) error {
+	for {
+		err := call(ctx)
+		switch {
+		case err == nil:
+			return nil
+		case err == context.Canceled:
+			return err
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// deadlineRetried goes round on a deadline passed (a per-attempt timeout),
+// and nothing ends it.
+func deadlineRetried(ctx context.Context) error {
+	for { // want `retry loop has no bound`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			continue
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// cancelLogged only logs a cancellation and goes on: no bound.
+func cancelLogged(ctx context.Context, logf func(string)) error {
+	for { // want `retry loop has no bound`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, context.Canceled) {
+			logf("cancelled")
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}

@@ -12,6 +12,7 @@ package specific
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"time"
@@ -141,4 +142,70 @@ func Publish(nc *nats.Conn, data []byte) ([]byte, error) {
 		reply, err = nc.Request("orders", data)
 	}
 	return reply, err
+}
+
+type store struct{ owner []byte }
+
+func (st *store) update(ctx context.Context, f func([]byte) ([]byte, error)) error {
+	b, err := f(st.owner)
+	if err != nil {
+		return err
+	}
+	st.owner = b
+	return nil
+}
+
+// Lock polls once a second while another owner holds the lock: it goes
+// round only on the error it made itself and handed to the update, a
+// sentinel of its own; any other failure panics out. Not reported.
+func (st *store) Lock(ctx context.Context) {
+	busy := errors.New("held by another owner")
+	for {
+		err := st.update(ctx, func(b []byte) ([]byte, error) {
+			if len(b) != 0 {
+				return nil, busy
+			}
+			return []byte{1}, nil
+		})
+		if err == nil {
+			return
+		}
+		if err != busy {
+			panic(err)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// LockIs picks it out with errors.Is.
+func (st *store) LockIs(ctx context.Context) error {
+	busy := fmt.Errorf("held by another owner")
+	for {
+		err := st.update(ctx, func(b []byte) ([]byte, error) {
+			if len(b) != 0 {
+				return nil, busy
+			}
+			return []byte{1}, nil
+		})
+		if !errors.Is(err, busy) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// LockAny compares with a local error that may be another failure
+// (assigned from the call): no sentinel, reported.
+func (st *store) LockAny(ctx context.Context) {
+	var last error
+	for { // want `retry loop has no bound`
+		err := st.update(ctx, func(b []byte) ([]byte, error) { return b, nil })
+		if err == nil {
+			return
+		}
+		if err != last {
+			last = err
+		}
+		time.Sleep(time.Second) // want `retry delay has no jitter`
+	}
 }

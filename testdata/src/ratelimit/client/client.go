@@ -292,3 +292,65 @@ func fetchResetAfter(c *http.Client, url string) (*http.Response, error) {
 	}
 	return nil, errGiveUp
 }
+
+// Pacer is told of every response; an implementation the model cannot
+// see may read Retry-After and make the next attempt wait for it.
+type Pacer interface {
+	Record(resp *http.Response)
+	Wait()
+}
+
+// Every response goes to the pacer: not reported.
+func fetchPaced(c *http.Client, p Pacer, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		p.Wait()
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		p.Record(resp)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// A hook is given every response: not reported either.
+func fetchHooked(c *http.Client, onResponse func(*http.Response), url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		onResponse(resp)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// A logger given the response as any value reads no header: reported.
+func fetchLogged(c *http.Client, logf func(string, ...any), url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		logf("response %v", resp)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 429 but waits its own delay`
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}

@@ -136,3 +136,58 @@ func afterFunc(ctx context.Context) error {
 	defer stop()
 	return query(c, "select 1")
 }
+
+// ---- bounded by the callee ----------------------------------------------
+
+// closeConn bounds the context it is given before anything uses it.
+func closeConn(ctx context.Context, broken bool) bool {
+	if !broken {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return query(ctx, "close") == nil
+}
+
+// closeAfter bounds it into a variable of its own, its only use.
+func closeAfter(ctx context.Context) error {
+	c, cancel := context.WithDeadline(ctx, time.Now().Add(time.Second))
+	defer cancel()
+	return query(c, "close")
+}
+
+// Cleanup must run after the caller's context is done: it is given a fresh
+// one that the callee bounds. Not reported.
+func receive(ctx context.Context) error {
+	err := query(ctx, "fetch")
+	closeConn(context.Background(), err != nil)
+	return closeAfter(context.Background())
+}
+
+// closeLoose uses the context before it bounds it.
+func closeLoose(ctx context.Context) error {
+	if err := query(ctx, "ping"); err != nil {
+		return err
+	}
+	c, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return query(c, "close")
+}
+
+// closeBoth bounds it into a variable but uses it again after.
+func closeBoth(ctx context.Context) error {
+	c, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := query(c, "close"); err != nil {
+		return err
+	}
+	return query(ctx, "flush")
+}
+
+// The callee uses the context unbounded on some path: reported.
+func receiveLoose(ctx context.Context) error {
+	if err := closeLoose(context.Background()); err != nil { // want `context.Background\(\) drops the deadline and cancellation of ctx`
+		return err
+	}
+	return closeBoth(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}

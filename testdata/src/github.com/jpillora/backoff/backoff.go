@@ -24,4 +24,6 @@ func (b *Backoff) Reset() { b.attempt = 0 }
 
 func (b *Backoff) Attempt() float64 { return b.attempt }
 
-func (b *Backoff) Copy() *Backoff { return &Backoff{Factor: b.Factor, Jitter: b.Jitter, Min: b.Min, Max: b.Max} }
+func (b *Backoff) Copy() *Backoff {
+	return &Backoff{Factor: b.Factor, Jitter: b.Jitter, Min: b.Min, Max: b.Max}
+}
