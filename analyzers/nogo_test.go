@@ -51,7 +51,7 @@ var factSamples = []analysis.Fact{
 	&timeouts.CarrierFact{Param: 1},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12", Blind: true, ClientErrors: true, NotDone: true},
 	&waits.CtxCheckFact{Param: 1},
-	&model.IdentifyFact{Param: 1},
+	&model.IdentifyFact{Param: 1, Specific: true},
 	&model.NeverTrueFact{},
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},

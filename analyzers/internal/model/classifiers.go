@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // IdentifyFact is exported for every function with an error parameter and
@@ -26,25 +27,37 @@ import (
 type IdentifyFact struct {
 	// Param is the index of the error parameter.
 	Param int
+	// Specific: every failure it picks out is one error value that names
+	// a failure of no outage kind (errors.Is(err, ErrConnectionLimit), a
+	// sentinel that is none of the catalog's Outage or Unsent rows, or
+	// another such function): on its true branch a retry goes round on
+	// its request's own state, as on `err == ErrConflict`
+	// (Retry.Specific).
+	Specific bool
 }
 
 func (*IdentifyFact) AFact() {}
 
-func (*IdentifyFact) String() string { return "identifies" }
+func (f *IdentifyFact) String() string {
+	if f.Specific {
+		return "identifies specific"
+	}
+	return "identifies"
+}
 
 // findClassifiers computes the package's identifying functions (rounds, so
 // one may call another; each round is linear in the package) and exports
 // their facts.
 func (m *builder) findClassifiers() {
-	m.classifiers = map[*types.Func]int{}
+	m.classifiers = map[*types.Func]IdentifyFact{}
 	for round := 0; round < 8; round++ {
 		changed := false
 		for fn, d := range m.vals.Decls {
 			if _, done := m.classifiers[fn]; done || d.Body == nil {
 				continue
 			}
-			if p, ok := m.classifies(fn, d); ok {
-				m.classifiers[fn] = p
+			if f, ok := m.classifies(fn, d); ok {
+				m.classifiers[fn] = f
 				changed = true
 			}
 		}
@@ -52,38 +65,38 @@ func (m *builder) findClassifiers() {
 			break
 		}
 	}
-	for fn, p := range m.classifiers {
-		m.pass.ExportObjectFact(fn, &IdentifyFact{Param: p})
+	for fn, f := range m.classifiers {
+		m.pass.ExportObjectFact(fn, &f)
 	}
 }
 
-// classifier returns the index of fn's error parameter when fn is an
-// identifying function (of this package, or by its fact).
-func (m *builder) classifier(fn *types.Func) (int, bool) {
+// classifier returns the fact of fn when fn is an identifying function
+// (of this package, or by its fact).
+func (m *builder) classifier(fn *types.Func) (IdentifyFact, bool) {
 	if fn == nil {
-		return 0, false
+		return IdentifyFact{}, false
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == m.pass.Pkg {
-		p, ok := m.classifiers[fn]
-		return p, ok
+		f, ok := m.classifiers[fn]
+		return f, ok
 	}
 	var f IdentifyFact
 	if m.pass.ImportObjectFact(fn, &f) {
-		return f.Param, true
+		return f, true
 	}
-	return 0, false
+	return IdentifyFact{}, false
 }
 
-// classifies reports whether d is an identifying function, and the index
-// of its error parameter.
-func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (int, bool) {
+// classifies reports whether d is an identifying function, with the index
+// of its error parameter and whether what it picks out is specific.
+func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, bool) {
 	sig := fn.Type().(*types.Signature)
 	if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
-		return 0, false
+		return IdentifyFact{}, false
 	}
 	if sig.Results().At(0).Name() != "" {
-		return 0, false // named result: bare returns are not followed
+		return IdentifyFact{}, false // named result: bare returns are not followed
 	}
 	param := -1
 	for i := range sig.Params().Len() {
@@ -93,14 +106,14 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (int, bool) {
 		}
 	}
 	if param < 0 {
-		return 0, false
+		return IdentifyFact{}, false
 	}
 	c := &classify{m: m, info: m.pass.TypesInfo, derived: map[types.Object]bool{sig.Params().At(param): true}}
 	c.derive(d.Body)
 	if !c.block(d.Body.List, false) || !c.sawReturn {
-		return 0, false
+		return IdentifyFact{}, false
 	}
-	return param, true
+	return IdentifyFact{Param: param, Specific: !c.general}, true
 }
 
 // classify judges one candidate function's body.
@@ -109,6 +122,7 @@ type classify struct {
 	info      *types.Info
 	derived   map[types.Object]bool // the error parameter and the locals computed from it
 	sawReturn bool                  // some return can give true
+	general   bool                  // some identification is not of one specific error value
 }
 
 // derive marks the locals computed from the error (`code := errCode(err)`,
@@ -201,6 +215,9 @@ func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
 			return false
 		}
 		if guarded || c.identifies(r) {
+			if !guarded {
+				c.note(r)
+			}
 			c.sawReturn = true
 			return true
 		}
@@ -213,7 +230,11 @@ func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
 		if x.Init != nil && !c.stmt(x.Init, guarded) {
 			return false
 		}
-		if !c.block(x.Body.List, guarded || c.identifies(x.Cond)) {
+		id := c.identifies(x.Cond)
+		if id && !guarded {
+			c.note(x.Cond)
+		}
+		if !c.block(x.Body.List, guarded || id) {
 			return false
 		}
 		if x.Else != nil {
@@ -236,6 +257,13 @@ func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
 						all = all && c.identifies(e)
 					}
 				}
+				if all && !g {
+					for _, e := range cc.List {
+						if x.Tag != nil && !c.specificValue(e) || x.Tag == nil && !c.specific(e) {
+							c.general = true
+						}
+					}
+				}
 				g = g || all
 			}
 			if !c.block(cc.Body, g) {
@@ -254,6 +282,9 @@ func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
 		for _, cl := range x.Body.List {
 			cc := cl.(*ast.CaseClause)
 			g := guarded || cc.List != nil && c.mentions(subject) && !hasNilCase(c.info, cc)
+			if g && !guarded {
+				c.general = true // a type: a family of failures
+			}
 			if !c.block(cc.Body, g) {
 				return false
 			}
@@ -309,11 +340,63 @@ func (c *classify) identifies(e ast.Expr) bool {
 			}
 			return false
 		}
-		if p, ok := c.m.classifier(fn); ok && p < len(x.Args) {
-			return c.mentions(x.Args[p])
+		if f, ok := c.m.classifier(fn); ok && f.Param < len(x.Args) {
+			return c.mentions(x.Args[f.Param])
 		}
 	}
 	return false
+}
+
+// note records that the identification e makes is not of one specific
+// error value, when it is not.
+func (c *classify) note(e ast.Expr) {
+	if !c.specific(e) {
+		c.general = true
+	}
+}
+
+// specific reports whether e, an identifying test, picks out only
+// specific error values: errors.Is(err, S) or err == S with S a sentinel
+// of no outage kind, or a specific identifying function; conjunctions
+// where the identifying part is, disjunctions where both are.
+func (c *classify) specific(e ast.Expr) bool {
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.LAND:
+			return c.identifies(x.X) && c.specific(x.X) || c.identifies(x.Y) && c.specific(x.Y)
+		case token.LOR:
+			return c.specific(x.X) && c.specific(x.Y)
+		case token.EQL:
+			return c.mentions(x.X) && c.specificValue(x.Y) || c.mentions(x.Y) && c.specificValue(x.X)
+		}
+	case *ast.CallExpr:
+		fn := analysisutil.Callee(c.info, x)
+		if fn == nil {
+			return false
+		}
+		if analysisutil.IsFunc(fn, "errors", "Is") {
+			return len(x.Args) == 2 && c.specificValue(x.Args[1])
+		}
+		if f, ok := c.m.classifier(fn); ok {
+			return f.Specific
+		}
+	}
+	return false
+}
+
+// specificValue reports whether e is an error sentinel (of the package or
+// local) that names a failure of no outage kind.
+func (c *classify) specificValue(e ast.Expr) bool {
+	if !isSentinel(c.info, e) && !isLocalSentinel(c.info, c.m.localSentinels, e) {
+		return false
+	}
+	tv, ok := c.info.Types[e]
+	if !ok || tv.Value != nil || !analysisutil.IsErrorType(tv.Type) && !types.Implements(tv.Type, errorIface) {
+		return false
+	}
+	role := errorRole(c.info, e)
+	return role != catalog.Outage && role != catalog.Unsent
 }
 
 // constOrSentinel reports whether e is a constant other than nil, or a

@@ -480,13 +480,15 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 	}
 	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" &&
 		((fn.Name() == "Is" || fn.Name() == "As") && len(call.Args) == 2 || fn.Name() == "AsType" && len(call.Args) == 1)
+	specificClassifier := false // a classifier that picks out specific failures only
 	if !isErrorsIs && fn != nil && in.classifier != nil {
 		// isRetryable(err), a function of the package that returns true
 		// only on failures it picked out (IdentifyFact): its true branch
 		// is such a failure, as errors.Is's is.
-		if p, ok := in.classifier(fn); ok && p < len(call.Args) {
-			if _, _, ok := in.errKey(call.Args[p], s); ok {
+		if f, ok := in.classifier(fn); ok && f.Param < len(call.Args) {
+			if _, _, ok := in.errKey(call.Args[f.Param], s); ok {
 				isErrorsIs = true
+				specificClassifier = f.Specific
 			}
 		}
 	}
@@ -522,7 +524,7 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 				// errors.Is with an error value names one failure; As, a
 				// classifier, a family that may be an outage's.
 				is := fn.Name() == "Is" && analysisutil.PkgPath(fn) == "errors"
-				specific := is && in.specificSentinel(call.Args[1])
+				specific := is && in.specificSentinel(call.Args[1]) || specificClassifier
 				ts := identifyAs(nonNil(refine(t, k, stFailed)), !specific)
 				if is && unsentSentinel(in.info, call.Args[1]) {
 					ts = markUnsent(ts)

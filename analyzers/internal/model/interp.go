@@ -78,7 +78,7 @@ type interp struct {
 	certainWaits bool
 	// classifier gives the error parameter of an identifying function
 	// (IdentifyFact).
-	classifier func(*types.Func) (int, bool)
+	classifier func(*types.Func) (IdentifyFact, bool)
 	// statusFields are the fields that hold a response's status
 	// (StatusFieldsFact), by statusFieldKey.
 	statusFields map[string]bool

@@ -209,3 +209,39 @@ func (st *store) LockAny(ctx context.Context) {
 		time.Sleep(time.Second) // want `retry delay has no jitter`
 	}
 }
+
+var errLimit = errors.New("connection limit exceeded")
+
+// limited picks out the per-account refusal only.
+func limited(err error) bool { return errors.Is(err, errLimit) }
+
+// family picks out an error type, which may hold any failure.
+func family(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// Login retries only what limited picks out, with a fixed delay: a
+// failure of this account's own state. Not reported.
+func (s *session) Login(ctx context.Context) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = s.commit(ctx); err == nil || !limited(err) {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	return err
+}
+
+// LoginAny retries what family picks out: reported.
+func (s *session) LoginAny(ctx context.Context) error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = s.commit(ctx); err == nil || !family(err) {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond) // want `retry delay has no jitter`
+	}
+	return err
+}

@@ -3,11 +3,43 @@
 package classifiers
 
 import (
+	"context"
 	"errors"
 	"strings"
 )
 
 var errStale = errors.New("stale connection")
+
+var errBusy = errors.New("held by another owner")
+
+// stale picks out one error value of no outage kind: specific.
+func stale(err error) bool { // want stale:"identifies specific"
+	return errors.Is(err, errStale)
+}
+
+// staleOrBusy picks out two such values.
+func staleOrBusy(err error) bool { // want staleOrBusy:"identifies specific"
+	return err == errStale || errors.Is(err, errBusy)
+}
+
+// viaStale asks a specific classifier.
+func viaStale(err error) bool { // want viaStale:"identifies specific"
+	if stale(err) {
+		return true
+	}
+	return false
+}
+
+// timedOut picks out a deadline passed, which an outage gives every
+// client (a catalog Outage row): not specific.
+func timedOut(err error) bool { // want timedOut:"identifies$"
+	return errors.Is(err, context.DeadlineExceeded)
+}
+
+// staleOrTimedOut mixes both: not specific.
+func staleOrTimedOut(err error) bool { // want staleOrTimedOut:"identifies$"
+	return stale(err) || timedOut(err)
+}
 
 type sqlState interface{ SQLState() string }
 
@@ -20,13 +52,13 @@ func code(err error) string {
 }
 
 // serialization: a code computed from the error, compared with constants.
-func serialization(err error) bool { // want serialization:"identifies"
+func serialization(err error) bool { // want serialization:"identifies$"
 	c := code(err)
 	return c == "40001" || c == "CR000"
 }
 
 // deadlockOrSerialization: a switch on the code.
-func deadlockOrSerialization(err error) bool { // want deadlockOrSerialization:"identifies"
+func deadlockOrSerialization(err error) bool { // want deadlockOrSerialization:"identifies$"
 	switch code(err) {
 	case "40001", "40P01":
 		return true
@@ -39,7 +71,7 @@ type apiError struct{ Status int }
 func (e *apiError) Error() string { return "api error" }
 
 // throttled: errors.As guards the return of a field test.
-func throttled(err error) bool { // want throttled:"identifies"
+func throttled(err error) bool { // want throttled:"identifies$"
 	var ae *apiError
 	if errors.As(err, &ae) {
 		return ae.Status == 429
@@ -48,7 +80,7 @@ func throttled(err error) bool { // want throttled:"identifies"
 }
 
 // transient: calls the others, or picks a sentinel, or the error's text.
-func transient(err error) bool { // want transient:"identifies"
+func transient(err error) bool { // want transient:"identifies$"
 	if serialization(err) || throttled(err) {
 		return true
 	}
@@ -59,7 +91,7 @@ func transient(err error) bool { // want transient:"identifies"
 }
 
 // typed: a case of a type switch on the error.
-func typed(err error) bool { // want typed:"identifies"
+func typed(err error) bool { // want typed:"identifies$"
 	switch err.(type) {
 	case *apiError:
 		return true
