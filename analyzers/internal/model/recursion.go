@@ -68,6 +68,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// self-call counts down, and its count is the caller's when they all
 	// count the same parameter the same way.
 	var r *Retry
+	var selfCalls []*ast.CallExpr
 	bounded := true
 	identified := true // every self-call follows an identified failure
 	body := decl.ChildAt(edge.FuncDecl_Body, -1)
@@ -80,6 +81,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 			return
 		}
 		this := &Retry{CountParam: -1}
+		selfCalls = append(selfCalls, call)
 		bounded = bounded && countsDown(info, path, call, fn, this, firstOp)
 		identified = identified && in.identifiedGuard(guard, opErrs)
 		if r == nil {
@@ -124,12 +126,45 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	if !bounded {
 		r.CountParam = -1
 	}
+	r.stepped = steppedParams(info, fn, selfCalls)
 	m.findDelays(r, d.Body)
 	r.Immediate = !anyIn(r.Ops, in.waitsHere)
 	r.Identified = identified
 	r.ImmediateIdentified = r.Immediate && identified
 	r.TimeBounded = m.timeBounded(r.Ops)
 	m.add(r)
+}
+
+// steppedParams returns the parameters of fn that every self-call passes
+// on stepped by a constant (`try+1`, `n-1`): counters of the attempts,
+// whether or not anything bounds them.
+func steppedParams(info *types.Info, fn *types.Func, calls []*ast.CallExpr) []*types.Var {
+	params := fn.Type().(*types.Signature).Params()
+	var out []*types.Var
+	for i := range params.Len() {
+		p := params.At(i)
+		all := len(calls) > 0
+		for _, c := range calls {
+			if i >= len(c.Args) {
+				all = false
+				break
+			}
+			b, ok := analysisutil.Unparen(c.Args[i]).(*ast.BinaryExpr)
+			if !ok || b.Op != token.ADD && b.Op != token.SUB {
+				all = false
+				break
+			}
+			id, ok := analysisutil.Unparen(b.X).(*ast.Ident)
+			if !ok || info.Uses[id] != p || info.Types[b.Y].Value == nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func isSelfCall(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
@@ -167,7 +202,10 @@ func failureGuarded(info *types.Info, path *callPath, opErrs map[types.Object]bo
 				if st.Pos() >= node.Pos() {
 					break
 				}
-				if ifs, ok := st.(*ast.IfStmt); ok && mentionsErr(ifs.Cond) && (testsSuccess(info, ifs.Cond) || falseMeansFailure(info, ifs.Cond)) && endsInReturn(ifs.Body) {
+				// Past `if err == nil { return }` (or `err == nil ||
+				// attempt >= 4`) the call failed; past `err == nil &&
+				// attempt >= 4` it may have succeeded.
+				if ifs, ok := st.(*ast.IfStmt); ok && mentionsErr(ifs.Cond) && falseMeansFailure(info, ifs.Cond) && endsInReturn(ifs.Body) {
 					return true
 				}
 			}

@@ -114,6 +114,9 @@ type Retry struct {
 	CountOffset int64
 
 	ampState uint8 // 0 new, 1 computing, 2 done
+	// stepped, for a recursive retry: the parameters every self-call
+	// passes on stepped by a constant (attempt counters, bounded or not).
+	stepped []*types.Var
 }
 
 // Describe names the retry for messages: "retry loop", "backoff.Retry".

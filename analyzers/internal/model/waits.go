@@ -64,6 +64,13 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 			maxAttempts = r.CountOffset
 		}
 	}
+	if counters == nil && len(r.stepped) > 0 {
+		// reconnect(ctx, try+1) with no bound: try still counts.
+		counters = map[types.Object]bool{}
+		for _, p := range r.stepped {
+			counters[p] = true
+		}
+	}
 	// for i := range n: the key counts the attempts up from 0, as `i :=
 	// 0; i < n; i++` does.
 	if rs, ok := own.(*ast.RangeStmt); ok && counters == nil {

@@ -1,6 +1,7 @@
 package closures
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -60,4 +61,41 @@ func pingBoth(attempt int) error {
 	}
 	time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond)
 	return pingBoth(attempt + 1)
+}
+
+// reconnect waits at its start, by the tries its caller counts up, with
+// no bound on them but the context: the tries are still a counter, so the
+// capped linear delay has no random part.
+func reconnect(ctx context.Context, try int) error {
+	delay := time.Duration(try) * 2 * time.Second
+	if delay > 30*time.Second {
+		delay = 30 * time.Second
+	}
+	t := time.NewTimer(delay) // want `retry delay has no jitter`
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+	}
+	if err := ping(); err != nil {
+		return reconnect(ctx, try+1)
+	}
+	return nil
+}
+
+// reconnectSpread passes on a value its caller chose, not a step of its
+// own: not a counter, the delay is not known.
+func reconnectSpread(ctx context.Context, try int, spread time.Duration) error {
+	t := time.NewTimer(spread)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+	}
+	if err := ping(); err != nil {
+		return reconnectSpread(ctx, try+1, spread)
+	}
+	return nil
 }
