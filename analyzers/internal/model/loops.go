@@ -251,6 +251,10 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		r.Immediate, r.ImmediateIdentified = false, false
 	}
 	r.TimeBounded = m.timeBounded(r.Ops) || m.condStop(stmt)
+	if fs, ok := stmt.(*ast.ForStmt); ok && fs.Cond != nil && !r.TimeBounded {
+		// for time.Now().Before(end): the loop's own condition.
+		r.TimeBounded = m.readsClock(fs.Cond, m.clockVars(r.Ops))
+	}
 	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
 	m.add(r)
 	return r
@@ -540,9 +544,8 @@ func (m *builder) timeBounded(nodes []ast.Node) bool {
 		if m.checksContext(fn, call) {
 			return true
 		}
-		return isCtxQuery(fn) || analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now") ||
-			analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep")
-	})
+		return isCtxQuery(fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep")
+	}) || m.clockTested(nodes)
 }
 
 // mayRetry is the cheap test before judging: the loop calls something

@@ -222,6 +222,77 @@ func leavesLoop(list []ast.Stmt) bool {
 	return false
 }
 
+// clockTested reports whether nodes test the clock: a condition or a
+// comparison (`time.Since(start) > max`, `time.Now().After(deadline)`)
+// reads time.Now, Since or Until, directly or through a local assigned
+// from one (`elapsed := time.Since(start)`). A clock read for another use
+// (a seed, a log line) bounds nothing.
+func (m *builder) clockTested(nodes []ast.Node) bool {
+	vars := m.clockVars(nodes)
+	return anyIn(nodes, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.IfStmt:
+			return m.readsClock(x.Cond, vars)
+		case *ast.ForStmt:
+			return x.Cond != nil && m.readsClock(x.Cond, vars)
+		case *ast.CaseClause:
+			for _, e := range x.List {
+				if m.readsClock(e, vars) {
+					return true
+				}
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LSS, token.GTR, token.LEQ, token.GEQ:
+				return m.readsClock(x, vars)
+			}
+		}
+		return false
+	})
+}
+
+// clockVars returns the locals that nodes assign a clock reading.
+func (m *builder) clockVars(nodes []ast.Node) map[types.Object]bool {
+	info := m.pass.TypesInfo
+	vars := map[types.Object]bool{}
+	anyIn(nodes, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, r := range as.Rhs {
+				if id, ok := as.Lhs[i].(*ast.Ident); ok && m.readsClock(r, nil) {
+					if obj := info.ObjectOf(id); obj != nil {
+						vars[obj] = true
+					}
+				}
+			}
+		}
+		return false
+	})
+	return vars
+}
+
+// readsClock reports whether e calls time.Now, Since or Until, or reads
+// one of vars.
+func (m *builder) readsClock(e ast.Node, vars map[types.Object]bool) bool {
+	info := m.pass.TypesInfo
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			fn := analysisutil.Callee(info, x)
+			found = analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now")
+		case *ast.Ident:
+			found = vars[info.Uses[x]]
+		}
+		return !found
+	})
+	return found
+}
+
 // cancelStop reports whether n is an if, or a case of a switch, that
 // leaves the loop when an error is the context's cancellation
 // (`errors.Is(err, context.Canceled)`, `err == context.Canceled`): the

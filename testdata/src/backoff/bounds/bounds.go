@@ -5,6 +5,7 @@ package bounds
 import (
 	"context"
 	"errors"
+	mrand "math/rand"
 	"math/rand/v2"
 	"net/http"
 	"sync"
@@ -448,4 +449,41 @@ func cancelLogged(ctx context.Context, logf func(string)) error {
 		}
 		time.Sleep(jittered(time.Second))
 	}
+}
+
+// seeded reads the clock only to seed a generator: no time bound.
+func seeded(ctx context.Context, addrs []string) error {
+	for { // want `retry loop has no bound`
+		r := mrand.New(mrand.NewSource(time.Now().UnixNano()))
+		if err := call(ctx); err == nil {
+			return nil
+		}
+		_ = addrs[r.Intn(len(addrs))]
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// elapsed compares a clock reading kept in a variable: bounded by time.
+func elapsed(ctx context.Context, start time.Time) error {
+	for {
+		if err := call(ctx); err == nil {
+			return nil
+		}
+		spent := time.Since(start)
+		if spent > time.Minute {
+			return errors.New("gave up")
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+// until loops while the clock is before a deadline: bounded by time.
+func until(ctx context.Context, end time.Time) error {
+	for time.Now().Before(end) {
+		if err := call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return errors.New("gave up")
 }
