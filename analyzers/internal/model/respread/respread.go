@@ -203,26 +203,37 @@ func (b *builder) summarize(fn *types.Func, d *ast.FuncDecl) *ReadFact {
 }
 
 // handsOnResponse reports whether call gives an *http.Response or an
-// http.Header, as a parameter of that type, to an interface method or a
-// function value (fn nil): an implementation the model cannot see.
+// http.Header, as a parameter of that type, to code the model cannot see
+// that can pace the retry by it: a method of an interface some method of
+// which takes a context.Context or returns a time.Duration (a limiter
+// that records the response and makes the next attempt wait), or a
+// function value that returns a time.Duration. A hook that only observes
+// (a plugin's OnRequestEnd, a logger) paces nothing.
 func (b *builder) handsOnResponse(call *ast.CallExpr, fn *types.Func) bool {
+	if analysisutil.IsStd(b.pass.Pkg.Path()) {
+		return false // net/http's own transport reads no Retry-After
+	}
 	var sig *types.Signature
 	if fn != nil {
 		s, ok := fn.Type().(*types.Signature)
 		if !ok || s.Recv() == nil || !types.IsInterface(s.Recv().Type()) {
 			return false
 		}
+		iface, ok := s.Recv().Type().Underlying().(*types.Interface)
+		if !ok || !paces(iface) {
+			return false
+		}
 		sig = s
 	} else {
-		if b.pass.TypesInfo.Types[call.Fun].IsType() {
-			return false // a conversion
+		if tv := b.pass.TypesInfo.Types[call.Fun]; tv.IsType() || tv.IsBuiltin() {
+			return false // a conversion, make(http.Header)
 		}
 		t := b.pass.TypesInfo.TypeOf(call.Fun)
 		if t == nil {
 			return false
 		}
 		s, ok := t.Underlying().(*types.Signature)
-		if !ok {
+		if !ok || !returnsDuration(s) {
 			return false
 		}
 		sig = s
@@ -230,6 +241,33 @@ func (b *builder) handsOnResponse(call *ast.CallExpr, fn *types.Func) bool {
 	for i := range sig.Params().Len() {
 		t := sig.Params().At(i).Type()
 		if analysisutil.IsNamedType(t, catalog.NetHTTP, "Response") || analysisutil.IsNamedType(t, catalog.NetHTTP, "Header") {
+			return true
+		}
+	}
+	return false
+}
+
+// paces reports whether some method of iface takes a context.Context or
+// returns a time.Duration: it can make a caller wait, or say how long.
+func paces(iface *types.Interface) bool {
+	for i := range iface.NumMethods() {
+		sig := iface.Method(i).Type().(*types.Signature)
+		if returnsDuration(sig) {
+			return true
+		}
+		for j := range sig.Params().Len() {
+			if analysisutil.IsNamedType(sig.Params().At(j).Type(), "context", "Context") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// returnsDuration reports whether sig has a time.Duration result.
+func returnsDuration(sig *types.Signature) bool {
+	for i := range sig.Results().Len() {
+		if analysisutil.IsNamedType(sig.Results().At(i).Type(), "time", "Duration") {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@
 package respread
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -38,12 +39,29 @@ func Call(c *http.Client, url string) error {
 	return nil
 }
 
-// Observer is told of responses by code this package cannot see.
-type Observer interface{ Observe(resp *http.Response) }
+// Pacer is told of responses by code this package cannot see, and can
+// make its caller wait.
+type Pacer interface {
+	Observe(resp *http.Response)
+	Wait(ctx context.Context) error
+}
 
-// Notify hands the response to an observer, which may read any header.
-func Notify(o Observer, resp *http.Response) { // want Notify:`respread\(reads \*\)`
-	o.Observe(resp)
+// Notify hands the response to a pacer, which may read any header.
+func Notify(p Pacer, resp *http.Response) { // want Notify:`respread\(reads \*\)`
+	p.Observe(resp)
+}
+
+// Hinted hands it to a function that says how long to wait.
+func Hinted(hint func(http.Header) time.Duration, resp *http.Response) time.Duration { // want Hinted:`respread\(reads \*\)`
+	return hint(resp.Header)
+}
+
+// Logger only observes.
+type Logger interface{ Log(resp *http.Response) }
+
+// Logged hands the response to a logger: no header read.
+func Logged(l Logger, resp *http.Response) {
+	l.Log(resp)
 }
 
 // Print hands it to a function of any values: no header read.

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -293,17 +294,19 @@ func fetchResetAfter(c *http.Client, url string) (*http.Response, error) {
 	return nil, errGiveUp
 }
 
-// Pacer is told of every response; an implementation the model cannot
-// see may read Retry-After and make the next attempt wait for it.
+// Pacer is told of every response and makes the next attempt wait; an
+// implementation the model cannot see may read Retry-After there.
 type Pacer interface {
 	Record(resp *http.Response)
-	Wait()
+	Wait(ctx context.Context) error
 }
 
 // Every response goes to the pacer: not reported.
-func fetchPaced(c *http.Client, p Pacer, url string) (*http.Response, error) {
+func fetchPaced(ctx context.Context, c *http.Client, p Pacer, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 5; attempt++ {
-		p.Wait()
+		if err := p.Wait(ctx); err != nil {
+			return nil, err
+		}
 		resp, err := c.Get(url)
 		if err != nil {
 			return nil, err
@@ -319,17 +322,41 @@ func fetchPaced(c *http.Client, p Pacer, url string) (*http.Response, error) {
 	return nil, errGiveUp
 }
 
-// A hook is given every response: not reported either.
-func fetchHooked(c *http.Client, onResponse func(*http.Response), url string) (*http.Response, error) {
+// A function value that says how long to wait is given every response:
+// not reported either.
+func fetchHinted(c *http.Client, hint func(*http.Response) time.Duration, url string) (*http.Response, error) {
 	for attempt := 0; attempt < 5; attempt++ {
 		resp, err := c.Get(url)
 		if err != nil {
 			return nil, err
 		}
-		onResponse(resp)
+		d := hint(resp)
 		if resp.StatusCode == http.StatusTooManyRequests {
 			resp.Body.Close()
-			time.Sleep(rand.N(time.Second))
+			time.Sleep(d + rand.N(time.Second))
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errGiveUp
+}
+
+// Plugin only observes responses: it cannot make the retry wait.
+type Plugin interface {
+	OnRequestEnd(req *http.Request, resp *http.Response)
+}
+
+// A plugin told of every response paces nothing: reported.
+func fetchObserved(c *http.Client, pl Plugin, url string) (*http.Response, error) {
+	for attempt := 0; attempt < 5; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		pl.OnRequestEnd(resp.Request, resp)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			resp.Body.Close()
+			time.Sleep(rand.N(time.Second)) // want `retry loop retries on 429 but waits its own delay`
 			continue
 		}
 		return resp, nil
