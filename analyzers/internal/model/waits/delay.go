@@ -2,8 +2,10 @@ package waits
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"time"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -143,4 +145,19 @@ func FieldFunc(info *types.Info, fun ast.Expr) bool {
 			return false
 		}
 	}
+}
+
+// NoWait reports whether call is a time.Sleep of a constant under a
+// microsecond: time.Sleep(10) sleeps ten nanoseconds (an untyped
+// constant is nanoseconds), no wait between two attempts.
+func NoWait(info *types.Info, call *ast.CallExpr) bool {
+	if !analysisutil.IsFunc(analysisutil.Callee(info, call), "time", "Sleep") || len(call.Args) != 1 {
+		return false
+	}
+	tv, ok := info.Types[call.Args[0]]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	return exact && n < int64(time.Microsecond)
 }

@@ -2,10 +2,8 @@ package waits
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
-	"time"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -276,21 +274,6 @@ func (in Calls) IsDelayCall(call *ast.CallExpr) bool {
 		return true
 	}
 	return in.Import != nil && in.Import(fn) != nil
-}
-
-// NoWait reports whether call is a time.Sleep of a constant under a
-// microsecond: time.Sleep(10) sleeps ten nanoseconds (an untyped
-// constant is nanoseconds), no wait between two attempts.
-func NoWait(info *types.Info, call *ast.CallExpr) bool {
-	if !analysisutil.IsFunc(analysisutil.Callee(info, call), "time", "Sleep") || len(call.Args) != 1 {
-		return false
-	}
-	tv, ok := info.Types[call.Args[0]]
-	if !ok || tv.Value == nil {
-		return false
-	}
-	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
-	return exact && n < int64(time.Microsecond)
 }
 
 // isPureWait reports whether call only waits: time.Sleep, runtime/retry's

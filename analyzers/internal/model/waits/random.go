@@ -129,3 +129,58 @@ func (m *Result) findRandomFields() map[*types.Var]bool {
 	}
 	return out
 }
+
+// sameBase reports whether the random part rnd of a delay is drawn up to
+// the fixed part f: every variable f reads (a local, a field, a package
+// variable; f is no constant) is read by rnd too, directly or through
+// the values of the locals rnd reads (`half + rand.Int63n(half)`,
+// `j := rand.Int63n(int64(d)); d + j`).
+func (m *Result) sameBase(f, rnd ast.Expr) bool {
+	info := m.pass.TypesInfo
+	if tv, ok := info.Types[f]; ok && tv.Value != nil {
+		return false
+	}
+	vars := func(e ast.Expr, follow bool) map[types.Object]bool {
+		out := map[types.Object]bool{}
+		seen := map[ast.Node]bool{}
+		var visit func(n ast.Node, depth int)
+		visit = func(n ast.Node, depth int) {
+			if n == nil || seen[n] || depth > 3 {
+				return
+			}
+			seen[n] = true
+			ast.Inspect(n, func(n ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				v, ok := info.Uses[id].(*types.Var)
+				if !ok {
+					return true
+				}
+				out[v] = true
+				if follow && provenance.IsLocal(v) {
+					for _, a := range m.vals.Assigns[v] {
+						if a.Value != nil {
+							visit(a.Value, depth+1)
+						}
+					}
+				}
+				return true
+			})
+		}
+		visit(e, 0)
+		return out
+	}
+	fv := vars(f, false)
+	if len(fv) == 0 {
+		return false
+	}
+	rv := vars(rnd, true)
+	for v := range fv {
+		if !rv[v] {
+			return false
+		}
+	}
+	return true
+}
