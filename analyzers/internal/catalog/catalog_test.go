@@ -213,6 +213,9 @@ func TestTestSupportPath(t *testing.T) {
 		"example.com/sdk/internal/mock/emulation":             true,
 		"example.com/shop/fakes":                              true,
 		"example.com/shop/mockery":                            false,
+		"example.com/db/test_helpers":                         true,
+		"example.com/db/test-utils":                           true,
+		"example.com/db/contest_entries":                      false,
 	} {
 		if got := catalog.TestSupportPath(path); got != want {
 			t.Errorf("TestSupportPath(%q) = %v, want %v", path, got, want)

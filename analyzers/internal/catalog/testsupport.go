@@ -17,7 +17,8 @@ var TestSupportElems = map[string]bool{
 }
 
 // TestSupportPath reports whether the package at path is test support: an
-// element of its path is one of TestSupportElems, or names the package of
+// element of its path is one of TestSupportElems (also written with
+// underscores or hyphens: test_helpers, test-utils), or names the package of
 // another element followed by "test" (net/http/httptest,
 // acme/autocert/internal/acmetest: the test kit of package http, of
 // package acme). An element that merely ends in "test" (latest, contest)
@@ -25,7 +26,8 @@ var TestSupportElems = map[string]bool{
 func TestSupportPath(path string) bool {
 	elems := strings.Split(path, "/")
 	for i, e := range elems {
-		if TestSupportElems[e] {
+		// test_helpers, test-utils: the same names, with a separator.
+		if TestSupportElems[e] || TestSupportElems[strings.NewReplacer("_", "", "-", "").Replace(e)] {
 			return true
 		}
 		base, ok := strings.CutSuffix(e, "test")

@@ -131,56 +131,53 @@ func (m *Result) findRandomFields() map[*types.Var]bool {
 }
 
 // sameBase reports whether the random part rnd of a delay is drawn up to
-// the fixed part f: every variable f reads (a local, a field, a package
-// variable; f is no constant) is read by rnd too, directly or through
-// the values of the locals rnd reads (`half + rand.Int63n(half)`,
-// `j := rand.Int63n(int64(d)); d + j`).
+// the fixed part f, the same expression: `half + rand.Int63n(int64(half))`,
+// `d/2 + time.Duration(rand.Float64()*float64(d/2))`, `d + j` with `j :=
+// rand.N(d)`. A random part scaled otherwise (`lo + rand.Float64()*(hi-lo)`,
+// `d + rand.N(d/4)`) is a spread of its own size.
 func (m *Result) sameBase(f, rnd ast.Expr) bool {
 	info := m.pass.TypesInfo
 	if tv, ok := info.Types[f]; ok && tv.Value != nil {
 		return false
 	}
-	vars := func(e ast.Expr, follow bool) map[types.Object]bool {
-		out := map[types.Object]bool{}
-		seen := map[ast.Node]bool{}
-		var visit func(n ast.Node, depth int)
-		visit = func(n ast.Node, depth int) {
-			if n == nil || seen[n] || depth > 3 {
-				return
+	b := m.drawBound(rnd, 0)
+	return b != nil && types.ExprString(Unconvert(info, f)) == types.ExprString(b)
+}
+
+// drawBound returns what a random value is drawn up to: the argument of a
+// random call (rand.Int63n(int64(x)), rand.N(x), retry.FullJitter(x)),
+// or the factor of a draw in [0, 1) (rand.Float64()*x), conversions
+// stripped, through a local assigned once; nil when not of that form.
+func (m *Result) drawBound(e ast.Expr, depth int) ast.Expr {
+	info := m.pass.TypesInfo
+	e = analysisutil.Unparen(Unconvert(info, e))
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := info.Uses[x].(*types.Var)
+		if !ok || !provenance.IsLocal(v) || depth > 2 || len(m.vals.Assigns[v]) != 1 || m.vals.Assigns[v][0].Value == nil {
+			return nil
+		}
+		return m.drawBound(m.vals.Assigns[v][0].Value, depth+1)
+	case *ast.CallExpr:
+		if len(x.Args) == 1 && m.drawCall(x) {
+			return analysisutil.Unparen(Unconvert(info, x.Args[0]))
+		}
+	case *ast.BinaryExpr:
+		if x.Op != token.MUL {
+			return nil
+		}
+		for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			if c, ok := analysisutil.Unparen(Unconvert(info, pair[0])).(*ast.CallExpr); ok && len(c.Args) == 0 && m.drawCall(c) {
+				return analysisutil.Unparen(Unconvert(info, pair[1]))
 			}
-			seen[n] = true
-			ast.Inspect(n, func(n ast.Node) bool {
-				id, ok := n.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				v, ok := info.Uses[id].(*types.Var)
-				if !ok {
-					return true
-				}
-				out[v] = true
-				if follow && provenance.IsLocal(v) {
-					for _, a := range m.vals.Assigns[v] {
-						if a.Value != nil {
-							visit(a.Value, depth+1)
-						}
-					}
-				}
-				return true
-			})
-		}
-		visit(e, 0)
-		return out
-	}
-	fv := vars(f, false)
-	if len(fv) == 0 {
-		return false
-	}
-	rv := vars(rnd, true)
-	for v := range fv {
-		if !rv[v] {
-			return false
 		}
 	}
-	return true
+	return nil
+}
+
+// drawCall reports whether call itself draws a random value (not one of
+// its arguments): a random function, or runtime/retry's FullJitter.
+func (m *Result) drawCall(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	return fn != nil && (m.IsRandomCall(call, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"))
 }

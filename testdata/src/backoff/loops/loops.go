@@ -86,6 +86,30 @@ func equalJitter(ctx context.Context) error {
 	return err
 }
 
+func equalJitterFloat(ctx context.Context) error {
+	var err error
+	d := 2 * time.Second
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(d/2 + time.Duration(rand.Float64()*float64(d/2))) // want `retry delay uses equal jitter`
+	}
+	return err
+}
+
+// scaledJitter draws a factor in [lo, hi): a spread of its own size.
+func scaledJitter(ctx context.Context, lo, hi float64) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(float64(time.Second) * (lo + rand.Float64()*(hi-lo))))
+	}
+	return err
+}
+
 // proportionalJitter draws a factor in [0.8, 1.3): a random spread of
 // its own size beside a fixed part, not equal jitter.
 func proportionalJitter(ctx context.Context) error {
