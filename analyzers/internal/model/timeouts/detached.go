@@ -71,19 +71,10 @@ func goStartedVars(info *types.Info, body inspector.Cursor) map[types.Object]boo
 // callee detaches that work itself, as a `go` statement at the call
 // would.
 func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
-	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil {
+	param, d := m.calleeParam(call, i)
+	if param == nil {
 		return false
 	}
-	sig := fn.Origin().Signature()
-	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
-		return false
-	}
-	d := m.vals.Decls[fn.Origin()]
-	if d == nil || d.Body == nil {
-		return false
-	}
-	param := sig.Params().At(i)
 	var goes []ast.Node
 	waits := false // the function waits for what it started
 	ast.Inspect(d.Body, func(n ast.Node) bool {
@@ -138,19 +129,10 @@ func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
 // so that it runs after the caller's context is done.
 func (m *layer) boundsParam(call *ast.CallExpr, i int) bool {
 	info := m.pass.TypesInfo
-	fn := analysisutil.Callee(info, call)
-	if fn == nil || analysisutil.IsInterfaceMethod(fn) {
+	param, d := m.calleeParam(call, i)
+	if param == nil {
 		return false
 	}
-	sig := fn.Origin().Signature()
-	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
-		return false
-	}
-	d := m.vals.Decls[fn.Origin()]
-	if d == nil || d.Body == nil {
-		return false
-	}
-	param := sig.Params().At(i)
 	uses := func(n ast.Node) int {
 		k := 0
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -188,4 +170,23 @@ func (m *layer) boundsParam(call *ast.CallExpr, i int) bool {
 		return rest == 0
 	}
 	return false
+}
+
+// calleeParam returns the parameter that call's i'th argument is given
+// to, and the declaration of the called function, when it is one of this
+// package with a body (not a variadic parameter); nil otherwise.
+func (m *layer) calleeParam(call *ast.CallExpr, i int) (*types.Var, *ast.FuncDecl) {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil {
+		return nil, nil
+	}
+	sig := fn.Origin().Signature()
+	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
+		return nil, nil
+	}
+	d := m.vals.Decls[fn.Origin()]
+	if d == nil || d.Body == nil {
+		return nil, nil
+	}
+	return sig.Params().At(i), d
 }
