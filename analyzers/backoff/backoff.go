@@ -196,16 +196,6 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 			reportLibJitter(pass, d, lib)
 			return
 		}
-		if d.Ticker {
-			// t := time.NewTicker(d) before the loop: the interval is
-			// fixed when the ticker is made; a jitter drawn there would
-			// be the same for every pass. No fix.
-			pass.Report(analysis.Diagnostic{
-				Pos: d.Dur.Pos(), End: d.Dur.End(), Category: "no-jitter",
-				Message: "retry waits on a ticker of a fixed interval between attempts: clients that failed together retry together, in synchronized waves after every recovery; wait a jittered delay each pass instead (a timer reset to runtime/retry's FullJitter)",
-			})
-			return
-		}
 		msg := "retry delay has no jitter: clients that failed together retry together, in synchronized waves after every recovery"
 		category := "no-jitter"
 		fixMsg := "Wrap the delay in retry.FullJitter"

@@ -104,14 +104,6 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					stack = stack[:len(stack)-1]
 					return false
 				}
-			case *ast.UnaryExpr:
-				// <-t.C of a ticker made before the retry.
-				if tick := m.tickerMadeBefore(x, r.Ops); tick != nil && !leavesAfter(stack) {
-					d := &waits.Delay{Call: tick, Dur: tick.Args[0], Ticker: true}
-					d.Shape = m.waitLayer.ShapeCounting(d.Dur, fnBody, counters)
-					d.Cancellable = m.waitLayer.InSelectWithDone(x, op) || m.waitLayer.UnderNeverDone(x, fnBody)
-					r.Delays = append(r.Delays, d)
-				}
 			case *ast.CallExpr:
 				fn := analysisutil.Callee(info, x)
 				litWaits := fn == nil && m.closureWaits(x)
@@ -227,67 +219,6 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 			return true
 		})
 	}
-}
-
-// tickerMadeBefore returns the time.NewTicker call that made the ticker
-// whose channel recv receives from (`<-t.C`), when t is a local variable
-// given that one value, outside ops (before the retry), and never reset
-// or handed on: each pass waits its fixed interval. Nil otherwise.
-func (m *builder) tickerMadeBefore(recv *ast.UnaryExpr, ops []ast.Node) *ast.CallExpr {
-	info := m.pass.TypesInfo
-	if recv.Op != token.ARROW {
-		return nil
-	}
-	sel, ok := analysisutil.Unparen(recv.X).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "C" {
-		return nil
-	}
-	id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok || !isLocal(v) || !analysisutil.IsNamedType(v.Type(), "time", "Ticker") {
-		return nil
-	}
-	as := m.vals.Assigns[v]
-	if len(as) != 1 || as[0].Value == nil {
-		return nil
-	}
-	call, ok := analysisutil.Unparen(as[0].Value).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || !analysisutil.IsFunc(analysisutil.Callee(info, call), "time", "NewTicker") {
-		return nil
-	}
-	for _, op := range ops {
-		if op.Pos() <= call.Pos() && call.End() <= op.End() {
-			return nil // made in the attempt: judged as its own wait
-		}
-	}
-	// t.Reset(d) or t handed to a call anywhere: not a fixed interval
-	// known here.
-	used := false
-	for _, op := range ops {
-		ast.Inspect(op, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.CallExpr:
-				for _, a := range x.Args {
-					if ai, ok := analysisutil.Unparen(a).(*ast.Ident); ok && info.Uses[ai] == v {
-						used = true
-					}
-				}
-				if s, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Reset" {
-					if si, ok := analysisutil.Unparen(s.X).(*ast.Ident); ok && info.Uses[si] == v {
-						used = true
-					}
-				}
-			}
-			return !used
-		})
-	}
-	if used {
-		return nil
-	}
-	return call
 }
 
 // timersHandedOn returns the calls in ops that make a timer or a timer's

@@ -315,8 +315,8 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 	each := m.checkedEachPass(r, scope)
 	refused := r.ClientErrors && m.attemptGets(r, scope)
 	for _, d := range r.Delays {
-		if d.Cancellable || d.Ticker {
-			continue // a ticker made before the retry: not this wait's call
+		if d.Cancellable {
+			continue
 		}
 		t.Sleeps = append(t.Sleeps, &CancelDelay{Delay: d, Retry: r, Ctx: scope, Returns: results, CheckedEachPass: each, Pause: m.pause(d), RefusedOnly: refused})
 	}

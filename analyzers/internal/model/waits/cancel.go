@@ -13,8 +13,7 @@ import (
 // inSelectWithDone reports whether call is in (or feeds) a select, within
 // root, that also waits on a context's Done channel — or a timer whose
 // channel is received in such a select.
-func (m *Result) InSelectWithDone(wait ast.Node, root ast.Node) bool {
-	call, _ := wait.(*ast.CallExpr) // a receive (<-t.C) is no timer call
+func (m *Result) InSelectWithDone(call *ast.CallExpr, root ast.Node) bool {
 	found := false
 	ast.Inspect(root, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectStmt)
@@ -22,10 +21,10 @@ func (m *Result) InSelectWithDone(wait ast.Node, root ast.Node) bool {
 			return !found
 		}
 		hasDone := m.watchesDone(sel)
-		if hasDone && (sel.Pos() <= wait.Pos() && wait.End() <= sel.End()) {
+		if hasDone && (sel.Pos() <= call.Pos() && call.End() <= sel.End()) {
 			found = true
 		}
-		if hasDone && !found && call != nil {
+		if hasDone && !found {
 			// A timer made before the select: t := time.NewTimer(d);
 			// select { case <-t.C: }, or wake := time.After(d).
 			found = m.timerFeeds(call, sel, root)
@@ -67,7 +66,7 @@ func (m *Result) isDoneChan(e ast.Expr) bool {
 // block when that guard's body always leaves (`if done := ctx.Done(); done
 // != nil { select { case <-done: return; case <-t.C: continue } };
 // time.Sleep(d)`).
-func (m *Result) UnderNeverDone(call ast.Node, fnBody *ast.BlockStmt) bool {
+func (m *Result) UnderNeverDone(call *ast.CallExpr, fnBody *ast.BlockStmt) bool {
 	nilDone := func(e ast.Expr) bool { return m.comparesDone(e, token.EQL, token.LAND) }
 	liveDone := func(e ast.Expr) bool { return m.comparesDone(e, token.NEQ, token.LOR) }
 	found := false

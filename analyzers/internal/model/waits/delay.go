@@ -96,12 +96,6 @@ type Delay struct {
 	// but watching no context (WaitFact.Blind, JitterUnknown). There is
 	// no duration here to rewrite.
 	Own bool
-	// Ticker: the wait receives from a ticker made before the retry
-	// (`t := time.NewTicker(d)`, `<-t.C` in the loop), Call the
-	// NewTicker call: every pass waits the interval fixed when the
-	// ticker was made, so no rewrite of Dur adds jitter between
-	// attempts.
-	Ticker bool
 	// Cancellable: the wait ends when the context is cancelled
 	// (runtime/retry's Sleep, or a select with a ctx.Done() case).
 	Cancellable bool
