@@ -24,14 +24,7 @@ var AdmissionRows = []Row{
 }
 
 // IsAdmission reports whether path.recv.name is an AdmissionRows call.
-func IsAdmission(path, recv, name string) bool {
-	for _, r := range AdmissionRows {
-		if r.Path == path && r.Recv == recv && r.Name == name {
-			return true
-		}
-	}
-	return false
-}
+func IsAdmission(path, recv, name string) bool { return inRows(AdmissionRows, path, recv, name) }
 
 // CountRows add to an atomic integer and return the sum (Role
 // CountAdd): a function whose result reads that sum counts the requests
@@ -51,8 +44,11 @@ var CountRows = []Row{
 }
 
 // IsCountAdd reports whether path.recv.name is a CountRows call.
-func IsCountAdd(path, recv, name string) bool {
-	for _, r := range CountRows {
+func IsCountAdd(path, recv, name string) bool { return inRows(CountRows, path, recv, name) }
+
+// inRows reports whether rows hold path.recv.name.
+func inRows(rows []Row, path, recv, name string) bool {
+	for _, r := range rows {
 		if r.Path == path && r.Recv == recv && r.Name == name {
 			return true
 		}
