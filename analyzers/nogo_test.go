@@ -53,6 +53,7 @@ var factSamples = []analysis.Fact{
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1, Specific: true},
 	&model.NeverTrueFact{},
+	&model.SessionFact{},
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},

@@ -308,7 +308,8 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		}
 		switch obj {
 		case errObj:
-			s.setSlot(slot{key: obj, partials: partials, op: call, judges: judges})
+			session := in.sessions != nil && in.sessions(analysisutil.Callee(in.info, call))
+			s.setSlot(slot{key: obj, partials: partials, op: call, judges: judges, session: session})
 		case respObj:
 			s.setSlot(slot{key: obj, isResp: true, mask: fullMask, op: call})
 		default:

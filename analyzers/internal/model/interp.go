@@ -85,11 +85,14 @@ type interp struct {
 	// sentinelVars are the local variables that hold an error made once
 	// in their function (findLocalSentinels): sentinels of their own.
 	sentinelVars map[*types.Var]bool
-	boundVars    map[types.Object]bool          // variables of the judged loop's condition
-	yields       map[types.Object]bool          // yield parameters of iterator functions
-	asyncOps     map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
-	asyncBody    *ast.BlockStmt                 // the function body they are found in, on first need
-	pass         *passIndex                     // the statement lists of the loop being judged (verdicts.go)
+	// sessions reports whether a function runs until it fails
+	// (SessionFact): its error is never nil.
+	sessions  func(*types.Func) bool
+	boundVars map[types.Object]bool          // variables of the judged loop's condition
+	yields    map[types.Object]bool          // yield parameters of iterator functions
+	asyncOps  map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
+	asyncBody *ast.BlockStmt                 // the function body they are found in, on first need
+	pass      *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
 // startOp notes that an operation is about to run on path s.

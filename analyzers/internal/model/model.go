@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil)},
 }
 
 type builder struct {
@@ -53,6 +53,7 @@ type builder struct {
 	statusFields   map[string]bool              // fields that hold a response's status (statusfields.go)
 	neverTrueFuncs map[*types.Func]bool         // functions whose bool first result is always false (predicates.go)
 	localSentinels map[*types.Var]bool          // local variables holding an error made once in the function (sentinels.go)
+	sessionFuncs   map[*types.Func]bool         // functions that return only non-nil errors (sessions.go)
 	result         *Result
 }
 
@@ -88,6 +89,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findClassifiers()
 	m.findKeepers()
 	m.findNeverTrue()
+	m.findSessions()
 	m.exportStateGetters()
 	for _, f := range pass.Files {
 		m.findRetries(f)

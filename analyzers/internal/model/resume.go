@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -135,6 +136,9 @@ type resumeSeen struct {
 	fail, ok            bool // a failure, a success went round
 	failAtOnce, okWaits bool // ...a failure without a wait, a success after one
 	progress            bool // a path went round on partial results
+	// session: a failure of a session (SessionFact) went round: the
+	// session was the success, ended by that failure
+	session bool
 }
 
 func (rs *resumeSeen) see(t *state) {
@@ -148,6 +152,16 @@ func (rs *resumeSeen) see(t *state) {
 		}
 	case t.verdict && !t.delayed:
 		// an iterator's "more" (see opVerdict)
+	case sessionEnded(t):
+		// A session never ends well: a path on which it did is none,
+		// and every other one goes round after its failure.
+		if st := sessionStatus(t); st == stOK || st == stMaybe {
+			return
+		}
+		rs.fail, rs.session = true, true
+		if !t.delayed {
+			rs.failAtOnce = true
+		}
 	case slotsFailing(t):
 		rs.fail = true
 		if !t.delayed {
@@ -165,7 +179,22 @@ func (rs *resumeSeen) see(t *state) {
 }
 
 func (rs *resumeSeen) resume() bool {
-	return rs.fail && rs.ok && !rs.failAtOnce && !rs.okWaits && !rs.progress
+	return rs.fail && (rs.ok || rs.session) && !rs.failAtOnce && !rs.okWaits && !rs.progress
+}
+
+// sessionEnded reports whether the path holds the outcome of a session
+// (SessionFact).
+func sessionEnded(s *state) bool {
+	return slices.ContainsFunc(s.slots, func(sl slot) bool { return sl.session })
+}
+
+// sessionStatus is the status of the path's session outcome, as its
+// tests left it.
+func sessionStatus(s *state) status {
+	if i := slices.IndexFunc(s.slots, func(sl slot) bool { return sl.session }); i >= 0 {
+		return s.slots[i].status()
+	}
+	return stUnknown
 }
 
 // slotsFailing reports whether an operation the path holds failed (or

@@ -127,6 +127,9 @@ type slot struct {
 	// later predicate over it (how long to wait, what to log) is no
 	// verdict on its outcome.
 	accepted bool
+	// session: the operation runs until it fails (SessionFact); its
+	// error is never nil.
+	session bool
 }
 
 func (sl slot) status() status {
