@@ -219,13 +219,13 @@ func guardedNonNil(info *types.Info, v *types.Var, ret inspector.Cursor) bool {
 			return false
 		case *ast.IfStmt:
 			if child.Node() == n.Body && requiresNonNil(info, n.Cond, v) {
-				return !assigns(info, n.Body, v)
+				return !analysisutil.AssignedIn(info, n.Body, v)
 			}
 		case *ast.CaseClause:
 			for _, e := range n.List {
 				if requiresNonNil(info, e, v) && len(n.List) == 1 {
 					if sw, ok := c.Parent().Parent().Node().(*ast.SwitchStmt); ok && sw.Tag == nil {
-						return !assigns(info, n, v)
+						return !analysisutil.AssignedIn(info, n, v)
 					}
 				}
 			}
@@ -263,28 +263,4 @@ func isNilIdent(info *types.Info, e ast.Expr) bool {
 	}
 	_, isNil := info.Uses[id].(*types.Nil)
 	return isNil
-}
-
-// assigns reports whether n assigns v or takes its address.
-func assigns(info *types.Info, n ast.Node, v *types.Var) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		if found {
-			return false
-		}
-		switch x := x.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && (info.Uses[id] == v || info.Defs[id] == v) {
-					found = true
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, ok := analysisutil.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && info.Uses[id] == v {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }

@@ -222,11 +222,18 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 }
 
 // timersHandedOn returns the calls in ops that make a timer or a timer's
-// channel (time.NewTimer, NewTicker, After) which is handed to another
-// call, itself or through the variable it is kept in (`t :=
-// time.NewTimer(c.ConnectTimeout); resp, err = c.doTimeout(t, req)`): the
-// callee races it against its work, a timeout, not a wait between
-// attempts. One pass over ops.
+// channel (time.NewTimer, NewTicker, After) which is a timeout, not a
+// wait between attempts:
+//
+//   - handed to another call, itself or through the variable it is kept
+//     in (`t := time.NewTimer(c.ConnectTimeout); resp, err =
+//     c.doTimeout(t, req)`): the callee races it against its work;
+//   - kept in a variable that is only received from in select cases that
+//     return, and stopped (`giveUp := time.NewTimer(d)` made for a whole
+//     round of attempts, `case <-giveUp.C: return resp, err`): a
+//     deadline, after which no attempt follows.
+//
+// One pass over ops, and one over the uses of the kept variables.
 func timersHandedOn(info *types.Info, ops []ast.Node) map[*ast.CallExpr]bool {
 	makesTimer := func(e ast.Expr) (*ast.CallExpr, bool) {
 		c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
@@ -270,6 +277,79 @@ func timersHandedOn(info *types.Info, ops []ast.Node) map[*ast.CallExpr]bool {
 				out[c] = true
 			}
 		}
+	}
+	for obj := range deadlineTimers(info, ops, kept) {
+		out[kept[obj]] = true
+	}
+	return out
+}
+
+// deadlineTimers returns the variables of kept (timers and timer
+// channels) that ops only receive from in select cases whose bodies
+// return, and otherwise only stop: deadlines, not waits.
+func deadlineTimers(info *types.Info, ops []ast.Node, kept map[types.Object]*ast.CallExpr) map[types.Object]bool {
+	if len(kept) == 0 {
+		return nil
+	}
+	// timerOf gives the kept variable a receive takes from: t.C or t.
+	timerOf := func(e ast.Expr) (*ast.Ident, bool) {
+		e = analysisutil.Unparen(e)
+		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+			e = analysisutil.Unparen(sel.X)
+		}
+		id, ok := e.(*ast.Ident)
+		return id, ok && kept[info.Uses[id]] != nil
+	}
+	allowed := map[*ast.Ident]bool{} // uses that stop the timer or end the function on it
+	received := map[types.Object]bool{}
+	for _, op := range ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CommClause:
+				var recv ast.Expr
+				switch c := x.Comm.(type) {
+				case *ast.ExprStmt:
+					recv = c.X
+				case *ast.AssignStmt:
+					if len(c.Rhs) == 1 {
+						recv = c.Rhs[0]
+					}
+				}
+				u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
+				if !ok || u.Op != token.ARROW || len(x.Body) == 0 {
+					break
+				}
+				if _, ret := x.Body[len(x.Body)-1].(*ast.ReturnStmt); !ret {
+					break
+				}
+				if id, ok := timerOf(u.X); ok {
+					allowed[id] = true
+					received[info.Uses[id]] = true
+				}
+			case *ast.CallExpr:
+				if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Stop" && len(x.Args) == 0 {
+					if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
+						allowed[id] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(received) == 0 {
+		return nil
+	}
+	out := map[types.Object]bool{}
+	for obj := range received {
+		out[obj] = true
+	}
+	for _, op := range ops {
+		ast.Inspect(op, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && out[info.Uses[id]] && !allowed[id] {
+				delete(out, info.Uses[id]) // read, reset or handed on elsewhere
+			}
+			return true
+		})
 	}
 	return out
 }
