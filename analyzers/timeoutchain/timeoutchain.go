@@ -88,6 +88,21 @@ func run(pass *analysis.Pass) (any, error) {
 			}},
 		})
 	}
+	for _, d := range t.Discarded {
+		call := analysisutil.Text(pass, d.Call)
+		diag := analysis.Diagnostic{
+			Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
+			Message: fmt.Sprintf("the result of %s is discarded: it is a new value carrying %s, and the one that is used keeps the context it was made with, so %s's deadline and cancellation never reach the work; use the result",
+				call, analysisutil.Text(pass, d.Ctx), analysisutil.Text(pass, d.Ctx)),
+		}
+		if recv := reassignable(pass, d.Call); recv != "" {
+			diag.SuggestedFixes = []analysis.SuggestedFix{{
+				Message:   "Assign the result to " + recv,
+				TextEdits: []analysis.TextEdit{{Pos: d.Stmt.Pos(), End: d.Stmt.Pos(), NewText: []byte(recv + " = ")}},
+			}}
+		}
+		pass.Report(diag)
+	}
 	// One behaviour, one finding: the waits of one retry that ignore its
 	// context are reported once, at the first, with the others as related
 	// locations and one fix for all.
@@ -251,4 +266,35 @@ next:
 		out = append(out, e)
 	}
 	return out, true
+}
+
+// reassignable returns the text of the receiver of a discarded carrier
+// method call (`r.req.WithContext(ctx)`) when the result can take its
+// place: the receiver is a variable or a field reached through
+// variables, and the result has its type. Otherwise "".
+func reassignable(pass *analysis.Pass, call *ast.CallExpr) string {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || pass.TypesInfo.Selections[sel] == nil {
+		return ""
+	}
+	recvT, resT := pass.TypesInfo.TypeOf(sel.X), pass.TypesInfo.TypeOf(call)
+	if recvT == nil || resT == nil || !types.Identical(recvT, resT) {
+		return ""
+	}
+	for e := analysisutil.Unparen(sel.X); ; {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if _, isVar := pass.TypesInfo.Uses[x].(*types.Var); !isVar {
+				return ""
+			}
+			return analysisutil.Text(pass, sel.X)
+		case *ast.SelectorExpr:
+			if s := pass.TypesInfo.Selections[x]; s == nil || s.Kind() != types.FieldVal {
+				return ""
+			}
+			e = analysisutil.Unparen(x.X)
+		default:
+			return ""
+		}
+	}
 }

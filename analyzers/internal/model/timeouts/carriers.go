@@ -3,6 +3,7 @@ package timeouts
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -73,12 +74,33 @@ func (m *layer) onlyCarried(p *types.Var, body inspector.Cursor) bool {
 		if i := m.carrierArg(call); i < 0 || i >= len(call.Args) || call.Args[i] != cur.Node() {
 			return false
 		}
-		if !m.carriedOnlyLocally(call, cur.Parent().Parent().Node(), body, true) {
+		if !m.carriedOnlyLocally(call, cur.Parent().Parent().Node(), body, true) && !returnedWhole(cur.Parent()) {
 			return false
 		}
 		uses++
 	}
 	return uses > 0
+}
+
+// returnedWhole reports whether the value of the expression at c is a
+// field of a composite literal (or of its address) that is returned as
+// it is (`return &Request{Request: r.Request.WithContext(ctx)}`): a new
+// value built around it. (A carrier's value returned bare, not assigned
+// first, is not followed: see carriedOnlyLocally.)
+func returnedWhole(c inspector.Cursor) bool {
+	p := c.Parent()
+	if kv, ok := p.Node().(*ast.KeyValueExpr); ok && kv.Value == c.Node() {
+		p = p.Parent()
+	}
+	if _, ok := p.Node().(*ast.CompositeLit); !ok {
+		return false
+	}
+	p = p.Parent()
+	if u, ok := p.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		p = p.Parent()
+	}
+	_, ok := p.Node().(*ast.ReturnStmt)
+	return ok
 }
 
 // carrierArg returns the index of the context argument of call when call

@@ -91,6 +91,7 @@ type NoTimeout struct {
 type Timeouts struct {
 	Inner     []*TimeoutFinding
 	Dropped   []*DroppedContext
+	Discarded []*DiscardedCarrier
 	Sleeps    []*CancelDelay
 	Fits      []*AttemptFit
 	NoTimeout []*NoTimeout
@@ -295,6 +296,7 @@ func (m *layer) findTimeouts() *Timeouts {
 		})
 	}
 	m.findDropped(t)
+	m.findDiscarded(t)
 	for _, r := range m.res.Retries {
 		m.retryTimeouts(t, r)
 	}

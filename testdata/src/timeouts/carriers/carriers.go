@@ -48,3 +48,22 @@ func cloneAndWait(ctx context.Context, req *http.Request) (*http.Request, error)
 	<-ctx.Done()
 	return c, ctx.Err()
 }
+
+// A request type of the package that wraps one of net/http.
+type wrapped struct {
+	inner *http.Request
+	tries int
+}
+
+// withContext makes a new wrapper whose request carries ctx: the value
+// is returned whole, built around the clone.
+func (w *wrapped) withContext(ctx context.Context) *wrapped { // want withContext:`carrier\(0\)`
+	return &wrapped{inner: w.inner.WithContext(ctx), tries: w.tries}
+}
+
+// setContext stores ctx in the receiver itself and returns it for
+// chaining: no new value, the context is kept where it is used.
+func (w *wrapped) setContext(ctx context.Context) *wrapped {
+	w.inner = w.inner.WithContext(ctx)
+	return w
+}
