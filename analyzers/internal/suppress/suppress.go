@@ -135,7 +135,8 @@ type Silenced struct {
 }
 
 // Wrap returns a copy of a whose Run drops the diagnostics in _test.go
-// files (unless [SetIncludeTests] switched them on) and those silenced by
+// files (unless [SetIncludeTests] switched them on), in generated files
+// (see generatedFiles), and those silenced by
 // a //resilint:ignore directive naming a.Name, and returns a *[Silenced]
 // saying which directives did so.
 //
@@ -149,7 +150,8 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 	w.ResultType = reflect.TypeFor[*Silenced]()
 	w.Run = func(pass *analysis.Pass) (any, error) {
 		ix := newIndex(pass.Fset, Parse(pass.Fset, pass.Files), name)
-		if len(ix.byKey) == 0 && includeTests {
+		generated := generatedFiles(pass)
+		if len(ix.byKey) == 0 && includeTests && len(generated) == 0 {
 			res, err := inner(pass)
 			return &Silenced{Result: res}, err
 		}
@@ -158,6 +160,9 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 		var spans *testSpans
 		pass.Report = func(d analysis.Diagnostic) {
 			if !includeTests && inTestCode(pass, d.Pos, &spans) {
+				return
+			}
+			if generated[pass.Fset.File(d.Pos)] {
 				return
 			}
 			if dir := ix.match(d.Pos); dir != nil {
@@ -175,4 +180,22 @@ func Wrap(a *analysis.Analyzer) *analysis.Analyzer {
 		return out, err
 	}
 	return &w
+}
+
+// generatedFiles returns the files of the pass that carry the standard
+// header of generated code (`// Code generated ... DO NOT EDIT.`, see
+// ast.IsGenerated). Their findings are never reported: the code is
+// rewritten by its generator, where a fix has to go, and nobody reads
+// or silences it by hand.
+func generatedFiles(pass *analysis.Pass) map[*token.File]bool {
+	var out map[*token.File]bool
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			if out == nil {
+				out = map[*token.File]bool{}
+			}
+			out[pass.Fset.File(f.Pos())] = true
+		}
+	}
+	return out
 }

@@ -115,6 +115,20 @@ func TestTestFilesOffByDefault(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles/...")
 }
 
+// Findings in a file with the header of generated code are dropped,
+// whatever the tests switch says; the same nesting written by hand in
+// the package is reported.
+func TestGeneratedFiles(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "generated")
+	suppress.SetIncludeTests(true)
+	t.Cleanup(func() { suppress.SetIncludeTests(false) })
+	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "generated")
+	res := analysistest.Run(&quiet{}, analysistest.TestData(), retrynesting.Analyzer, "generated")
+	if n := len(res[0].Diagnostics); n != 2 {
+		t.Errorf("unwrapped retrynesting: %d diagnostics, want 2 (the hand-written nest and the generated one)", n)
+	}
+}
+
 func TestTestFilesSwitch(t *testing.T) {
 	suppress.SetIncludeTests(true)
 	t.Cleanup(func() { suppress.SetIncludeTests(false) })
