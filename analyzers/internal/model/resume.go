@@ -159,13 +159,13 @@ func (rs *resumeSeen) see(t *state) {
 			return
 		}
 		rs.fail, rs.session = true, true
-		if !t.delayed {
-			rs.failAtOnce = true
+		if !t.delayed || t.delayMay {
+			rs.failAtOnce = true // no sure wait: a hook that may wait paces nothing known
 		}
 	case slotsFailing(t):
 		rs.fail = true
-		if !t.delayed {
-			rs.failAtOnce = true
+		if !t.delayed || t.delayMay {
+			rs.failAtOnce = true // no sure wait: a hook that may wait paces nothing known
 		}
 	case slotsOK(t):
 		rs.ok = true

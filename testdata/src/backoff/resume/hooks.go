@@ -62,3 +62,33 @@ func (p *plan) poll() {
 		time.Sleep(p.every)
 	}
 }
+
+// beacon announces itself every interval and only logs a failure,
+// through a sink held in a field: the wait at the top of each pass paces
+// success and failure alike, and the sink may wait but is not known to.
+// No pass waits surely after a failure: no resume loop, no retry delay.
+type beacon struct {
+	stop    chan struct{}
+	publish func() error
+	sink    func(error)
+	every   time.Duration
+}
+
+func (b *beacon) note(err error) {
+	if b.sink != nil {
+		b.sink(err)
+	}
+}
+
+func (b *beacon) run() {
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-time.After(b.every):
+			if err := b.publish(); err != nil {
+				b.note(err)
+			}
+		}
+	}
+}
