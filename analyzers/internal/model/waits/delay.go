@@ -47,18 +47,31 @@ func (in Calls) WaitsHere(n ast.Node) bool {
 // mayWait reports whether call is a call of a function value that is
 // given a time.Duration (a sleeper handed in by the caller: `sp(ctx, d)`)
 // or is held in a field (a hook: `c.onRetry(n, err)`), or of a function in
-// Result.WaitMethods: each may wait, and the model cannot tell that it
-// does not.
+// Result.WaitMethods, or a method called on what a call of the package's
+// or another module's given a time.Duration returned (a timer scheduled
+// with an engine and awaited through its future: `sleepFor(env,
+// d).Await(env)`): each may wait, and the model cannot tell that it does
+// not.
 func (in Calls) mayWait(call *ast.CallExpr) bool {
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if inner, ok := analysisutil.Unparen(sel.X).(*ast.CallExpr); ok && in.givenDuration(inner) {
+			if fn := analysisutil.Callee(in.Info, inner); fn == nil || !analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+				return true
+			}
+		}
+	}
 	if fn := analysisutil.Callee(in.Info, call); fn != nil {
 		return in.Methods[fn]
 	}
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
 	}
-	if FieldFunc(in.Info, call.Fun) {
-		return true
-	}
+	return FieldFunc(in.Info, call.Fun) || in.givenDuration(call)
+}
+
+// givenDuration reports whether one of call's arguments is a
+// time.Duration.
+func (in Calls) givenDuration(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
 		if analysisutil.IsNamedType(in.Info.TypeOf(a), "time", "Duration") {
 			return true
