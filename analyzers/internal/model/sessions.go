@@ -174,20 +174,7 @@ func doneCase(info *types.Info, call *ast.CallExpr, ret inspector.Cursor) bool {
 // receivesDone reports whether comm receives from ctx.Done() of the
 // context variable ctx.
 func receivesDone(info *types.Info, comm ast.Stmt, ctx types.Object) bool {
-	var recv ast.Expr
-	switch s := comm.(type) {
-	case *ast.ExprStmt:
-		recv = s.X
-	case *ast.AssignStmt:
-		if len(s.Rhs) == 1 {
-			recv = s.Rhs[0]
-		}
-	}
-	u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-	if !ok || u.Op != token.ARROW {
-		return false
-	}
-	call, ok := analysisutil.Unparen(u.X).(*ast.CallExpr)
+	call, ok := analysisutil.Unparen(analysisutil.CommRecv(comm)).(*ast.CallExpr)
 	if !ok {
 		return false
 	}

@@ -306,23 +306,14 @@ func deadlineTimers(info *types.Info, ops []ast.Node, kept map[types.Object]*ast
 		ast.Inspect(op, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.CommClause:
-				var recv ast.Expr
-				switch c := x.Comm.(type) {
-				case *ast.ExprStmt:
-					recv = c.X
-				case *ast.AssignStmt:
-					if len(c.Rhs) == 1 {
-						recv = c.Rhs[0]
-					}
-				}
-				u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-				if !ok || u.Op != token.ARROW || len(x.Body) == 0 {
+				from := analysisutil.CommRecv(x.Comm)
+				if from == nil || len(x.Body) == 0 {
 					break
 				}
 				if _, ret := x.Body[len(x.Body)-1].(*ast.ReturnStmt); !ret {
 					break
 				}
-				if id, ok := timerOf(u.X); ok {
+				if id, ok := timerOf(from); ok {
 					allowed[id] = true
 					received[info.Uses[id]] = true
 				}
