@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -22,18 +24,31 @@ func (*NeverTrueFact) AFact() {}
 
 func (*NeverTrueFact) String() string { return "never true" }
 
-// findNeverTrue computes the package's never-true functions (rounds, so
-// one may return another's results) and exports their facts.
+// findNeverTrue computes the package's never-true functions and exports
+// their facts.
 func (m *builder) findNeverTrue() {
 	m.neverTrueFuncs = map[*types.Func]bool{}
+	m.funcsWhere(m.neverTrueFuncs, func(fn *types.Func, d *ast.FuncDecl) bool {
+		return m.returnsOnlyFalse(fn.Type().(*types.Signature), d.Body)
+	}, func() analysis.Fact { return &NeverTrueFact{} })
+}
+
+// neverTrue reports whether fn, of this package or another (by its fact),
+// is a never-true function.
+func (m *builder) neverTrue(fn *types.Func) bool {
+	return m.funcHas(fn, m.neverTrueFuncs, new(NeverTrueFact))
+}
+
+// funcsWhere adds to out the package's functions (with bodies) of which
+// holds is true, in rounds, so that one may rest on another found in an
+// earlier round (a function that returns another's results: holds reads
+// out as it fills), and exports a fact made by fact for each.
+func (m *builder) funcsWhere(out map[*types.Func]bool, holds func(*types.Func, *ast.FuncDecl) bool, fact func() analysis.Fact) {
 	for round := 0; round < 8; round++ {
 		changed := false
 		for fn, d := range m.vals.Decls {
-			if m.neverTrueFuncs[fn] || d.Body == nil {
-				continue
-			}
-			if m.returnsOnlyFalse(fn.Type().(*types.Signature), d.Body) {
-				m.neverTrueFuncs[fn] = true
+			if !out[fn] && d.Body != nil && holds(fn, d) {
+				out[fn] = true
 				changed = true
 			}
 		}
@@ -41,23 +56,22 @@ func (m *builder) findNeverTrue() {
 			break
 		}
 	}
-	for fn := range m.neverTrueFuncs {
-		m.pass.ExportObjectFact(fn, &NeverTrueFact{})
+	for fn := range out {
+		m.pass.ExportObjectFact(fn, fact())
 	}
 }
 
-// neverTrue reports whether fn, of this package or another (by its fact),
-// is a never-true function.
-func (m *builder) neverTrue(fn *types.Func) bool {
+// funcHas reports whether fn is among own, the package's functions found
+// by funcsWhere, or, of another package, carries a fact of fact's type.
+func (m *builder) funcHas(fn *types.Func, own map[*types.Func]bool, fact analysis.Fact) bool {
 	if fn == nil {
 		return false
 	}
 	fn = fn.Origin()
 	if fn.Pkg() == m.pass.Pkg {
-		return m.neverTrueFuncs[fn]
+		return own[fn]
 	}
-	var f NeverTrueFact
-	return m.pass.ImportObjectFact(fn, &f)
+	return m.pass.ImportObjectFact(fn, fact)
 }
 
 // returnsOnlyFalse reports whether a function of signature sig with body

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -35,47 +36,21 @@ func (*SessionFact) AFact() {}
 
 func (*SessionFact) String() string { return "session" }
 
-// findSessions computes the package's session functions (rounds, so one
-// may return another's error) and exports their facts.
+// findSessions computes the package's session functions (one may
+// return another's error) and exports their facts.
 func (m *builder) findSessions() {
-	m.sessionFuncs = map[*types.Func]bool{}
 	root := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
-	for round := 0; round < 8; round++ {
-		changed := false
-		for fn, d := range m.vals.Decls {
-			if m.sessionFuncs[fn] || d.Body == nil {
-				continue
-			}
-			cur, ok := root.FindNode(d)
-			if !ok {
-				continue
-			}
-			if m.failsOnly(fn.Type().(*types.Signature), cur) {
-				m.sessionFuncs[fn] = true
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
-	for fn := range m.sessionFuncs {
-		m.pass.ExportObjectFact(fn, &SessionFact{})
-	}
+	m.sessionFuncs = map[*types.Func]bool{}
+	m.funcsWhere(m.sessionFuncs, func(fn *types.Func, d *ast.FuncDecl) bool {
+		cur, ok := root.FindNode(d)
+		return ok && m.failsOnly(fn.Type().(*types.Signature), cur)
+	}, func() analysis.Fact { return &SessionFact{} })
 }
 
 // isSession reports whether fn, of this package or another (by its
 // fact), is a session function.
 func (m *builder) isSession(fn *types.Func) bool {
-	if fn == nil {
-		return false
-	}
-	fn = fn.Origin()
-	if fn.Pkg() == m.pass.Pkg {
-		return m.sessionFuncs[fn]
-	}
-	var f SessionFact
-	return m.pass.ImportObjectFact(fn, &f)
+	return m.funcHas(fn, m.sessionFuncs, new(SessionFact))
 }
 
 // failsOnly reports whether the function declared at decl, of signature
@@ -137,14 +112,7 @@ func (m *builder) nonNilErr(e ast.Expr, ret inspector.Cursor) bool {
 
 // isCtxErr reports whether fn is context.Context's Err or context.Cause.
 func isCtxErr(fn *types.Func) bool {
-	if analysisutil.IsFunc(fn, "context", "Cause") {
-		return true
-	}
-	if fn == nil || fn.Name() != "Err" {
-		return false
-	}
-	recv := fn.Type().(*types.Signature).Recv()
-	return recv != nil && analysisutil.IsNamedType(recv.Type(), "context", "Context")
+	return analysisutil.IsFunc(fn, "context", "Cause") || analysisutil.IsMethod(fn, "context", "Context", "Err")
 }
 
 // doneCase reports whether the call ctx.Err() (or context.Cause(ctx)) at
@@ -179,15 +147,10 @@ func receivesDone(info *types.Info, comm ast.Stmt, ctx types.Object) bool {
 		return false
 	}
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Done" || !isCtxType(info, sel.X) {
+	if !ok || !analysisutil.IsMethod(analysisutil.Callee(info, call), "context", "Context", "Done") {
 		return false
 	}
 	return analysisutil.ReferredObject(info, sel.X) == ctx
-}
-
-func isCtxType(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && analysisutil.IsNamedType(tv.Type, "context", "Context")
 }
 
 // guardedNonNil reports whether the variable v, returned at ret, is

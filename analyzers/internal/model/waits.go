@@ -294,7 +294,12 @@ func deadlineTimers(info *types.Info, ops []ast.Node, kept map[types.Object]*ast
 	// timerOf gives the kept variable a receive takes from: t.C or t.
 	timerOf := func(e ast.Expr) (*ast.Ident, bool) {
 		e = analysisutil.Unparen(e)
-		if sel, ok := e.(*ast.SelectorExpr); ok && sel.Sel.Name == "C" {
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			// t.C: the channel field of a *time.Timer or *time.Ticker
+			f, isField := info.ObjectOf(sel.Sel).(*types.Var)
+			if !isField || !f.IsField() || f.Pkg() == nil || f.Pkg().Path() != "time" {
+				return nil, false
+			}
 			e = analysisutil.Unparen(sel.X)
 		}
 		id, ok := e.(*ast.Ident)
@@ -318,7 +323,9 @@ func deadlineTimers(info *types.Info, ops []ast.Node, kept map[types.Object]*ast
 					received[info.Uses[id]] = true
 				}
 			case *ast.CallExpr:
-				if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Stop" && len(x.Args) == 0 {
+				fn := analysisutil.Callee(info, x)
+				stop := analysisutil.IsMethod(fn, "time", "Timer", "Stop") || analysisutil.IsMethod(fn, "time", "Ticker", "Stop")
+				if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok && stop {
 					if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
 						allowed[id] = true
 					}
