@@ -143,6 +143,10 @@ type resumeSeen struct {
 
 func (rs *resumeSeen) see(t *state) {
 	switch {
+	case !t.opIter && !t.stickyFail && !t.stickyOK:
+		// No operation ran in this pass (`if !found { sleep; continue }`
+		// before the fetch): its slots hold an earlier pass's outcome,
+		// already seen. The pass is neither a success nor a failure.
 	case t.progress:
 		rs.progress = true
 	case t.verdictNo:
