@@ -45,7 +45,7 @@ func combine(bs []bound) bound {
 // constInt evaluates e as an integer constant, also through package-level
 // variables with constant values.
 func (m *builder) constInt(e ast.Expr) (int64, bool) {
-	in := &interp{pkg: m.pass.Pkg, sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
+	in := m.newInterp()
 	v, ok := in.eval(e, nil)
 	if !ok || v.Kind() != constant.Int {
 		return 0, false

@@ -99,7 +99,8 @@ func (m *builder) findHelperCalls(f *ast.File) {
 // findLoops judges the loops of one function body (not those of closures
 // inside it, which are judged as functions of their own).
 func (m *builder) findLoops(body *ast.BlockStmt) {
-	in := &interp{pkg: m.pass.Pkg, sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, info: m.pass.TypesInfo, pkgVals: m.pkgVal, opVars: map[types.Object]bool{}, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields, budget: stepsFunction, yields: m.yields, sessions: m.isSession}
+	in := m.newInterp()
+	in.opVars, in.budget, in.yields, in.sessions = map[types.Object]bool{}, stepsFunction, m.yields, m.isSession
 	in.asyncBody = body
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {

@@ -135,6 +135,19 @@ func build(pass *analysis.Pass) *Result {
 
 // pkgVal returns the constant value of a package-level variable, of this
 // package or another (provenance's ConstFact).
+// newInterp is a loop interpreter over the package's facts: its waits,
+// delays, sentinels, status fields and package-level constants. The
+// caller adds what only its own judgement needs (a step budget, the
+// variables holding an operation's error, sessions).
+func (m *builder) newInterp() *interp {
+	return &interp{
+		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
+		sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
+		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
+		classifier: m.classifier, statusFields: m.statusFields,
+	}
+}
+
 func (m *builder) pkgVal(v *types.Var) (constant.Value, bool) { return m.vals.Const(v) }
 
 func isStd(path string) bool { return analysisutil.IsStd(path) }

@@ -69,7 +69,7 @@ func (r *Result) Eval(e ast.Expr) (constant.Value, bool) {
 		return nil, false
 	}
 	m := r.b
-	in := &interp{pkg: m.pass.Pkg, sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, info: m.pass.TypesInfo, pkgVals: m.pkgVal, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
+	in := m.newInterp()
 	return in.eval(e, nil)
 }
 

@@ -27,7 +27,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		return
 	}
 	// The error variables that hold an operation's result.
-	in := &interp{pkg: m.pass.Pkg, sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, info: info, delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
+	in := m.newInterp()
 	opErrs := map[types.Object]bool{}
 	opResps := map[types.Object]bool{} // responses an operation returned
 	firstOp := d.Body.End()            // where the first attempt's first operation is

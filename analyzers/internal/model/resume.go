@@ -113,7 +113,7 @@ var localPkgs = map[string]bool{
 // its failures synchronizes no clients of a dependency.
 func (m *builder) onlyLocal(nodes []ast.Node) bool {
 	info := m.pass.TypesInfo
-	in := &interp{pkg: m.pass.Pkg, sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, info: info, pureWaits: m.pureWaits, imports: m.importWait, classifier: m.classifier, statusFields: m.statusFields}
+	in := m.newInterp()
 	var first *ast.CallExpr
 	anyIn(nodes, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok && in.isOp(call) {
