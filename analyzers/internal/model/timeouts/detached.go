@@ -190,3 +190,32 @@ func (m *layer) calleeParam(call *ast.CallExpr, i int) (*types.Var, *ast.FuncDec
 	}
 	return sig.Params().At(i), d
 }
+
+// groupStarted reports whether the closure lit is the function handed to
+// a sync.WaitGroup's Go, which runs it in a goroutine of its own as a go
+// statement would, and body never waits for that group (whoever stops
+// the work calls Wait, later): work started to outlive the caller. A
+// function that waits for the group itself keeps the work inside its
+// own call, and a Background there drops the caller's context.
+func groupStarted(info *types.Info, lit, body inspector.Cursor) bool {
+	call, ok := lit.Parent().Node().(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0] != lit.Node() {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !analysisutil.IsMethod(analysisutil.Callee(info, call), "sync", "WaitGroup", "Go") {
+		return false
+	}
+	group := analysisutil.ReferredObject(info, sel.X)
+	if group == nil {
+		return false
+	}
+	for c := range body.Preorder((*ast.CallExpr)(nil)) {
+		w := c.Node().(*ast.CallExpr)
+		if ws, ok := analysisutil.Unparen(w.Fun).(*ast.SelectorExpr); ok &&
+			analysisutil.IsMethod(analysisutil.Callee(info, w), "sync", "WaitGroup", "Wait") && analysisutil.ReferredObject(info, ws.X) == group {
+			return false
+		}
+	}
+	return true
+}

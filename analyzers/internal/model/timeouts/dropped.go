@@ -81,7 +81,7 @@ func (m *layer) findDropped(t *Timeouts) {
 						// A closure kept to run later (stored in a field, a
 						// composite literal, returned: Result.Uncounted) runs
 						// after the caller's context may be gone.
-						if s == "" && !m.res.Uncounted(y) && !startedAlone(m.pass.TypesInfo, c, body, &started) && !m.sharedRun(c) {
+						if s == "" && !m.res.Uncounted(y) && !startedAlone(m.pass.TypesInfo, c, body, &started) && !groupStarted(m.pass.TypesInfo, c, body) && !m.sharedRun(c) {
 							s = scope
 						}
 						walk(c.ChildAt(edge.FuncLit_Body, -1), s)
