@@ -240,7 +240,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 
 // bindOp records a fresh operation result in the variables lhs.
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
-	in.startOp(s)
+	in.startOp(s, call)
 	if in.isDelayCall(call) {
 		s.delayed, s.delayMay = true, false // an operation that also waits (a helper that retries)
 	}

@@ -139,7 +139,7 @@ func (in *interp) bindRecv(lhs, rhs []ast.Expr, s *state) (*state, bool) {
 		return s, false
 	}
 	s = s.clone()
-	in.startOp(s)
+	in.startOp(s, call)
 	s.overwrite(obj)
 	s.setVal(obj, nil)
 	s.setBoolDef(obj, nil)

@@ -254,7 +254,7 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 	case *ast.CallExpr:
 		if in.isOp(x) && len(in.results(x)) == 1 && !in.carries(x) {
 			c := s.clone()
-			in.startOp(c)
+			in.startOp(c, x)
 			if in.isDelayCall(x) {
 				c.delayed, c.delayMay = true, false
 			}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -33,6 +34,11 @@ type RetryHelperFact struct {
 	// the helper's own retry (it goes round only on client errors; only
 	// on failures the server did not act on), for its calls.
 	ClientErrors, NotDone bool
+	// Spaced: the helper's own retry waits between its attempts (it has
+	// waits and no attempt follows a failure at once). A loop that calls
+	// the helper again after it gave up starts each round with one
+	// attempt at once; its other attempts are spaced.
+	Spaced bool
 }
 
 func (*RetryHelperFact) AFact() {}
@@ -87,6 +93,7 @@ func (m *builder) findHelpers() {
 				}
 				h.Blind = blindRetry(sig, r)
 				h.ClientErrors, h.NotDone = r.ClientErrors, r.NotDone
+				h.Spaced = r.Kind != LibraryRetry && len(r.Delays) > 0 && !r.Immediate
 				m.helpers[fn] = h
 				m.pass.ExportObjectFact(fn, h)
 			}
@@ -217,4 +224,29 @@ func (m *builder) helperCall(call *ast.CallExpr, fn *types.Func, h *RetryHelperF
 		m.setOp(r, call.Args[h.OpParam])
 	}
 	m.add(r)
+}
+
+// spacedRounds clears Immediate of a loop whose every operation that
+// started a pass at once after a failure calls a retry helper whose own
+// attempts wait between them (RetryHelperFact.Spaced): each round of
+// the loop starts with one attempt at once, and its other attempts wait
+// the helper's delays. That is no retry storm. (The helpers of the
+// package are known only once its loops are judged.)
+func (m *builder) spacedRounds() {
+	for _, r := range m.result.Retries {
+		if r.Kind != LoopRetry && r.Kind != GotoRetry || !r.Immediate || r.ImmediateIdentified || len(r.immediateOps) == 0 {
+			continue
+		}
+		spaced := func(call *ast.CallExpr) bool {
+			fn := analysisutil.Callee(m.pass.TypesInfo, call)
+			if fn == nil {
+				return false
+			}
+			h := m.helperOf(fn)
+			return h != nil && h.Spaced
+		}
+		if !slices.ContainsFunc(r.immediateOps, func(c *ast.CallExpr) bool { return !spaced(c) }) {
+			r.Immediate, r.ImmediateIdentified = r.immediateKnown, r.immediateKnown
+		}
+	}
 }

@@ -66,6 +66,7 @@ type interp struct {
 	// failure the path identified (state.identified).
 	immediate           bool
 	immediateIdentified bool
+	immediateOps        []*ast.CallExpr // the operations that ran so, of no identified kind
 	delayFuncs          map[*types.Func]bool // this package's functions that wait
 	pureWaits           map[*types.Func]bool // ...of which those that only wait
 	// waitMethods are interface methods that may wait (an implementation
@@ -87,7 +88,7 @@ type interp struct {
 	sentinelVars map[*types.Var]bool
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
-	sessions  func(*types.Func) bool
+	sessions func(*types.Func) bool
 	boundVars map[types.Object]bool          // variables of the judged loop's condition
 	yields    map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps  map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
@@ -95,14 +96,15 @@ type interp struct {
 	pass      *passIndex                     // the statement lists of the loop being judged (verdicts.go)
 }
 
-// startOp notes that an operation is about to run on path s.
-func (in *interp) startOp(s *state) {
+// startOp notes that the operation call is about to run on path s.
+func (in *interp) startOp(s *state, call *ast.CallExpr) {
 	if !s.opIter {
 		if s.attempts > 0 && !s.delayed && !s.boundFork {
 			if s.identified {
 				in.immediateIdentified = true
 			} else {
 				in.immediate = true
+				in.immediateOps = append(in.immediateOps, call)
 			}
 		}
 		// What the last pass identified is judged; this pass starts

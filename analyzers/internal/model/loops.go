@@ -211,7 +211,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		m.addFailover(in, body, stmt, label, gotoList, gotoIdx)
 		return nil
 	}
-	in.steps, in.aborted, in.immediate, in.immediateIdentified = 0, false, false, false
+	in.steps, in.aborted, in.immediate, in.immediateIdentified, in.immediateOps = 0, false, false, false, nil
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
 		if v.resume {
@@ -220,7 +220,8 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		return nil
 	}
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts,
-		Immediate: in.immediate || in.immediateIdentified, ImmediateIdentified: !in.immediate && in.immediateIdentified, Identified: v.identified, ClientErrors: v.clientErrors, Specific: v.specific, NotDone: v.notDone}
+		Immediate: in.immediate || in.immediateIdentified, ImmediateIdentified: !in.immediate && in.immediateIdentified, Identified: v.identified, ClientErrors: v.clientErrors, Specific: v.specific, NotDone: v.notDone,
+		immediateOps: in.immediateOps, immediateKnown: in.immediateIdentified}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:
 		r.Ops = []ast.Node{st.Body}

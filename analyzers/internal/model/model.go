@@ -113,6 +113,7 @@ func build(pass *analysis.Pass) *Result {
 		}
 	}
 	sort.Slice(m.result.Retries, func(i, j int) bool { return m.result.Retries[i].Pos < m.result.Retries[j].Pos })
+	m.spacedRounds()
 	m.markImplementations()
 	m.findDelayParams()
 	for _, r := range m.result.Retries {

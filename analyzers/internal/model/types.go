@@ -117,6 +117,11 @@ type Retry struct {
 	// stepped, for a recursive retry: the parameters every self-call
 	// passes on stepped by a constant (attempt counters, bounded or not).
 	stepped []*types.Var
+	// immediateOps, for a loop: the operations that started a pass at
+	// once after a failure of no identified kind; immediateKnown: some
+	// also did after an identified one (spacedRounds).
+	immediateOps   []*ast.CallExpr
+	immediateKnown bool
 }
 
 // Describe names the retry for messages: "retry loop", "backoff.Retry".

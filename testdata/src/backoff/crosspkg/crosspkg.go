@@ -62,11 +62,13 @@ func namedJitterIsUnknown(ctx context.Context) error {
 	return err
 }
 
-// A helper that waits only inside its own retry is no wait between the
-// caller's attempts.
+// A helper that retries by itself and waits between its own attempts
+// (RetryHelperFact.Spaced, across packages): a caller that calls it again
+// starts each round with at most one attempt at once, the others wait.
+// No retry storm (the nest is retrynesting's to judge); not reported.
 func retriesARetry(ctx context.Context) error {
 	var err error
-	for i := 0; i < 3; i++ { // want `retry loop tries again at once after a failure`
+	for i := 0; i < 3; i++ {
 		if err = waithelpers.Fetch(ctx, call); err == nil {
 			return nil
 		}

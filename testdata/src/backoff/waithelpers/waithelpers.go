@@ -37,8 +37,8 @@ func JitterFree(d time.Duration) time.Duration {
 	return 2 * d
 }
 
-// Fetch retries by itself and waits only between its own attempts: a
-// caller that retries Fetch goes round again at once.
+// Fetch retries by itself and waits after each failed attempt of its
+// own: a helper whose attempts are spaced.
 func Fetch(ctx context.Context, op func(context.Context) error) error {
 	var err error
 	for i := 0; i < 2; i++ {
