@@ -67,6 +67,7 @@ type interp struct {
 	immediate           bool
 	immediateIdentified bool
 	immediateOps        []*ast.CallExpr // the operations that ran so, of no identified kind
+	resume              *resumeSeen     // the judged loop's resume rule, settling pending paths
 	delayFuncs          map[*types.Func]bool // this package's functions that wait
 	pureWaits           map[*types.Func]bool // ...of which those that only wait
 	// waitMethods are interface methods that may wait (an implementation
@@ -98,6 +99,12 @@ type interp struct {
 
 // startOp notes that the operation call is about to run on path s.
 func (in *interp) startOp(s *state, call *ast.CallExpr) {
+	if s.pendFail || s.pendOK {
+		if in.resume != nil {
+			in.resume.settle(s)
+		}
+		s.pendFail, s.pendOK = false, false
+	}
 	if !s.opIter {
 		if s.attempts > 0 && !s.delayed && !s.boundFork {
 			if s.identified {

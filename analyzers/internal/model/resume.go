@@ -141,18 +141,32 @@ type resumeSeen struct {
 	session bool
 }
 
-func (rs *resumeSeen) see(t *state) {
+// see records the path t that goes round. A failure (a success) that
+// has not surely waited since its last operation is left pending: the
+// wait may come at the top of the next pass, before its first operation
+// (`if wait > 0 { time.Sleep(wait) }` with wait set on the failure
+// path, a poll's timer reset at the top), and settle judges it there.
+func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
+	waited := t.delayed && !t.delayMay
 	switch {
 	case !t.opIter && !t.stickyFail && !t.stickyOK:
 		// No operation ran in this pass (`if !found { sleep; continue }`
 		// before the fetch): its slots hold an earlier pass's outcome,
-		// already seen. The pass is neither a success nor a failure.
+		// already seen. The pass is neither a success nor a failure. A
+		// wait in it is its own: it settles what the previous pass left
+		// pending as no poll's interval, and a failure that went round
+		// through it with no wait went round at once.
+		if t.pendFail && !waited {
+			rs.failAtOnce = true
+		}
 	case t.progress:
 		rs.progress = true
 	case t.verdictNo:
 		rs.ok = true // a poll until done (see opVerdict)
 		if t.delayed {
 			rs.okWaits = true
+		} else {
+			pendOK = true
 		}
 	case t.verdict && !t.delayed:
 		// an iterator's "more" (see opVerdict)
@@ -163,22 +177,33 @@ func (rs *resumeSeen) see(t *state) {
 			return
 		}
 		rs.fail, rs.session = true, true
-		if !t.delayed || t.delayMay {
-			rs.failAtOnce = true // no sure wait: a hook that may wait paces nothing known
-		}
+		pendFail = !waited
 	case slotsFailing(t):
 		rs.fail = true
-		if !t.delayed || t.delayMay {
-			rs.failAtOnce = true // no sure wait: a hook that may wait paces nothing known
-		}
+		pendFail = !waited
 	case slotsOK(t):
 		rs.ok = true
-		// A success path that surely waits is a poll's interval; one
-		// that only calls a hook (a handler held in a field, which may
-		// do anything) is not known to be one.
-		if t.delayed && !t.delayMay {
+		if waited {
 			rs.okWaits = true
+		} else {
+			pendOK = true
 		}
+	}
+	return pendFail, pendOK
+}
+
+// settle judges a pending path as its next operation starts: a failure
+// that went round and has not surely waited by now goes round at once
+// (a hook that may wait paces nothing known); a success that surely
+// waited is a poll's interval (one that only called a hook, which may
+// do anything, is not known to be one).
+func (rs *resumeSeen) settle(s *state) {
+	waited := s.delayed && !s.delayMay
+	if s.pendFail && !waited {
+		rs.failAtOnce = true
+	}
+	if s.pendOK && waited {
+		rs.okWaits = true
 	}
 }
 

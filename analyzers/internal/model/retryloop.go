@@ -155,9 +155,13 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 		}
 	}
-	// judgeBack judges an iteration that went round again.
-	judgeBack := func(t *state) {
-		rs.see(t)
+	prevResume := in.resume
+	in.resume = &rs
+	defer func() { in.resume = prevResume }()
+	// judgeBack judges an iteration that went round again; it returns
+	// what the resume rule leaves pending (resumeSeen.see).
+	judgeBack := func(t *state) (pendFail, pendOK bool) {
+		pendFail, pendOK = rs.see(t)
 		switch {
 		case !t.opIter && !t.stickyFail && !t.stickyOK:
 			// No operation ran in this pass (`if !ready { continue }`
@@ -198,6 +202,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		case t.okOnly():
 			okBack = true
 		}
+		return pendFail, pendOK
 	}
 	headCond := func(s *state) (ts, fs []*state) {
 		switch {
@@ -232,10 +237,12 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 				exit(f, true)
 			}
 			for _, t := range ts {
+				var pendFail, pendOK bool
 				if layer > 0 {
-					judgeBack(t)
+					pendFail, pendOK = judgeBack(t)
 				}
 				t = t.clone()
+				t.pendFail, t.pendOK = pendFail, pendOK
 				if t.opIter {
 					t.attempts++
 				}

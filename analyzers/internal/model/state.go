@@ -182,7 +182,12 @@ type state struct {
 	// only a call that may wait (a hook held in a field), none that
 	// surely does.
 	delayMay bool
-	attempts int // completed iterations that ran an operation
+	// pendFail, pendOK: the path went round after a failure (a success)
+	// of its pass with no sure wait since; whether it waits before its
+	// next operation, at the top of the next pass, decides what the
+	// resume rule makes of it (resumeSeen.settle).
+	pendFail, pendOK bool
+	attempts         int // completed iterations that ran an operation
 }
 
 // boolDef remembers that a local bool was assigned a condition, so that a
@@ -373,7 +378,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay, s.pendFail, s.pendOK} {
 		if f {
 			flags |= 1 << i
 		}
@@ -396,7 +401,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}
