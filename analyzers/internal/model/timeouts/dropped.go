@@ -92,7 +92,7 @@ func (m *layer) findDropped(t *Timeouts) {
 						// a grandparent inside it (passedDown reads
 						// grand only then).
 						parent := c.Parent()
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body, scope) {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body, scope) && !m.afterDone(c, body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}

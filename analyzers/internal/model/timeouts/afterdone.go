@@ -1,0 +1,101 @@
+package timeouts
+
+import (
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ast/edge"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// afterDone reports whether cur lies, inside body, in a branch taken only
+// once the context in scope (its text, scope) is done: the body of an if
+// whose condition holds only then (`ctx.Err() != nil`, `errors.Is(err,
+// context.Canceled)`, `err == context.DeadlineExceeded`, each disjunct
+// of an || so), or a select case that received from its Done channel. A
+// Background there is no dropped context: the caller's has ended, and
+// what runs now (a server-side cancel, a release) must not run under it.
+func (m *layer) afterDone(cur, body inspector.Cursor, scope string) bool {
+	for c := cur; c.Node() != nil && c != body; c = c.Parent() {
+		switch p := c.Parent().Node().(type) {
+		case *ast.IfStmt:
+			if k, _ := c.ParentEdge(); k == edge.IfStmt_Body && m.onlyWhenDone(p.Cond, scope) {
+				return true
+			}
+		case *ast.CommClause:
+			if k, _ := c.ParentEdge(); k == edge.CommClause_Body && m.receivesDone(p.Comm, scope) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyWhenDone reports whether cond holds only when a context is done:
+// each of its || disjuncts has an && conjunct that says so.
+func (m *layer) onlyWhenDone(cond ast.Expr, scope string) bool {
+	for _, d := range analysisutil.Split(cond, token.LOR) {
+		found := false
+		for _, c := range analysisutil.Split(d, token.LAND) {
+			if m.saysDone(c, scope) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// saysDone reports whether e is true only when a context is done: the
+// Err of the one in scope is not nil, or an error is (or wraps)
+// context.Canceled or context.DeadlineExceeded.
+func (m *layer) saysDone(e ast.Expr, scope string) bool {
+	info := m.pass.TypesInfo
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.NEQ:
+			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+				if call, ok := analysisutil.Unparen(pair[0]).(*ast.CallExpr); ok && info.Types[pair[1]].IsNil() &&
+					m.methodOfScope(call, "Err", scope) {
+					return true
+				}
+			}
+		case token.EQL:
+			return m.doneErr(x.X) || m.doneErr(x.Y)
+		}
+	case *ast.CallExpr:
+		if analysisutil.IsFunc(analysisutil.Callee(info, x), "errors", "Is") && len(x.Args) == 2 {
+			return m.doneErr(x.Args[1])
+		}
+	}
+	return false
+}
+
+// doneErr reports whether e is context.Canceled or
+// context.DeadlineExceeded.
+func (m *layer) doneErr(e ast.Expr) bool {
+	obj := analysisutil.ReferredObject(m.pass.TypesInfo, e)
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "context" && obj.Parent() == obj.Pkg().Scope() &&
+		(obj.Name() == "Canceled" || obj.Name() == "DeadlineExceeded")
+}
+
+// receivesDone reports whether comm receives from the Done channel of
+// the context in scope (`case <-ctx.Done():`).
+func (m *layer) receivesDone(comm ast.Stmt, scope string) bool {
+	call, ok := analysisutil.Unparen(analysisutil.CommRecv(comm)).(*ast.CallExpr)
+	return ok && m.methodOfScope(call, "Done", scope)
+}
+
+// methodOfScope reports whether call calls the method name of
+// context.Context on the context in scope.
+func (m *layer) methodOfScope(call *ast.CallExpr, name, scope string) bool {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, call), "context", "Context", name) &&
+		analysisutil.Text(m.pass, sel.X) == scope
+}
