@@ -358,5 +358,86 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 			flow(sel.X, 0)
 		}
 	}
-	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] }) && m.countBounded(stmt, nodes)
+	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] }) && (m.countBounded(stmt, nodes) || m.leavesAtEnd(nodes))
+}
+
+// leavesAtEnd reports whether the loop leaves — returns, or breaks out
+// of it — when a local it set from a call that both moves and picks by
+// the same receiver field (a cursor: FieldsFact Writes and Picks share
+// one, `l.index++; if l.index >= len(l.addrs) { return nil }; return
+// &l.addrs[l.index]`) is nil: the cursor's own bound ends the passes,
+// as a counter's would. A call that never answers nil leaves the test
+// dead, and the loop is taken as bounded: silence where the model
+// cannot tell.
+func (m *builder) leavesAtEnd(nodes []ast.Node) bool {
+	info := m.pass.TypesInfo
+	cursor := func(e ast.Expr) bool {
+		call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := analysisutil.Callee(info, call)
+		if fn == nil {
+			return false
+		}
+		f := m.fieldsFact(fn)
+		return f != nil && slices.ContainsFunc(f.Picks, func(k string) bool { return slices.Contains(f.Writes, k) })
+	}
+	vars := map[types.Object]bool{}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && cursor(as.Rhs[0]) {
+				for _, l := range as.Lhs {
+					if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) != nil {
+						vars[info.ObjectOf(id)] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	isNilTest := func(cond ast.Expr) bool {
+		be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.EQL {
+			return false
+		}
+		for _, p := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			if id, ok := analysisutil.Unparen(p[0]).(*ast.Ident); ok && vars[info.Uses[id]] && info.Types[p[1]].IsNil() {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			switch y := x.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if x != n {
+					walk(x, true) // an unlabeled break there leaves that statement
+					return false
+				}
+			case *ast.IfStmt:
+				if isNilTest(y.Cond) && len(y.Body.List) > 0 {
+					switch last := y.Body.List[len(y.Body.List)-1].(type) {
+					case *ast.ReturnStmt:
+						found = true
+					case *ast.BranchStmt:
+						found = found || last.Tok == token.BREAK && last.Label == nil && !nested
+					}
+				}
+			}
+			return !found
+		})
+	}
+	for _, root := range nodes {
+		walk(root, false)
+	}
+	return found
 }
