@@ -16,6 +16,7 @@ package httpstatus
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -46,6 +47,11 @@ type RespFact struct {
 	// Sets lists the headers the function sets on a parameter (a
 	// ResponseWriter or an http.Header) on every path that returns.
 	Sets []ParamHeaders
+	// SetsIfTrue, for a function whose one result is a bool, lists the
+	// headers it sets on every path that returns the constant true (`if
+	// over { w.Header().Set("Retry-After", ...); return true }`): a
+	// caller that tests the result has them set in its true branch.
+	SetsIfTrue []ParamHeaders
 	// Writes lists the statuses it writes to a ResponseWriter parameter.
 	Writes []FactWrite
 }
@@ -74,6 +80,9 @@ func (f *RespFact) String() string {
 	var parts []string
 	for _, s := range f.Sets {
 		parts = append(parts, fmt.Sprintf("sets $%d %s", s.Param, strings.Join(s.Headers, "+")))
+	}
+	for _, s := range f.SetsIfTrue {
+		parts = append(parts, fmt.Sprintf("sets $%d %s if true", s.Param, strings.Join(s.Headers, "+")))
 	}
 	for _, w := range f.Writes {
 		st := fmt.Sprint(w.Status)
@@ -169,13 +178,20 @@ type builder struct {
 }
 
 type unit struct {
-	node    ast.Node
-	params  map[types.Object]int
-	alias   map[types.Object]types.Object // h := w.Header()
-	exit    state
-	handler bool
-	writes  []*Write
-	lits    []*ast.FuncLit
+	node   ast.Node
+	params map[types.Object]int
+	alias  map[types.Object]types.Object // h := w.Header()
+	exit   state
+	// exitTrue: the meet of the states at the returns of the constant
+	// true, when the function's one result is a bool (boolResult).
+	exitTrue   state
+	boolResult bool
+	// boolCalls: the local bools last assigned a call's one result
+	// (`limited := l.over(w, key)`), for the ifs that test them.
+	boolCalls map[types.Object]*ast.CallExpr
+	handler   bool
+	writes    []*Write
+	lits      []*ast.FuncLit
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -210,7 +226,8 @@ func (b *builder) function(fn *types.Func) *RespFact {
 }
 
 func (b *builder) newUnit(n ast.Node, sig *types.Signature) *unit {
-	u := &unit{node: n, params: map[types.Object]int{}, alias: map[types.Object]types.Object{}}
+	u := &unit{node: n, params: map[types.Object]int{}, alias: map[types.Object]types.Object{}, boolCalls: map[types.Object]*ast.CallExpr{}}
+	u.boolResult = sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type())
 	for i := range sig.Params().Len() {
 		u.params[sig.Params().At(i)] = i
 	}
@@ -278,7 +295,9 @@ func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
 			s = b.stmt(u, st.Init, s)
 		}
 		b.expr(u, st.Cond, s)
-		then := b.stmts(u, st.Body.List, s.clone())
+		ts := s.clone()
+		b.ifTrue(u, st.Cond, ts)
+		then := b.stmts(u, st.Body.List, ts)
 		els := s
 		if st.Else != nil {
 			els = b.stmt(u, st.Else, s.clone())
@@ -355,6 +374,11 @@ func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
 			b.expr(u, e, s)
 		}
 		u.exit = meet(u.exit, s.clone())
+		if u.boolResult && len(st.Results) == 1 {
+			if v := b.pass.TypesInfo.Types[st.Results[0]].Value; v != nil && v.Kind() == constant.Bool && constant.BoolVal(v) {
+				u.exitTrue = meet(u.exitTrue, s.clone())
+			}
+		}
 		return nil
 	case *ast.BranchStmt:
 		if st.Tok == token.BREAK || st.Tok == token.FALLTHROUGH {
@@ -377,6 +401,14 @@ func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
 		}
 		for i, lhs := range st.Lhs {
 			b.expr(u, lhs, s)
+			if id, ok := lhs.(*ast.Ident); ok {
+				if obj := b.pass.TypesInfo.ObjectOf(id); obj != nil {
+					delete(u.boolCalls, obj)
+					if call, ok := analysisutil.Unparen(st.Rhs[min(i, len(st.Rhs)-1)]).(*ast.CallExpr); ok && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+						u.boolCalls[obj] = call
+					}
+				}
+			}
 			// h := w.Header()
 			if id, ok := lhs.(*ast.Ident); ok && len(st.Lhs) == len(st.Rhs) {
 				if obj := b.pass.TypesInfo.ObjectOf(id); obj != nil {
@@ -486,15 +518,7 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 		}
 		return
 	}
-	var f *RespFact
-	if fn.Pkg() == b.pass.Pkg {
-		f = b.function(fn)
-	} else if fn.Pkg() != nil {
-		var rf RespFact
-		if b.pass.ImportObjectFact(fn, &rf) {
-			f = &rf
-		}
-	}
+	f := b.factOfCall(call)
 	if f == nil {
 		return
 	}
@@ -522,12 +546,22 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 		b.writer(u, w, wexpr, s, fw.Before)
 		u.writes = append(u.writes, w)
 	}
-	for _, ph := range f.Sets {
-		e := arg(ph.Param)
-		if e == nil {
+	b.applySets(u, call, f.Sets, s)
+}
+
+// applySets records in s the headers sets leaves on the arguments of
+// call.
+func (b *builder) applySets(u *unit, call *ast.CallExpr, sets []ParamHeaders, s state) {
+	fn := analysisutil.Callee(b.pass.TypesInfo, call)
+	if fn == nil {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	for _, ph := range sets {
+		if ph.Param >= len(call.Args) || sig.Variadic() && ph.Param >= sig.Params().Len()-1 {
 			continue
 		}
-		owner := b.headerOwner(u, e)
+		owner := b.headerOwner(u, call.Args[ph.Param])
 		if owner == nil {
 			continue
 		}
@@ -535,4 +569,48 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 			s[hkey{owner, h}] = true
 		}
 	}
+}
+
+// ifTrue records in s, the state at the start of an if's true branch,
+// the headers that a call tested by cond (itself, or through a local
+// bool it was assigned to, each && conjunct) sets when it returns true
+// (RespFact.SetsIfTrue).
+func (b *builder) ifTrue(u *unit, cond ast.Expr, s state) {
+	for _, c := range analysisutil.Split(cond, token.LAND) {
+		var call *ast.CallExpr
+		switch x := analysisutil.Unparen(c).(type) {
+		case *ast.CallExpr:
+			call = x
+		case *ast.Ident:
+			call = u.boolCalls[b.pass.TypesInfo.Uses[x]]
+		}
+		if call == nil {
+			continue
+		}
+		if f := b.factOfCall(call); f != nil {
+			b.applySets(u, call, f.SetsIfTrue, s)
+		}
+	}
+}
+
+// factOfCall is the RespFact of the function call calls, of this
+// package or another; nil when none.
+func (b *builder) factOfCall(call *ast.CallExpr) *RespFact {
+	fn := analysisutil.Callee(b.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	if fn.Pkg() == b.pass.Pkg {
+		return b.function(fn)
+	}
+	var rf RespFact
+	if b.pass.ImportObjectFact(fn, &rf) {
+		return &rf
+	}
+	return nil
+}
+
+func isBool(t types.Type) bool {
+	bt, ok := t.Underlying().(*types.Basic)
+	return ok && bt.Kind() == types.Bool
 }

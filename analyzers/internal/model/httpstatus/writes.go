@@ -96,19 +96,7 @@ func (b *builder) headerName(e ast.Expr) (string, bool) {
 // factOf summarizes what u does to its ResponseWriter and Header
 // parameters; nil when nothing.
 func (b *builder) factOf(u *unit, sig *types.Signature) *RespFact {
-	f := &RespFact{}
-	byParam := map[int][]string{}
-	for k := range u.exit {
-		if i, ok := u.params[k.owner]; ok {
-			byParam[i] = append(byParam[i], k.header)
-		}
-	}
-	for i := range sig.Params().Len() {
-		if hs := byParam[i]; len(hs) > 0 && len(f.Sets) < maxFactEntries {
-			sort.Strings(hs)
-			f.Sets = append(f.Sets, ParamHeaders{Param: i, Headers: hs})
-		}
-	}
+	f := &RespFact{Sets: b.paramHeaders(u, u.exit, sig)}
 	if !u.handler {
 		for _, w := range u.writes {
 			if w.WriterParam < 0 || len(f.Writes) >= maxFactEntries || (w.Status == 0 && w.StatusParam < 0) {
@@ -121,8 +109,28 @@ func (b *builder) factOf(u *unit, sig *types.Signature) *RespFact {
 			f.Writes = append(f.Writes, FactWrite{Param: w.WriterParam, Status: w.Status, StatusParam: w.StatusParam, Before: w.Before, Site: site})
 		}
 	}
-	if len(f.Sets) == 0 && len(f.Writes) == 0 {
+	f.SetsIfTrue = b.paramHeaders(u, u.exitTrue, sig)
+	if len(f.Sets) == 0 && len(f.Writes) == 0 && len(f.SetsIfTrue) == 0 {
 		return nil
 	}
 	return f
+}
+
+// paramHeaders lists, by parameter, the headers s holds set on u's
+// ResponseWriter and Header parameters.
+func (b *builder) paramHeaders(u *unit, s state, sig *types.Signature) []ParamHeaders {
+	byParam := map[int][]string{}
+	for k := range s {
+		if i, ok := u.params[k.owner]; ok {
+			byParam[i] = append(byParam[i], k.header)
+		}
+	}
+	var out []ParamHeaders
+	for i := range sig.Params().Len() {
+		if hs := byParam[i]; len(hs) > 0 && len(out) < maxFactEntries {
+			sort.Strings(hs)
+			out = append(out, ParamHeaders{Param: i, Headers: hs})
+		}
+	}
+	return out
 }
