@@ -88,11 +88,9 @@ func (m *layer) findDropped(t *Timeouts) {
 						return false
 					case *ast.CallExpr:
 						// The walk starts at a block or an if, so a
-						// call has a parent and, when that is a call,
-						// a grandparent inside it (passedDown reads
-						// grand only then).
-						parent := c.Parent()
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(y, parent.Node(), parent.Parent().Node(), body, scope) && !m.afterDone(c, body, scope) {
+						// call has a parent and a grandparent inside
+						// it (passedDown reads both).
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
@@ -110,17 +108,32 @@ func (m *layer) findDropped(t *Timeouts) {
 	}
 }
 
-// passedDown reports whether a context.Background() call is used for a
-// call: an argument of a call that can fail with the context's error
-// (not of one that returns nothing), or the value of a variable. Comparisons (ctx != context.Background()) and returns of a
+// maxFollow bounds how far a Background is followed through locals and
+// values derived from it.
+const maxFollow = 4
+
+// passedDown reports whether the context.Background() call at cur is used
+// for a call: an argument of a call that can fail with the context's
+// error (not of one that returns nothing), or the value of a variable.
+// Comparisons (ctx != context.Background()) and returns of a
 // context-choosing helper are not, nor is a context given a lifetime of
-// its own (ownLifetime). grand is parent's parent; body is the cursor of
-// the function's body.
-func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspector.Cursor, scope string) bool {
+// its own (ownLifetime). A context derived from it by
+// context.WithValue is followed in its place, as is a local variable
+// holding either (neverRunUnder), depth levels deep so far. body is the
+// cursor of the function's body; an expression is never the body, so
+// cur's parent and grandparent are inside it.
+func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) bool {
+	bg := cur.Node().(ast.Expr)
+	parent, grand := cur.Parent().Node(), cur.Parent().Parent().Node()
 	switch p := parent.(type) {
 	case *ast.CallExpr:
 		if m.ownLifetime(bg, p, grand, body) {
 			return false
+		}
+		if m.isContextFunc(p, "WithValue") && len(p.Args) > 0 && p.Args[0] == bg && depth < maxFollow {
+			// context.WithValue(context.Background(), k, v): the same
+			// lifetime, carrying a value; judged where it goes.
+			return m.passedDown(cur.Parent(), body, scope, depth+1)
 		}
 		if i := m.carrierArg(p); i >= 0 && i < len(p.Args) && p.Args[i] == ast.Expr(bg) {
 			// req.Clone(context.Background()): dropped only if the
@@ -135,14 +148,14 @@ func (m *layer) passedDown(bg *ast.CallExpr, parent, grand ast.Node, body inspec
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
 			if r == ast.Expr(bg) && i < len(p.Lhs) {
-				return !m.neverRunUnder(p.Lhs[i], body)
+				return !m.neverRunUnder(p.Lhs[i], body, scope, depth)
 			}
 		}
 		return true
 	case *ast.ValueSpec:
 		for i, v := range p.Values {
 			if v == ast.Expr(bg) && i < len(p.Names) {
-				return !m.neverRunUnder(p.Names[i], body)
+				return !m.neverRunUnder(p.Names[i], body, scope, depth)
 			}
 		}
 		return true
@@ -437,13 +450,16 @@ func (m *layer) escapes(v *types.Var, body inspector.Cursor) bool {
 // neverRunUnder reports whether the local variable lhs (bg :=
 // context.Background()) is used in body only in comparisons (a == bg),
 // a reference value, as the parent of contexts with a lifetime of their
-// own (ownLifetime), or in work meant to outlive the caller (a go or
-// defer statement, as findDropped skips them): no call of the request
-// runs under it. body is the cursor of
-// the function's body.
-func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor) bool {
+// own (ownLifetime), in work meant to outlive the caller (a go or
+// defer statement, as findDropped skips them), or where passedDown
+// finds no call of the request run under it (an argument of a call that
+// returns nothing or keeps its result for later, the parent of a
+// WithValue used so): no call of the request runs under it. Assigning
+// the variable another value is no use. body is the cursor of the
+// function's body.
+func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor, scope string, depth int) bool {
 	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
-	if !ok {
+	if !ok || depth >= maxFollow {
 		return false
 	}
 	info := m.pass.TypesInfo
@@ -470,6 +486,13 @@ func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor) bool {
 		}
 		if detachedUse(cur, body) {
 			compared++ // go func() { pub.Publish(bg, ...) }(): meant to outlive the caller
+			continue
+		}
+		if as, ok := parent.Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, ast.Expr(x)) {
+			continue // given another value, not used
+		}
+		if _, ok := parent.Node().(*ast.CallExpr); ok && !m.passedDown(cur, body, scope, depth+1) {
+			compared++ // handed where nothing of the request runs under it
 			continue
 		}
 		other = true
