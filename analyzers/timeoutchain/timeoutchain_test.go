@@ -2,6 +2,7 @@ package timeoutchain_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,4 +39,13 @@ func TestWaitsOfOneRetryRelated(t *testing.T) {
 	if fmt.Sprint(related) != fmt.Sprint(want) {
 		t.Errorf("findings (line: related waits) = %v, want %v", related, want)
 	}
+}
+
+// An inner timeout set by a function of another module is that module's
+// cap for all its callers: a caller with a shorter budget is not
+// reported; the same through a package of the analyzed module is.
+// (Module mode: the fixture is a module of its own, its dependency
+// replaced by a directory.)
+func TestInnerTimeoutAcrossModules(t *testing.T) {
+	analysistest.Run(t, filepath.Join(testutil.TestData(), "modules", "innertimeout"), timeoutchain.Analyzer, "./app")
 }

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -285,7 +286,7 @@ func (m *layer) findTimeouts() *Timeouts {
 				}
 			}
 			if fn := analysisutil.Callee(info, call); fn != nil {
-				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) {
+				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) && !m.otherModule(fn) {
 					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) < sf.Timeout {
 						t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: time.Duration(sf.Timeout),
 							What: fmt.Sprintf("%s (%s)", analysisutil.FuncName(fn, m.pass.Pkg), sf.Site), Outer: b})
@@ -529,4 +530,19 @@ func readsTimeLeft(info *types.Info, r *model.Retry) bool {
 		})
 	}
 	return found
+}
+
+// otherModule reports whether fn belongs to a module other than the one
+// analyzed (the standard library included). Its timeout on the context
+// it is given is a cap for all its callers, which this module cannot
+// change; a caller that gives it less has chosen a shorter budget, and
+// the cap still applies to callers that give it more. Without module
+// information (GOPATH mode) every package counts as the module's.
+func (m *layer) otherModule(fn *types.Func) bool {
+	mod := m.pass.Module
+	if mod == nil || mod.Path == "" || fn.Pkg() == nil {
+		return false
+	}
+	p := fn.Pkg().Path()
+	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
 }
