@@ -66,8 +66,8 @@ type interp struct {
 	// failure the path identified (state.identified).
 	immediate           bool
 	immediateIdentified bool
-	immediateOps        []*ast.CallExpr // the operations that ran so, of no identified kind
-	resume              *resumeSeen     // the judged loop's resume rule, settling pending paths
+	immediateOps        []*ast.CallExpr      // the operations that ran so, of no identified kind
+	resume              *resumeSeen          // the judged loop's resume rule, settling pending paths
 	delayFuncs          map[*types.Func]bool // this package's functions that wait
 	pureWaits           map[*types.Func]bool // ...of which those that only wait
 	// waitMethods are interface methods that may wait (an implementation
@@ -89,7 +89,7 @@ type interp struct {
 	sentinelVars map[*types.Var]bool
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
-	sessions func(*types.Func) bool
+	sessions  func(*types.Func) bool
 	boundVars map[types.Object]bool          // variables of the judged loop's condition
 	yields    map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps  map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)
