@@ -15,21 +15,12 @@ type tailer struct {
 	every time.Duration
 }
 
-func (t *tailer) closed() bool {
-	select {
-	case <-t.done:
-		return true
-	default:
-		return false
-	}
-}
-
 // follow sets a fixed pause on a failed fetch and sleeps it at the top of
 // the next pass; after a fetch it goes straight on. A resume loop whose
 // failure wait has no random part: reported.
 func (t *tailer) follow(ctx context.Context, from int64) {
 	var pause time.Duration
-	for !t.closed() {
+	for !closed(t.done) {
 		if pause > 0 {
 			time.Sleep(pause) // want `retry delay has no jitter`
 		}

@@ -26,9 +26,10 @@ func (p *puller) where(topic string) (string, bool) {
 	return a, ok
 }
 
-func (p *puller) closed() bool {
+// closed reports whether done is closed, without waiting.
+func closed(done <-chan struct{}) bool {
 	select {
-	case <-p.done:
+	case <-done:
 		return true
 	default:
 		return false
@@ -39,7 +40,7 @@ func (p *puller) closed() bool {
 // a pull fails, and goes straight on after a pull: a resume loop whose
 // failure wait has no random part. Reported.
 func (p *puller) follow(ctx context.Context, topic string, seq int64) {
-	for !p.closed() {
+	for !closed(p.done) {
 		addr, ok := p.where(topic)
 		if !ok {
 			time.Sleep(3 * time.Second) // want `retry delay has no jitter`
@@ -61,7 +62,7 @@ func (p *puller) follow(ctx context.Context, topic string, seq int64) {
 // at once (a consumer skipping what it cannot read): no failure waits,
 // so no wait is a retry delay. Not reported.
 func (p *puller) skip(ctx context.Context, topic string, seq int64) {
-	for !p.closed() {
+	for !closed(p.done) {
 		addr, ok := p.where(topic)
 		if !ok {
 			time.Sleep(3 * time.Second)
