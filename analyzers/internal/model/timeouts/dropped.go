@@ -130,10 +130,12 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 		if m.ownLifetime(bg, p, grand, body) {
 			return false
 		}
-		if m.isContextFunc(p, "WithValue") && len(p.Args) > 0 && p.Args[0] == bg && depth < maxFollow {
-			// context.WithValue(context.Background(), k, v): the same
-			// lifetime, carrying a value; judged where it goes.
-			return m.passedDown(cur.Parent(), body, scope, depth+1)
+		if i := m.valueArg(p); i >= 0 && i < len(p.Args) && p.Args[i] == bg && depth < maxFollow {
+			// context.WithValue(context.Background(), k, v), or a
+			// package's NewContext(context.Background(), info): the
+			// same lifetime, carrying a value; judged where it goes,
+			// unless kept for later (assigned to a field).
+			return !m.keptForLater(p, grand, body) && m.passedDown(cur.Parent(), body, scope, depth+1)
 		}
 		if i := m.carrierArg(p); i >= 0 && i < len(p.Args) && p.Args[i] == ast.Expr(bg) {
 			// req.Clone(context.Background()): dropped only if the

@@ -20,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil)},
 }
 
 type layer struct {
@@ -30,6 +30,7 @@ type layer struct {
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
 	carriers  *provenance.Summaries[CarrierFact]
+	valueCtxs *provenance.Summaries[ValueContextFact]
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 }
@@ -47,12 +48,16 @@ func run(pass *analysis.Pass) (any, error) {
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[TimeoutFact](),
 		carriers:  provenance.NewSummaries[CarrierFact](),
+		valueCtxs: provenance.NewSummaries[ValueContextFact](),
 	}
 	for _, fn := range m.vals.Funcs() {
 		if f := m.timeoutSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.carrierSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.valueSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

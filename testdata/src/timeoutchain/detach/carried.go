@@ -3,6 +3,8 @@ package detach
 import (
 	"context"
 	"errors"
+
+	"timeoutchain/svc"
 )
 
 type traceKey struct{}
@@ -63,4 +65,19 @@ func (r *reporter) add(ctx context.Context, msg string) error {
 func (r *reporter) deliver(ctx context.Context, msg string) error {
 	vctx := context.WithValue(context.Background(), traceKey{}, ctx.Value(traceKey{})) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 	return r.send(vctx, msg)
+}
+
+// noteTenant hands a Background carrying a value through another
+// package's constructor (svc.WithTenant derives by values only) to a
+// call that returns nothing: not reported.
+func (r *reporter) noteTenant(ctx context.Context, tenant, msg string) {
+	if ctx.Err() != nil {
+		return
+	}
+	r.enqueue(svc.WithTenant(context.Background(), tenant), msg)
+}
+
+// deliverTenant sends under it: reported.
+func (r *reporter) deliverTenant(ctx context.Context, tenant, msg string) error {
+	return r.send(svc.WithTenant(context.Background(), tenant), msg) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 }
