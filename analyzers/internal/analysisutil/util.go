@@ -103,6 +103,19 @@ func isMethod(fn *types.Func) bool {
 	return ok && sig.Recv() != nil
 }
 
+// IsPkgVar reports whether obj is the package-level variable name of the
+// package path (`context.Canceled`).
+func IsPkgVar(obj types.Object, path, name string) bool {
+	v, ok := obj.(*types.Var)
+	return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() && PkgPath(v) == path && v.Name() == name
+}
+
+// IsBool reports whether t's underlying type is a boolean.
+func IsBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
 // IsNamedType reports whether t (looking through pointers and aliases) is
 // the named type path.name.
 func IsNamedType(t types.Type, path, name string) bool {

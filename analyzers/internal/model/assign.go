@@ -161,7 +161,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 				s.setBoolDef(obj, nil)
 				// retry, reason := c.shouldRetry(err, resp, n): a
 				// decision about the operation's results.
-				if call != nil && i < len(res) && isBool(res[i]) && in.judgesOps(call, s) {
+				if call != nil && i < len(res) && analysisutil.IsBool(res[i]) && in.judgesOps(call, s) {
 					s.setBoolDef(obj, ast.Expr(call))
 				}
 			}
@@ -229,7 +229,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 		} else {
 			s.setVal(obj, nil)
 		}
-		if b, ok := obj.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 && r.v == nil && in.mentionsTracked(r.expr, s) {
+		if analysisutil.IsBool(obj.Type()) && r.v == nil && in.mentionsTracked(r.expr, s) {
 			s.setBoolDef(obj, r.expr)
 		} else {
 			s.setBoolDef(obj, nil)
@@ -258,10 +258,10 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 			errObj = obj
 		case isHTTPResponse(res[i]):
 			respObj = obj
-		case isBool(res[i]) && (in.judgesOps(call, s) || ownVerdict(lhs, res, i)):
+		case analysisutil.IsBool(res[i]) && (in.judgesOps(call, s) || ownVerdict(lhs, res, i)):
 			// a decision about earlier results, or about its own, not a
 			// partial result
-		case analysisutil.IsNamedType(res[i], "time", "Duration") && slices.ContainsFunc(res[:i], isBool):
+		case analysisutil.IsNamedType(res[i], "time", "Duration") && slices.ContainsFunc(res[:i], analysisutil.IsBool):
 			// retry, wait, err := c.shouldRetry(resp, err): the wait that
 			// goes with the decision, no partial result
 		default:
@@ -315,9 +315,9 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 		default:
 			// retry, err := c.shouldRetry(resp, err): a bool decided from
 			// an earlier operation's results is a predicate over them.
-			if isBool(res[i]) && in.judgesOps(call, s) {
+			if analysisutil.IsBool(res[i]) && in.judgesOps(call, s) {
 				s.setBoolDef(obj, ast.Expr(call))
-			} else if isBool(res[i]) && ownVerdict(lhs, res, i) && errObj != nil {
+			} else if analysisutil.IsBool(res[i]) && ownVerdict(lhs, res, i) && errObj != nil {
 				s.setBoolDef(obj, opVerdict{err: errObj, op: call})
 			}
 		}
@@ -345,11 +345,6 @@ func (in *interp) errFieldStore(lhs []ast.Expr, res []types.Type) types.Object {
 		}
 	}
 	return nil
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsBoolean != 0
 }
 
 // judgesOps reports whether call takes the result of an operation that s
@@ -447,7 +442,7 @@ func zeroValue(t types.Type) constant.Value {
 // tracks (`retry, err := shouldRetry(res, err)`); nil otherwise.
 func (in *interp) verdictOn(call *ast.CallExpr, s *state) *slot {
 	res := in.results(call)
-	if len(res) != 2 || !isBool(res[0]) || !analysisutil.IsErrorType(res[1]) {
+	if len(res) != 2 || !analysisutil.IsBool(res[0]) || !analysisutil.IsErrorType(res[1]) {
 		return nil
 	}
 	for _, a := range call.Args {

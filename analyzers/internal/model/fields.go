@@ -361,9 +361,9 @@ func (m *builder) rotates(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) 
 	return slices.ContainsFunc(sortedKeys(picks), func(k string) bool { return writes[k] }) && (m.countBounded(stmt, nodes) || m.leavesAtEnd(nodes))
 }
 
-// leavesAtEnd reports whether the loop leaves — returns, or breaks out
-// of it — when a local it set from a call that both moves and picks by
-// the same receiver field (a cursor: FieldsFact Writes and Picks share
+// leavesAtEnd reports whether the loop leaves (leaves: returns, panics
+// or breaks out of it) when a local it set from a call that both moves
+// and picks by the same receiver field (a cursor: FieldsFact Writes and Picks share
 // one, `l.index++; if l.index >= len(l.addrs) { return nil }; return
 // &l.addrs[l.index]`) is nil: the cursor's own bound ends the passes,
 // as a counter's would. A call that never answers nil leaves the test
@@ -425,12 +425,7 @@ func (m *builder) leavesAtEnd(nodes []ast.Node) bool {
 				}
 			case *ast.IfStmt:
 				if isNilTest(y.Cond) && len(y.Body.List) > 0 {
-					switch last := y.Body.List[len(y.Body.List)-1].(type) {
-					case *ast.ReturnStmt:
-						found = true
-					case *ast.BranchStmt:
-						found = found || last.Tok == token.BREAK && last.Label == nil && !nested
-					}
+					found = leaves(info, y.Body.List[len(y.Body.List)-1], "", nested)
 				}
 			}
 			return !found

@@ -496,7 +496,7 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 	switch t := info.TypeOf(call).(type) {
 	case *types.Tuple:
 		for v := range t.Variables() {
-			if isBool(v.Type()) {
+			if analysisutil.IsBool(v.Type()) {
 				return true
 			}
 		}
@@ -504,7 +504,7 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 	case nil:
 		return false
 	default:
-		return isBool(t)
+		return analysisutil.IsBool(t)
 	}
 }
 

@@ -218,7 +218,7 @@ func (in *interp) cancelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, o
 		if !isCall || !analysisutil.IsMethod(analysisutil.Callee(in.info, call), "context", "Context", "Err") {
 			continue
 		}
-		if v, isVar := analysisutil.ReferredObject(in.info, pair[1]).(*types.Var); !isVar || v.Pkg() == nil || v.Pkg().Path() != "context" || v.Name() != "Canceled" {
+		if !analysisutil.IsPkgVar(analysisutil.ReferredObject(in.info, pair[1]), "context", "Canceled") {
 			continue
 		}
 		cancelled := identifyAs([]*state{s}, false)

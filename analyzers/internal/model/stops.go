@@ -322,7 +322,7 @@ func (m *builder) cancelStop(n ast.Node) bool {
 				return false
 			}
 			if e, ok := n.(ast.Expr); ok {
-				if v, ok := analysisutil.ReferredObject(m.pass.TypesInfo, e).(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "context" && v.Name() == "Canceled" {
+				if analysisutil.IsPkgVar(analysisutil.ReferredObject(m.pass.TypesInfo, e), "context", "Canceled") {
 					found = true
 				}
 			}
@@ -408,7 +408,7 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 		return false
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !analysisutil.IsBool(sig.Results().At(0).Type()) {
 		return false
 	}
 	if fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {

@@ -46,10 +46,6 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 		b, ok := v.Type().Underlying().(*types.Basic)
 		return ok && b.Info()&types.IsInteger != 0
 	}
-	isBool := func(v *types.Var) bool {
-		b, ok := v.Type().Underlying().(*types.Basic)
-		return ok && b.Info()&types.IsBoolean != 0
-	}
 	static := func(e ast.Expr) bool {
 		e = analysisutil.Unparen(e)
 		if tv, ok := info.Types[e]; ok && tv.Value != nil {
@@ -125,24 +121,24 @@ func trackedVars(info *types.Info, loop ast.Node, gotoList []ast.Stmt, gotoIdx i
 				}
 			case token.LAND, token.LOR:
 				for _, x := range []ast.Expr{n.X, n.Y} {
-					if v := local(x); v != nil && isBool(v) {
+					if v := local(x); v != nil && analysisutil.IsBool(v.Type()) {
 						track[v] = true
 					}
 				}
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.NOT {
-				if v := local(n.X); v != nil && isBool(v) {
+				if v := local(n.X); v != nil && analysisutil.IsBool(v.Type()) {
 					track[v] = true
 				}
 			}
 		case *ast.IfStmt:
-			if v := local(n.Cond); v != nil && isBool(v) {
+			if v := local(n.Cond); v != nil && analysisutil.IsBool(v.Type()) {
 				track[v] = true
 			}
 		case *ast.ForStmt:
 			if n.Cond != nil {
-				if v := local(n.Cond); v != nil && isBool(v) {
+				if v := local(n.Cond); v != nil && analysisutil.IsBool(v.Type()) {
 					track[v] = true
 				}
 			}

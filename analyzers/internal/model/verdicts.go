@@ -28,7 +28,7 @@ type opVerdict struct {
 // result between the bool and the error a time.Duration), both assigned.
 func ownVerdict(lhs []ast.Expr, res []types.Type, i int) bool {
 	n := len(res)
-	if n < 2 || i > n-2 || len(lhs) != n || !isBool(res[i]) || !analysisutil.IsErrorType(res[n-1]) {
+	if n < 2 || i > n-2 || len(lhs) != n || !analysisutil.IsBool(res[i]) || !analysisutil.IsErrorType(res[n-1]) {
 		return false
 	}
 	for _, t := range res[i+1 : n-1] {

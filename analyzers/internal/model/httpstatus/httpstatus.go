@@ -227,7 +227,7 @@ func (b *builder) function(fn *types.Func) *RespFact {
 
 func (b *builder) newUnit(n ast.Node, sig *types.Signature) *unit {
 	u := &unit{node: n, params: map[types.Object]int{}, alias: map[types.Object]types.Object{}, boolCalls: map[types.Object]*ast.CallExpr{}}
-	u.boolResult = sig.Results().Len() == 1 && isBool(sig.Results().At(0).Type())
+	u.boolResult = sig.Results().Len() == 1 && analysisutil.IsBool(sig.Results().At(0).Type())
 	for i := range sig.Params().Len() {
 		u.params[sig.Params().At(i)] = i
 	}

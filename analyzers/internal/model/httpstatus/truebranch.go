@@ -68,8 +68,3 @@ func (b *builder) factOfCall(call *ast.CallExpr) *RespFact {
 	}
 	return nil
 }
-
-func isBool(t types.Type) bool {
-	bt, ok := t.Underlying().(*types.Basic)
-	return ok && bt.Kind() == types.Bool
-}

@@ -61,8 +61,7 @@ func (m *layer) saysDone(e ast.Expr, scope string) bool {
 		switch x.Op {
 		case token.NEQ:
 			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
-				if call, ok := analysisutil.Unparen(pair[0]).(*ast.CallExpr); ok && info.Types[pair[1]].IsNil() &&
-					m.methodOfScope(call, "Err", scope) {
+				if info.Types[pair[1]].IsNil() && m.errQuery(pair[0], scope) {
 					return true
 				}
 			}
@@ -81,21 +80,11 @@ func (m *layer) saysDone(e ast.Expr, scope string) bool {
 // context.DeadlineExceeded.
 func (m *layer) doneErr(e ast.Expr) bool {
 	obj := analysisutil.ReferredObject(m.pass.TypesInfo, e)
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "context" && obj.Parent() == obj.Pkg().Scope() &&
-		(obj.Name() == "Canceled" || obj.Name() == "DeadlineExceeded")
+	return analysisutil.IsPkgVar(obj, "context", "Canceled") || analysisutil.IsPkgVar(obj, "context", "DeadlineExceeded")
 }
 
 // receivesDone reports whether comm receives from the Done channel of
 // the context in scope (`case <-ctx.Done():`).
 func (m *layer) receivesDone(comm ast.Stmt, scope string) bool {
-	call, ok := analysisutil.Unparen(analysisutil.CommRecv(comm)).(*ast.CallExpr)
-	return ok && m.methodOfScope(call, "Done", scope)
-}
-
-// methodOfScope reports whether call calls the method name of
-// context.Context on the context in scope.
-func (m *layer) methodOfScope(call *ast.CallExpr, name, scope string) bool {
-	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
-	return ok && analysisutil.IsMethod(analysisutil.Callee(m.pass.TypesInfo, call), "context", "Context", name) &&
-		analysisutil.Text(m.pass, sel.X) == scope
+	return m.doneQuery(analysisutil.CommRecv(comm), scope)
 }

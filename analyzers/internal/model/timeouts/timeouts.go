@@ -533,7 +533,7 @@ func readsTimeLeft(info *types.Info, r *model.Retry) bool {
 }
 
 // otherModule reports whether fn belongs to a module other than the one
-// analyzed (the standard library included). Its timeout on the context
+// analyzed. Its timeout on the context
 // it is given is a cap for all its callers, which this module cannot
 // change; a caller that gives it less has chosen a shorter budget, and
 // the cap still applies to callers that give it more. Without module

@@ -39,6 +39,15 @@ func (s *server) queryErr(ctx context.Context, q string) error {
 	return err
 }
 
+// queryTimedOut compares the error itself: not reported.
+func (s *server) queryTimedOut(ctx context.Context, q string) error {
+	err := s.run(ctx, q)
+	if err == context.DeadlineExceeded {
+		_ = s.cancel(context.Background(), q)
+	}
+	return err
+}
+
 // wait sends the cancel when the caller stops waiting: not reported.
 func (s *server) wait(ctx context.Context, q string, done <-chan error) error {
 	select {
