@@ -47,6 +47,12 @@ func run(pass *analysis.Pass) (any, error) {
 	groups := map[innerKey][]*timeouts.TimeoutFinding{}
 	var order []innerKey
 	for _, f := range t.Inner {
+		if f.Via != nil && otherModule(pass, f.Via) {
+			// Another module's cap for all its callers, which this
+			// module cannot change: a caller that gives it less has
+			// chosen that budget.
+			continue
+		}
 		site := f.What
 		if i := strings.LastIndex(site, " ("); i >= 0 && strings.HasSuffix(site, ")") {
 			site = site[i:] // " (context.WithTimeout at inventory.go:26)"
@@ -297,4 +303,16 @@ func reassignable(pass *analysis.Pass, call *ast.CallExpr) string {
 			return ""
 		}
 	}
+}
+
+// otherModule reports whether fn belongs to a module other than the one
+// analyzed. Without module information (GOPATH mode) every package
+// counts as the module's.
+func otherModule(pass *analysis.Pass, fn *types.Func) bool {
+	mod := pass.Module
+	if mod == nil || mod.Path == "" || fn.Pkg() == nil {
+		return false
+	}
+	p := fn.Pkg().Path()
+	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
 }

@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -44,6 +43,9 @@ type TimeoutFinding struct {
 	Inner    time.Duration
 	What     string // "context.WithTimeout", "pay.Charge sets a timeout (pay.go:12)", "http.Client Timeout"
 	Outer    Bound
+	// Via is the called function that sets the timeout on the context
+	// it is given (its TimeoutFact), nil when the timeout is set here.
+	Via *types.Func
 }
 
 // DroppedContext is a context.Background() or TODO() used where a
@@ -286,10 +288,10 @@ func (m *layer) findTimeouts() *Timeouts {
 				}
 			}
 			if fn := analysisutil.Callee(info, call); fn != nil {
-				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) && !m.otherModule(fn) {
+				if sf := m.timeoutSummary(fn); sf != nil && sf.Param < len(call.Args) {
 					if b, ok := m.bound(call.Args[sf.Param], 0); ok && int64(b.D) < sf.Timeout {
 						t.Inner = append(t.Inner, &TimeoutFinding{Pos: call.Pos(), End: call.End(), Inner: time.Duration(sf.Timeout),
-							What: fmt.Sprintf("%s (%s)", analysisutil.FuncName(fn, m.pass.Pkg), sf.Site), Outer: b})
+							What: fmt.Sprintf("%s (%s)", analysisutil.FuncName(fn, m.pass.Pkg), sf.Site), Outer: b, Via: fn})
 					}
 				}
 			}
@@ -530,19 +532,4 @@ func readsTimeLeft(info *types.Info, r *model.Retry) bool {
 		})
 	}
 	return found
-}
-
-// otherModule reports whether fn belongs to a module other than the one
-// analyzed. Its timeout on the context
-// it is given is a cap for all its callers, which this module cannot
-// change; a caller that gives it less has chosen a shorter budget, and
-// the cap still applies to callers that give it more. Without module
-// information (GOPATH mode) every package counts as the module's.
-func (m *layer) otherModule(fn *types.Func) bool {
-	mod := m.pass.Module
-	if mod == nil || mod.Path == "" || fn.Pkg() == nil {
-		return false
-	}
-	p := fn.Pkg().Path()
-	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
 }
