@@ -35,7 +35,10 @@
 //   - sleep-ignores-cancel: in a retry, time.Sleep or a bare <-time.After
 //     with no ctx.Done() alternative, also through a helper or closure
 //     whose every wait is one; the waits of one retry are one
-//     finding, the others related. The fix uses runtime/retry's Sleep;
+//     finding, the others related. The fix uses runtime/retry's Sleep.
+//     Also a library retry bound to no context (backoff v4's Retry
+//     without WithContext, retry-go's Do without Context) where one is
+//     in scope; the fix binds it;
 //   - attempts-exceed-deadline: per-attempt timeout × attempts (+ the waits,
 //     when known) longer than the deadline the retry runs under;
 //   - no-timeout: an outbound net/http client with no Timeout used in a

@@ -158,6 +158,18 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range sleepOrder {
 		pass.Report(*d)
 	}
+	for _, u := range t.Unbound {
+		fix, bind := unboundFix(pass, u)
+		d := analysis.Diagnostic{
+			Pos: u.Retry.Pos, End: u.Retry.End, Category: "sleep-ignores-cancel",
+			Message: fmt.Sprintf("%s is bound to no context: it runs under context.Background, so when %s is done it still waits out its backoff and tries again, until its own limit ends it; bind it to %s with %s",
+				u.Retry.Describe(), u.Ctx, u.Ctx, bind),
+		}
+		if fix != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+		}
+		pass.Report(d)
+	}
 	for _, f := range t.Fits {
 		total := f.PerAttempt*time.Duration(f.Retry.Attempts) + f.Delays
 		delays := ""
@@ -252,6 +264,37 @@ func sleepFix(pass *analysis.Pass, s *timeouts.CancelDelay) *analysis.SuggestedF
 		analysis.TextEdit{Pos: es.Pos(), End: s.Delay.Dur.Pos(), NewText: []byte(fmt.Sprintf("if err := %s.Sleep(%s, ", name, s.Ctx))},
 		analysis.TextEdit{Pos: s.Delay.Dur.End(), End: es.End(), NewText: []byte(fmt.Sprintf("); err != nil {\n%s\treturn err\n%s}", indent, indent))})
 	return &analysis.SuggestedFix{Message: "Wait with retry.Sleep, which returns when the context is done", TextEdits: edits}
+}
+
+// unboundFix binds an unbound library retry to the context in scope
+// with its library's RetryContext option: it wraps the backoff argument
+// (backoff.WithContext(b, ctx)) or adds one more option
+// (retry.Context(ctx)); not after a spread argument. bind is the
+// option's call as the message shows it.
+func unboundFix(pass *analysis.Pass, u *timeouts.UnboundRetry) (fix *analysis.SuggestedFix, bind string) {
+	file := analysisutil.FileOf(pass, u.Call.Pos())
+	// The file imports the library already: the retry is its call.
+	pkg := u.Bind.Name
+	if fn := analysisutil.Callee(pass.TypesInfo, u.Call); fn != nil && fn.Pkg() != nil {
+		pkg = fn.Pkg().Name()
+	}
+	if file == nil {
+		return nil, fmt.Sprintf("%s.%s", pkg, u.Bind.Name)
+	}
+	name, edits := analysisutil.AddImport(pass, file, u.Bind.Path, pkg)
+	if u.Wrap != nil {
+		bind = fmt.Sprintf("%s.%s(%s, %s)", name, u.Bind.Name, analysisutil.Text(pass, u.Wrap), u.Ctx)
+		edits = append(edits,
+			analysis.TextEdit{Pos: u.Wrap.Pos(), End: u.Wrap.Pos(), NewText: []byte(name + "." + u.Bind.Name + "(")},
+			analysis.TextEdit{Pos: u.Wrap.End(), End: u.Wrap.End(), NewText: []byte(", " + u.Ctx + ")")})
+	} else {
+		bind = fmt.Sprintf("%s.%s(%s)", name, u.Bind.Name, u.Ctx)
+		if u.Call.Ellipsis.IsValid() {
+			return nil, bind
+		}
+		edits = append(edits, analysis.TextEdit{Pos: u.Call.Rparen, End: u.Call.Rparen, NewText: []byte(", " + bind)})
+	}
+	return &analysis.SuggestedFix{Message: "Bind the retry to " + u.Ctx, TextEdits: edits}, bind
 }
 
 // joinEdits returns a's edits followed by those of b that a lacks, or false

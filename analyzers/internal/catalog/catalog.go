@@ -198,6 +198,13 @@ const (
 	// (limits.go): a function that reads the sum counts what is in
 	// flight.
 	CountAdd
+	// RetryContext: the option (Inner -1: one more of the retry's
+	// options) or wrapper (Inner: the backoff argument it wraps) that
+	// binds a library retry to the context at argument ValueArg. The
+	// Retry rows of its Path without it run under context.Background:
+	// their attempts and waits go on when the caller's context is done
+	// (contexts.go).
+	RetryContext
 )
 
 // Errors says what a retry does with the errors an option names.

@@ -4,7 +4,8 @@ package catalog
 // inside a value instead of waiting under it (ContextCarrier), those
 // that read a request without sending it (RequestReader), and those that
 // run a function for callers other than the one that calls them
-// (SharedRun: a context.Background() there serves them all). A
+// (SharedRun: a context.Background() there serves them all), and the
+// options that bind a library retry to a context (RetryContext). A
 // context.Background() given to a carrier is a dropped context only if
 // the value carrying it goes on to a call that waits: a clone made to be
 // dumped to a log bounds nothing. They are kept out of Rows: a carrier
@@ -22,6 +23,25 @@ var ContextRows = []Row{
 	{Path: "sync", Name: "OnceValues", Role: SharedRun, ValueArg: 0},
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "Do", Role: SharedRun, ValueArg: 1},
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "DoChan", Role: SharedRun, ValueArg: 1},
+	// cenkalti/backoff v4: Retry(op, backoff.WithContext(b, ctx)); without
+	// it the BackOff stops only at MaxElapsedTime (15 minutes by
+	// default) or its retry count.
+	{Path: CenkaltiV4, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
+	// avast/retry-go v4: Do(fn, retry.Context(ctx)); context.Background
+	// otherwise.
+	{Path: RetryGo, Name: "Context", Role: RetryContext, ValueArg: 0, Inner: -1},
+}
+
+// RetryContextOf returns the RetryContext row of path: the option that
+// binds that library's retries to a context, or nil when its retries
+// need none (they take a context argument) or are not catalogued.
+func RetryContextOf(path string) *Row {
+	for i := range ContextRows {
+		if r := &ContextRows[i]; r.Role == RetryContext && r.Path == path {
+			return r
+		}
+	}
+	return nil
 }
 
 // LookupContext returns the context row of path.recv.name, or nil.

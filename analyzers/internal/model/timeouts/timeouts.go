@@ -96,6 +96,7 @@ type Timeouts struct {
 	Dropped   []*DroppedContext
 	Discarded []*DiscardedCarrier
 	Sleeps    []*CancelDelay
+	Unbound   []*UnboundRetry
 	Fits      []*AttemptFit
 	NoTimeout []*NoTimeout
 }
@@ -302,6 +303,7 @@ func (m *layer) findTimeouts() *Timeouts {
 	m.findDiscarded(t)
 	for _, r := range m.res.Retries {
 		m.retryTimeouts(t, r)
+		m.unboundRetry(t, r)
 	}
 	for _, r := range m.res.Failovers {
 		m.ignoredSleeps(t, r)
