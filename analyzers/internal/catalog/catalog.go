@@ -205,6 +205,13 @@ const (
 	// their attempts and waits go on when the caller's context is done
 	// (contexts.go).
 	RetryContext
+	// OwnShutdown: a standard-library method that, given the context at
+	// ValueArg, stops this process's own server and waits only for its
+	// own work to end (http.Server.Shutdown): a context.Background()
+	// there lets that cleanup finish whatever the caller does; the
+	// caller's context could cut it short, or never end if the call
+	// runs inside one of the server's own handlers (contexts.go).
+	OwnShutdown
 )
 
 // Errors says what a retry does with the errors an option names.

@@ -23,6 +23,7 @@ var ContextRows = []Row{
 	{Path: "sync", Name: "OnceValues", Role: SharedRun, ValueArg: 0},
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "Do", Role: SharedRun, ValueArg: 1},
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "DoChan", Role: SharedRun, ValueArg: 1},
+	{Path: NetHTTP, Recv: "Server", Name: "Shutdown", Role: OwnShutdown, ValueArg: 0},
 	// cenkalti/backoff v4: Retry(op, backoff.WithContext(b, ctx)); without
 	// it the BackOff stops only at MaxElapsedTime (15 minutes by
 	// default) or its retry count.

@@ -311,7 +311,7 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	found := false
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && !found && givesVerdict(info, c) {
+			if c, ok := n.(*ast.CallExpr); ok && !found && (givesVerdict(info, c) || m.nilVerdict(c)) {
 				// wait, retry := b.Next(n): a policy given the count
 				// says whether to go on; the bound is its own.
 				for _, a := range c.Args {
@@ -357,9 +357,6 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 	return found
 }
 
-// countsReceiver reports whether fn is a method of the package that
-// steps a field of its receiver (`b.left--`, `b.used += n`) and compares
-// that field: it answers from a count it keeps, a budget.
 // stepsParam reports whether fn, a function of the package, steps the
 // value its parameter i points at: *p++, *p--, *p += n, *p -= n.
 func (m *builder) stepsParam(fn *types.Func, i int) bool {
@@ -428,6 +425,9 @@ func steppedBy(n ast.Node) ast.Expr {
 	return nil
 }
 
+// countsReceiver reports whether fn is a method of the package that
+// steps a field of its receiver (`b.left--`, `b.used += n`) and compares
+// that field: it answers from a count it keeps, a budget.
 func (m *builder) countsReceiver(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() != m.pass.Pkg {
 		return false
@@ -488,6 +488,46 @@ func opaqueCall(info *types.Info, call *ast.CallExpr) bool {
 		return ok && !tv.IsType() && !tv.IsBuiltin()
 	}
 	return analysisutil.IsInterfaceMethod(fn)
+}
+
+// nilVerdict reports whether call is of a function of the package
+// that answers "stop" with a nil pointer: a result of pointer type that
+// some return of its body gives as nil (`next := st.step(p)`, nil once
+// the tries are used up, else the wait before the next).
+func (m *builder) nilVerdict(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() != m.pass.Pkg {
+		return false
+	}
+	d := m.vals.Decls[fn.Origin()]
+	sig, _ := fn.Type().(*types.Signature)
+	if d == nil || d.Body == nil || sig == nil {
+		return false
+	}
+	var ptrs []int
+	for i := range sig.Results().Len() {
+		if _, ok := sig.Results().At(i).Type().Underlying().(*types.Pointer); ok {
+			ptrs = append(ptrs, i)
+		}
+	}
+	if len(ptrs) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == sig.Results().Len() {
+			for _, i := range ptrs {
+				if isNilIdent(m.pass.TypesInfo, ret.Results[i]) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // givesVerdict reports whether call returns a bool among its results: an

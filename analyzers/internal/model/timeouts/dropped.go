@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
@@ -144,6 +145,13 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 		}
 		for i, a := range p.Args {
 			if a == ast.Expr(bg) {
+				if fn := analysisutil.Callee(m.pass.TypesInfo, p); fn != nil {
+					// srv.Shutdown(context.Background()): the process's
+					// own server, stopped whatever the caller does.
+					if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.OwnShutdown && row.ValueArg == i {
+						return false
+					}
+				}
 				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body)
 			}
 		}
