@@ -244,6 +244,9 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				return false
 			}
 			if fn := analysisutil.Callee(info, x); fn != nil {
+				if impl := m.fieldImpl(x, fn); impl != nil {
+					fn = impl // s.client.Open: the one type the field holds
+				}
 				addCall(x, fn)
 			} else if id, ok := analysisutil.Unparen(x.Fun).(*ast.Ident); ok {
 				// A call of a local function variable: op := func() {...}; op().

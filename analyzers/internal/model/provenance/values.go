@@ -112,6 +112,15 @@ func New(info *types.Info, files []*ast.File) *Values {
 					}
 				}
 			case *ast.CompositeLit:
+				if st, ok := typeOf(info, n).Underlying().(*types.Struct); ok && len(n.Elts) > 0 && len(n.Elts) <= st.NumFields() {
+					if _, keyed := n.Elts[0].(*ast.KeyValueExpr); !keyed {
+						// T{a, b}: the fields in order.
+						for i, e := range n.Elts {
+							v.Assigns[st.Field(i)] = append(v.Assigns[st.Field(i)], Assign{e.Pos(), e})
+						}
+						return true
+					}
+				}
 				for _, e := range n.Elts {
 					kv, ok := e.(*ast.KeyValueExpr)
 					if !ok {
@@ -417,4 +426,12 @@ func (v *Values) Spread(call *ast.CallExpr, from int) (args []ast.Expr, ok bool)
 		}
 	}
 	return lit.Elts, true
+}
+
+// typeOf is the type of e, or the invalid type when it has none.
+func typeOf(info *types.Info, e ast.Expr) types.Type {
+	if t := info.TypeOf(e); t != nil {
+		return t
+	}
+	return types.Typ[types.Invalid]
 }
