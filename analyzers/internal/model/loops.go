@@ -499,8 +499,21 @@ func (m *builder) nilVerdict(call *ast.CallExpr) bool {
 	if fn == nil || fn.Pkg() != m.pass.Pkg {
 		return false
 	}
+	if v, ok := m.nilVerdicts[fn.Origin()]; ok {
+		return v
+	}
+	v := m.nilVerdict1(fn)
+	if m.nilVerdicts == nil {
+		m.nilVerdicts = map[*types.Func]bool{}
+	}
+	m.nilVerdicts[fn.Origin()] = v
+	return v
+}
+
+// nilVerdict1 is nilVerdict, not memoized: it walks fn's body.
+func (m *builder) nilVerdict1(fn *types.Func) bool {
 	d := m.vals.Decls[fn.Origin()]
-	sig, _ := fn.Type().(*types.Signature)
+	sig, _ := fn.Origin().Type().(*types.Signature)
 	if d == nil || d.Body == nil || sig == nil {
 		return false
 	}

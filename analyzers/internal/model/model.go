@@ -32,8 +32,9 @@ type builder struct {
 	pass           *analysis.Pass
 	vals           *provenance.Values
 	retryAt        map[ast.Node]*Retry
-	covered        map[ast.Node]*Retry // statements of a goto loop after its label
-	steps          map[stepKey]bool    // stepsParam's answers, each helper's body walked once per parameter
+	covered        map[ast.Node]*Retry  // statements of a goto loop after its label
+	steps          map[stepKey]bool     // stepsParam's answers, each helper's body walked once per parameter
+	nilVerdicts    map[*types.Func]bool // nilVerdict's answers, each function's body walked once
 	uncounted      map[*ast.FuncLit]bool
 	throughFrom    map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
 	summaries      *summaries[RetryFact]
