@@ -131,7 +131,13 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			}
 		}
 	case *ast.CallExpr:
-		return in.predicate(e, s)
+		ts, fs := in.predicate(e, s)
+		if in.hookGated != nil && in.hookGated(analysisutil.Callee(in.info, e)) {
+			// if c.retryOnError(resp): the receiver's hook picks the
+			// failures that go round.
+			ts = identify(ts)
+		}
+		return ts, fs
 	}
 	return []*state{s}, []*state{s}
 }

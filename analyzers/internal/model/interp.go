@@ -89,7 +89,10 @@ type interp struct {
 	sentinelVars map[*types.Var]bool
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
-	sessions  func(*types.Func) bool
+	sessions func(*types.Func) bool
+	// hookGated reports whether a bool method answers true only where a
+	// hook of its receiver says so (hookgated.go).
+	hookGated func(*types.Func) bool
 	boundVars map[types.Object]bool          // variables of the judged loop's condition
 	yields    map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps  map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)

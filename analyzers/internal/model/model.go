@@ -35,6 +35,7 @@ type builder struct {
 	covered        map[ast.Node]*Retry  // statements of a goto loop after its label
 	steps          map[stepKey]bool     // stepsParam's answers, each helper's body walked once per parameter
 	nilVerdicts    map[*types.Func]bool // nilVerdict's answers, each function's body walked once
+	hookGates      map[*types.Func]bool // hookGated's answers
 	uncounted      map[*ast.FuncLit]bool
 	throughFrom    map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
 	summaries      *summaries[RetryFact]
@@ -146,7 +147,7 @@ func (m *builder) newInterp() *interp {
 		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
 		sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
-		classifier: m.classifier, statusFields: m.statusFields,
+		classifier: m.classifier, statusFields: m.statusFields, hookGated: m.hookGated,
 	}
 }
 
