@@ -151,6 +151,12 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 					if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.OwnShutdown && row.ValueArg == i {
 						return false
 					}
+					// lc.Listen(context.Background(), "tcp", addr): binding
+					// a listener on this host; the context bounds only
+					// resolving the address.
+					if row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.HostBind {
+						return false
+					}
 				}
 				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body)
 			}

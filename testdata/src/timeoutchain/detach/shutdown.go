@@ -2,6 +2,7 @@ package detach
 
 import (
 	"context"
+	"net"
 	"net/http"
 )
 
@@ -39,4 +40,22 @@ func (f *flusher) Shutdown(ctx context.Context) error {
 // is no server of this process's own.
 func finish(ctx context.Context, f *flusher) error {
 	return f.Shutdown(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}
+
+// Binding a listener on this host: the context bounds only resolving
+// the address.
+func listen(ctx context.Context, addr string, serve func(context.Context, net.Listener) error) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.TODO(), "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	return serve(ctx, ln)
+}
+
+// The near miss: dialing out reaches another host.
+func dialOut(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(context.TODO(), "tcp", addr) // want `context.TODO\(\) drops the deadline and cancellation of ctx`
 }
