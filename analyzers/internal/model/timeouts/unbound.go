@@ -97,6 +97,13 @@ func (m *layer) leavesOut(e ast.Expr, bind *catalog.Row, depth int) bool {
 				return false
 			}
 		case *ast.CallExpr:
+			if tv, ok := m.pass.TypesInfo.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				// backoff.BackOff(exp): a conversion keeps the value.
+				if !m.leavesOut(x.Args[0], bind, depth+1) {
+					return false
+				}
+				continue
+			}
 			// A function of the library other than bind: a constructor or
 			// an option, or a wrapper (backoff.WithMaxRetries(b, 3)) whose
 			// wrapped arguments, those of the type bind wraps, decide.

@@ -28,6 +28,14 @@ func (s *store) Save(ctx context.Context, key string) error {
 	return backoff.RetryNotify(func() error { return s.get(ctx, key) }, b, nil) // want `backoff.RetryNotify is bound to no context`
 }
 
+// Converted to the interface type: the same value.
+func (s *store) Refresh(ctx context.Context, key string) error {
+	exp := backoff.NewExponentialBackOff()
+	exp.MaxElapsedTime = time.Minute
+	b := backoff.BackOff(exp)
+	return backoff.Retry(func() error { return s.get(ctx, key) }, b) // want `backoff.Retry is bound to no context`
+}
+
 // retry-go: without retry.Context the retry runs under Background.
 func (s *store) Sync(ctx context.Context, key string) error {
 	return retry.Do(func() error { return s.get(ctx, key) }, retry.Attempts(5), retry.Delay(time.Second), retry.DelayType(retry.BackOffDelay)) // want `retry.Do is bound to no context: .* bind it to ctx with retry.Context\(ctx\)`
