@@ -193,6 +193,56 @@ func identifyAs(ss []*state, outage bool) []*state {
 	return out
 }
 
+// markOwnType returns ss marked as having identified an error of a
+// concrete type that wraps no other (state.ownType).
+func markOwnType(ss []*state) []*state {
+	out := make([]*state, 0, len(ss))
+	for _, x := range ss {
+		if x == nil {
+			continue
+		}
+		if !x.ownType {
+			x = x.clone()
+			x.ownType = true
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// ownErrorType reports whether target, errors.As's second argument
+// (&pgErr), points to a variable of a concrete error type that carries
+// no other error: no Unwrap method and no field of an error type. A
+// context's error, which an attempt cancelled with it returns, is never
+// of such a type; a *url.Error or a *net.OpError may wrap one.
+func ownErrorType(info *types.Info, target ast.Expr) bool {
+	pt, ok := types.Unalias(info.TypeOf(target)).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	t := pt.Elem()
+	if types.IsInterface(t) {
+		return false
+	}
+	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Unwrap"); obj != nil {
+		return false
+	}
+	named := t
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		named = p.Elem()
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if types.Implements(st.Field(i).Type(), errorIface) {
+			return false
+		}
+	}
+	return true
+}
+
 // markUnsent returns ss marked as knowing the failure they identified to
 // be one with which the request never reached the server
 // (state.unsent).
@@ -534,6 +584,9 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 				ts := identifyAs(nonNil(refine(t, k, stFailed)), !specific)
 				if is && unsentSentinel(in.info, call.Args[1]) {
 					ts = markUnsent(ts)
+				}
+				if fn.Name() == "As" && ownErrorType(in.info, call.Args[1]) {
+					ts = markOwnType(ts)
 				}
 				t = nil
 				if len(ts) > 0 {

@@ -120,7 +120,7 @@ func (in *interp) startOp(s *state, call *ast.CallExpr) {
 		// What the last pass identified is judged; this pass starts
 		// afresh (a later operation of the same pass, such as a reset
 		// before the resend, keeps it).
-		s.identified, s.outage, s.unsent = false, false, false
+		s.identified, s.outage, s.unsent, s.ownType = false, false, false, false
 	}
 	s.opIter = true
 	s.delayed, s.delayMay = false, false

@@ -220,7 +220,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		return nil
 	}
 	r := &Retry{Kind: LoopRetry, Node: stmt, Label: label, Pos: stmt.Pos(), End: stmt.Pos() + token.Pos(len("for")), Attempts: v.attempts,
-		Immediate: in.immediate || in.immediateIdentified, ImmediateIdentified: !in.immediate && in.immediateIdentified, Identified: v.identified, ClientErrors: v.clientErrors, Specific: v.specific, NotDone: v.notDone,
+		Immediate: in.immediate || in.immediateIdentified, ImmediateIdentified: !in.immediate && in.immediateIdentified, Identified: v.identified, ClientErrors: v.clientErrors, Specific: v.specific, NotDone: v.notDone, CancelProof: v.cancelProof,
 		immediateOps: in.immediateOps, immediateKnown: in.immediateIdentified}
 	switch st := stmt.(type) {
 	case *ast.ForStmt:

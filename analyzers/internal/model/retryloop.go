@@ -36,6 +36,11 @@ type loopVerdict struct {
 	// server did not act on the request: a client-error response, or a
 	// failure before it was sent (state.unsent).
 	notDone bool
+	// cancelProof: every path that goes round after a failure knows it
+	// to be one a cancelled attempt cannot have: a client-error
+	// response, an error value of no outage kind, or an error of a
+	// concrete type that wraps no other (state.ownType).
+	cancelProof bool
 }
 
 // A loop is a hand-written retry when, judged over every path of its
@@ -131,6 +136,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		anyOutageBack            bool // a failure other than a client error went round
 		anyOutageSig             bool // a failure that may be an outage's went round
 		anyDoneBack              bool // a failure the server may have acted on went round
+		anyCancelBack            bool // a failure a cancelled attempt may have went round
 		rs                       resumeSeen
 		loopingOps               = map[*ast.CallExpr]bool{}
 		exitFailOps              = map[*ast.CallExpr]bool{}
@@ -183,6 +189,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 			if !t.clientError() && !t.unsent {
 				anyDoneBack = true
+			}
+			if !t.clientError() && !(t.identified && !t.outage) && !(t.identified && t.ownType) {
+				anyCancelBack = true
 			}
 			if !t.clientError() {
 				anyOutageBack = true
@@ -315,7 +324,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	if in.aborted {
 		return loopVerdict{}
 	}
-	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig, notDone: failBack && !anyDoneBack}
+	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig, notDone: failBack && !anyDoneBack, cancelProof: failBack && !anyCancelBack}
 	v.resume = rs.resume()
 	for op := range exitFailOps {
 		if !loopingOps[op] {

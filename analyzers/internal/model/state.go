@@ -169,6 +169,11 @@ type state struct {
 	// an error value (err == errStale, errors.Is), its type (errors.As, a
 	// type switch case), its text, or the operation's own verdict bool.
 	identified bool
+	// ownType: what the path identified since its last operation is an
+	// error of a concrete type that wraps no other error (errors.As into
+	// a *pgconn.PgError): a cancelled attempt's context error is never
+	// one.
+	ownType bool
 	// outage: something the path identified since its last operation
 	// may be a failure many clients share while a dependency is down:
 	// anything but a comparison with an error value that names one
@@ -378,7 +383,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay, s.pendFail, s.pendOK} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay, s.pendFail, s.pendOK, s.ownType} {
 		if f {
 			flags |= 1 << i
 		}
@@ -401,7 +406,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK || a.ownType != b.ownType ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}

@@ -88,6 +88,13 @@ type Retry struct {
 	// connection refused: errors.Is(err, syscall.ECONNREFUSED), the
 	// catalog's Unsent rows). Resending it cannot do it twice.
 	NotDone bool
+	// CancelProof: every path that goes round after a failure knows it
+	// to be one an attempt cancelled with its context cannot have: a
+	// client-error response (ClientErrors), an error value of no outage
+	// kind (err == ErrConflict), or an error of a concrete type that
+	// wraps no other error (errors.As into a *pgconn.PgError; not a
+	// *url.Error, which carries the context's error).
+	CancelProof bool
 	// BlindWaits, for a call of a retry helper of a package
 	// (RetryHelperFact): the helper takes no context and waits between
 	// its attempts without watching one.

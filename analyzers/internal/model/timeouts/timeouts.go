@@ -69,9 +69,10 @@ type CancelDelay struct {
 	// poll interval), not one computed from the attempts or a response.
 	CheckedEachPass, Pause bool
 	// RefusedOnly: the loop goes round only on a response refused with a
-	// client error (Retry.ClientErrors) and an attempt is given Ctx
-	// (refused.go): after a cancellation the next attempt fails with no
-	// response, and the loop leaves.
+	// client error (Retry.ClientErrors), or on other failures a
+	// cancelled attempt cannot have (Retry.CancelProof), and an attempt
+	// is given Ctx (refused.go): after a cancellation the next attempt
+	// fails with the context's error, and the loop leaves.
 	RefusedOnly bool
 }
 
@@ -320,7 +321,7 @@ func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
 		return
 	}
 	each := m.checkedEachPass(r, scope)
-	refused := r.ClientErrors && m.attemptGets(r, scope)
+	refused := (r.ClientErrors || r.CancelProof) && m.attemptGets(r, scope)
 	for _, d := range r.Delays {
 		if d.Cancellable {
 			continue
