@@ -196,18 +196,7 @@ func identifyAs(ss []*state, outage bool) []*state {
 // markOwnType returns ss marked as having identified an error of a
 // concrete type that wraps no other (state.ownType).
 func markOwnType(ss []*state) []*state {
-	out := make([]*state, 0, len(ss))
-	for _, x := range ss {
-		if x == nil {
-			continue
-		}
-		if !x.ownType {
-			x = x.clone()
-			x.ownType = true
-		}
-		out = append(out, x)
-	}
-	return out
+	return mark(ss, func(x *state) *bool { return &x.ownType })
 }
 
 // ownErrorType reports whether target, errors.As's second argument
@@ -247,11 +236,20 @@ func ownErrorType(info *types.Info, target ast.Expr) bool {
 // be one with which the request never reached the server
 // (state.unsent).
 func markUnsent(ss []*state) []*state {
+	return mark(ss, func(x *state) *bool { return &x.unsent })
+}
+
+// mark returns the states of ss with the flag that field points to set,
+// cloning those that had it clear.
+func mark(ss []*state, field func(*state) *bool) []*state {
 	out := make([]*state, 0, len(ss))
 	for _, x := range ss {
-		if !x.unsent {
+		if x == nil {
+			continue
+		}
+		if !*field(x) {
 			x = x.clone()
-			x.unsent = true
+			*field(x) = true
 		}
 		out = append(out, x)
 	}

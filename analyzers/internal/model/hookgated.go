@@ -3,6 +3,7 @@ package model
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -10,9 +11,11 @@ import (
 
 // hookGated reports whether fn is a bool method of the package that
 // answers true only where a hook of its receiver says so: every return
-// that may give true is inside an if whose condition tests or calls a
-// function-typed field of the receiver (`if c.retryFunc != nil`,
-// `if c.retryFunc(r.StatusCode)`). A retry that goes round on such an
+// that may give true is inside an if whose condition holds only where a
+// function-typed field of the receiver is set or says so (`if
+// c.retryFunc != nil`, `if c.retryFunc(r.StatusCode)`, an && with such
+// an operand), or returns such a condition itself (`return c.retryFunc
+// != nil && c.retryFunc(code)`). A retry that goes round on such an
 // answer resends only the failures the hook picks out, and only when
 // whoever built the value set it: the choice is the hook's, as an
 // errors.Is names one failure.
@@ -45,27 +48,41 @@ func (m *builder) hookGated1(fn *types.Func) bool {
 	if recv == nil {
 		return false
 	}
-	// hook reports whether e mentions a function-typed field of the
+	// isHook reports whether e is a function-typed field of the
 	// receiver.
-	hook := func(e ast.Expr) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok || found {
-				return !found
+	isHook := func(e ast.Expr) bool {
+		sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
+		if !ok || info.Uses[id] != recv {
+			return false
+		}
+		v, ok := info.Uses[sel.Sel].(*types.Var)
+		if !ok || !v.IsField() {
+			return false
+		}
+		_, isFunc := v.Type().Underlying().(*types.Signature)
+		return isFunc
+	}
+	// hook reports whether e holds only where the hook is set or says
+	// so: a call of it, a test that it is not nil, or an && with such an
+	// operand.
+	var hook func(e ast.Expr) bool
+	hook = func(e ast.Expr) bool {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.CallExpr:
+			return isHook(x.Fun)
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.LAND:
+				return hook(x.X) || hook(x.Y)
+			case token.NEQ:
+				return isHook(x.X) && isNilIdent(info, x.Y) || isHook(x.Y) && isNilIdent(info, x.X)
 			}
-			id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
-			if !ok || info.Uses[id] != recv {
-				return true
-			}
-			if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
-				if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
+		}
+		return false
 	}
 	gated, trues := true, 0
 	var walk func(n ast.Node, under bool)
@@ -92,7 +109,7 @@ func (m *builder) hookGated1(fn *types.Func) bool {
 					return false // return false
 				}
 				trues++
-				if !under {
+				if !under && !hook(x.Results[0]) {
 					gated = false
 				}
 				return false

@@ -66,3 +66,51 @@ func (j *judge) onPolicy(ctx context.Context) error {
 		return err
 	}
 }
+
+// lenient goes round on every failure unless its hook says otherwise:
+// with no hook set, everything is retried.
+type lenient struct{ again func(error) bool }
+
+func (l *lenient) retryable(err error) bool {
+	return l.again == nil || l.again(err)
+}
+
+// The near miss: a hook that can only veto leaves a retry of every
+// failure: reported.
+func (l *lenient) onVeto(ctx context.Context) error {
+	retried := false
+	for { // want `nested retry: retry loop makes 2 attempts, each reaching fetchPrice`
+		err := fetchPrice(ctx)
+		if err == nil {
+			return nil
+		}
+		if !retried && l.retryable(err) {
+			retried = true
+			continue
+		}
+		return err
+	}
+}
+
+// strict answers with the hook's own condition.
+type strict struct{ again func(error) bool }
+
+func (s *strict) retryable(err error) bool {
+	return s.again != nil && s.again(err)
+}
+
+// As onHook: the hook picks the failures. No finding.
+func (s *strict) onHook(ctx context.Context) error {
+	retried := false
+	for {
+		err := fetchPrice(ctx)
+		if err == nil {
+			return nil
+		}
+		if !retried && s.retryable(err) {
+			retried = true
+			continue
+		}
+		return err
+	}
+}
