@@ -15,7 +15,9 @@ type fetcher interface {
 	Fetch(ctx context.Context, id string) ([]byte, error)
 }
 
-type wire struct{ send func(context.Context, string) ([]byte, error) }
+type wire struct {
+	send func(context.Context, string) ([]byte, error)
+}
 
 func (w wire) Fetch(ctx context.Context, id string) ([]byte, error) { return w.send(ctx, id) }
 
