@@ -284,15 +284,17 @@ func unboundFix(pass *analysis.Pass, u *timeouts.UnboundRetry) (fix *analysis.Su
 	name, edits := analysisutil.AddImport(pass, file, u.Bind.Path, pkg)
 	if u.Wrap != nil {
 		bind = fmt.Sprintf("%s.%s(%s, %s)", name, u.Bind.Name, analysisutil.Text(pass, u.Wrap), u.Ctx)
-		edits = append(edits,
-			analysis.TextEdit{Pos: u.Wrap.Pos(), End: u.Wrap.Pos(), NewText: []byte(name + "." + u.Bind.Name + "(")},
-			analysis.TextEdit{Pos: u.Wrap.End(), End: u.Wrap.End(), NewText: []byte(", " + u.Ctx + ")")})
+		// One edit over the whole argument: another fix that wraps it
+		// (a retry bound) conflicts instead of interleaving.
+		edits = append(edits, analysis.TextEdit{Pos: u.Wrap.Pos(), End: u.Wrap.End(), NewText: []byte(bind)})
 	} else {
 		bind = fmt.Sprintf("%s.%s(%s)", name, u.Bind.Name, u.Ctx)
 		if u.Call.Ellipsis.IsValid() {
 			return nil, bind
 		}
-		edits = append(edits, analysis.TextEdit{Pos: u.Call.Rparen, End: u.Call.Rparen, NewText: []byte(", " + bind)})
+		// After the last argument, so that a trailing comma stays one.
+		last := u.Call.Args[len(u.Call.Args)-1].End()
+		edits = append(edits, analysis.TextEdit{Pos: last, End: last, NewText: []byte(", " + bind)})
 	}
 	return &analysis.SuggestedFix{Message: "Bind the retry to " + u.Ctx, TextEdits: edits}, bind
 }

@@ -43,7 +43,7 @@ func (m *layer) unboundRetry(t *Timeouts, r *model.Retry) {
 	if scope == "" || m.neverCancelled(r.Pos, scope) {
 		return
 	}
-	if r.Row.OpArg < len(call.Args) && m.asksScope(call.Args[r.Row.OpArg], scope) {
+	if m.asksScope(call, scope) {
 		return
 	}
 	u := &UnboundRetry{Retry: r, Call: call, Ctx: scope, Bind: bind}
@@ -125,25 +125,31 @@ func (m *layer) leavesOut(e ast.Expr, bind *catalog.Row, depth int) bool {
 	return true
 }
 
-// asksScope reports whether op is a function literal that asks the
-// context in scope whether it is done (its Err or Done) or compares an
-// error with context.Canceled or DeadlineExceeded: it can stop the
-// retry itself once the caller gave up.
-func (m *layer) asksScope(op ast.Expr, scope string) bool {
-	lit, ok := analysisutil.Unparen(op).(*ast.FuncLit)
-	if !ok {
-		return false
-	}
+// asksScope reports whether a function literal among the call's
+// arguments, or inside them (the operation, retry.RetryIf's predicate),
+// asks the context in scope whether it is done (its Err or Done) or
+// compares an error with context.Canceled or DeadlineExceeded: the
+// retry can stop itself once the caller gave up.
+func (m *layer) asksScope(call *ast.CallExpr, scope string) bool {
 	asks := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		if asks {
+	for _, a := range call.Args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if asks {
+				return false
+			}
+			lit, ok := n.(*ast.FuncLit)
+			if !ok {
+				return true
+			}
+			ast.Inspect(lit.Body, func(n ast.Node) bool {
+				if e, ok := n.(ast.Expr); ok && (m.errQuery(e, scope) || m.doneQuery(e, scope) || m.doneErr(e)) {
+					asks = true
+				}
+				return !asks
+			})
 			return false
-		}
-		if e, ok := n.(ast.Expr); ok && (m.errQuery(e, scope) || m.doneQuery(e, scope) || m.doneErr(e)) {
-			asks = true
-		}
-		return true
-	})
+		})
+	}
 	return asks
 }
 

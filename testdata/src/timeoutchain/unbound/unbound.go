@@ -41,6 +41,14 @@ func (s *store) Sync(ctx context.Context, key string) error {
 	return retry.Do(func() error { return s.get(ctx, key) }, retry.Attempts(5), retry.Delay(time.Second), retry.DelayType(retry.BackOffDelay)) // want `retry.Do is bound to no context: .* bind it to ctx with retry.Context\(ctx\)`
 }
 
+// A call written over several lines, its last option followed by a comma.
+func (s *store) Pull(ctx context.Context, key string) error {
+	return retry.Do(func() error { return s.get(ctx, key) }, // want `retry.Do is bound to no context`
+		retry.Attempts(4),
+		retry.Delay(time.Second),
+	)
+}
+
 // An HTTP handler's context is the request's.
 func (s *store) Serve(w http.ResponseWriter, r *http.Request) {
 	n, err := retry.DoWithData(func() (int, error) { return 1, s.get(r.Context(), "k") }) // want `retry.DoWithData is bound to no context: .* bind it to r.Context\(\) with retry.Context\(r.Context\(\)\)`
@@ -79,6 +87,14 @@ func (s *store) LoadChecked(ctx context.Context, key string) error {
 		}
 		return s.get(ctx, key)
 	}, backoff.NewExponentialBackOff())
+}
+
+// A predicate that stops on the context's error ends the retry itself.
+func (s *store) SyncUntilCancelled(ctx context.Context, key string) error {
+	return retry.Do(func() error { return s.get(ctx, key) },
+		retry.Attempts(5),
+		retry.RetryIf(func(err error) bool { return !errors.Is(err, context.Canceled) }),
+	)
 }
 
 // No context in scope: nothing to bind.
