@@ -27,9 +27,10 @@ type UnboundRetry struct {
 // unboundRetry states r when it is an UnboundRetry. The call is judged
 // only when every value that could carry the binding is known: an
 // option or backoff from a parameter, a field or an unknown function
-// may carry it, and then nothing is said. A retry whose operation asks
-// the context in scope (its Err or Done, or compares with
-// context.Canceled) stops itself after a cancellation.
+// may carry it, and then nothing is said. A retry with a function
+// literal among its arguments that asks the context in scope (its Err
+// or Done, or compares with context.Canceled) stops itself after a
+// cancellation (asksScope).
 func (m *layer) unboundRetry(t *Timeouts, r *model.Retry) {
 	call, ok := r.Node.(*ast.CallExpr)
 	if !ok || r.Kind != model.LibraryRetry || r.Row == nil || r.Row.Role != catalog.Retry {
