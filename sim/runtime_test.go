@@ -27,6 +27,7 @@ func TestMatchesRetryDo(t *testing.T) {
 		{"full", retry.Policy{MaxAttempts: 6, BaseDelay: time.Second, MaxDelay: 16 * time.Second}, nil, 0},
 		{"equal", retry.Policy{MaxAttempts: 6, BaseDelay: time.Second, MaxDelay: 16 * time.Second, Jitter: retry.JitterEqual}, nil, 0},
 		{"decorrelated", retry.Policy{MaxAttempts: 8, BaseDelay: time.Second, MaxDelay: 16 * time.Second, Jitter: retry.JitterDecorrelated}, nil, 0},
+		//resilint:ignore backoff the simulation compares a policy without jitter on purpose
 		{"none", retry.Policy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 4 * time.Second, Jitter: retry.JitterNone}, nil, 0},
 		{"default", retry.Policy{}, nil, 0},
 		{"retry-after", retry.Policy{MaxAttempts: 4, BaseDelay: 100 * time.Millisecond, MaxDelay: 16 * time.Second}, nil, 3 * time.Second},
