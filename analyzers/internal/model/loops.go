@@ -207,6 +207,9 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}
+	if gotoList == nil && m.eventPaced(stmt) {
+		return nil
+	}
 	if m.iterates(in, stmt, gotoList, gotoIdx) {
 		m.addFailover(in, body, stmt, label, gotoList, gotoIdx)
 		return nil

@@ -1,0 +1,117 @@
+package model
+
+// Events: loops that another goroutine wakes for every pass.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// eventPaced reports whether every pass of the loop stmt starts by
+// waiting for another goroutine to signal it: its body opens with a
+// receive, or a select with no default each of whose cases either
+// returns or receives, dropping the value, from a channel kept outside
+// the function (a field, a package variable or a parameter) that is no
+// timer's (its elements are no time.Time) and that the loop never sends
+// to itself. A loop so built goes round when the signal comes, not
+// after a delay of its own: a failed attempt waits for the next signal
+// (a flusher kicked by writers, a worker woken by a queue), and how
+// often it runs is the sender's. It is no retry, and its own waits are
+// no retry's delays.
+func (m *builder) eventPaced(stmt ast.Stmt) bool {
+	fs, ok := stmt.(*ast.ForStmt)
+	if !ok || len(fs.Body.List) == 0 {
+		return false
+	}
+	var events []types.Object
+	switch first := fs.Body.List[0].(type) {
+	case *ast.ExprStmt:
+		obj := m.eventRecv(first)
+		if obj == nil {
+			return false
+		}
+		events = append(events, obj)
+	case *ast.SelectStmt:
+		for _, c := range first.Body.List {
+			cc := c.(*ast.CommClause)
+			if cc.Comm == nil {
+				return false // default: the select does not wait
+			}
+			if n := len(cc.Body); n > 0 {
+				if _, ok := cc.Body[n-1].(*ast.ReturnStmt); ok {
+					continue // case <-quit: return
+				}
+			}
+			obj := m.eventRecv(cc.Comm)
+			if obj == nil {
+				return false
+			}
+			events = append(events, obj)
+		}
+	default:
+		return false
+	}
+	if len(events) == 0 {
+		return false
+	}
+	// kick <- struct{}{} in the loop, or a timer's callback doing so:
+	// the loop wakes itself, and the pace is its own.
+	wakesItself := false
+	ast.Inspect(fs.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SendStmt:
+			for _, e := range events {
+				if m.vals.ObjOf(x.Chan) == e {
+					wakesItself = true
+				}
+			}
+		case *ast.CallExpr:
+			// kickFlusher(kick): a helper may send on what it is given.
+			for _, a := range x.Args {
+				for _, e := range events {
+					if m.vals.ObjOf(a) == e {
+						wakesItself = true
+					}
+				}
+			}
+		}
+		return !wakesItself
+	})
+	return !wakesItself
+}
+
+// eventRecv returns the channel variable a statement receives from,
+// dropping the value, when that channel is kept outside the function
+// and is no timer's: `<-kick`, `_ = <-w.wake`; nil for any other
+// statement.
+func (m *builder) eventRecv(st ast.Stmt) types.Object {
+	var x ast.Expr
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		x = st.X
+	case *ast.AssignStmt:
+		for _, l := range st.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return nil
+			}
+		}
+		if len(st.Rhs) != 1 {
+			return nil
+		}
+		x = st.Rhs[0]
+	default:
+		return nil
+	}
+	u, ok := analysisutil.Unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW || !m.fromOutside(u.X) {
+		return nil
+	}
+	ch, ok := m.pass.TypesInfo.TypeOf(u.X).Underlying().(*types.Chan)
+	if !ok || analysisutil.IsNamedType(ch.Elem(), "time", "Time") {
+		return nil
+	}
+	return m.vals.ObjOf(u.X)
+}
