@@ -215,6 +215,33 @@ func growsBelowCap(info *types.Info, s ast.Stmt, v *types.Var, fnBody *ast.Block
 	return leavesAboveCap(info, s, v, fnBody)
 }
 
+// exponentBounded reports whether the growth x (base << n, math.Pow(2,
+// n)) runs only where its exponent n, a variable, is at most a limit
+// that is not n: `if n > ceil { return max }` earlier in its block, or an
+// enclosing `if n <= ceil`. Past the limit the code takes another value,
+// so the growth stops there, as a capped delay does.
+func exponentBounded(info *types.Info, x, exponent ast.Expr, body *ast.BlockStmt) bool {
+	v, ok := info.Uses[identOf(Unconvert(info, exponent))].(*types.Var)
+	if !ok || body == nil {
+		return false
+	}
+	path := pathTo(body, x)
+	var target ast.Stmt
+	for i := len(path) - 1; i >= 0 && target == nil; i-- {
+		target, _ = path[i].(ast.Stmt)
+	}
+	if target == nil {
+		return false
+	}
+	writes := func(st ast.Stmt) bool { return assignedIn(info, false, st, v) }
+	for _, f := range known(body, target, writes) {
+		if info.Uses[identOf(Unconvert(info, f.Small))] == v && !mentionsObj(info, f.Big, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // leavesAboveCap recognizes growth followed, in its block and before v
 // is written again, by a guard that returns something else when v passed
 // a limit (`d *= 2; if d > max { return max }`): past the guard v is at

@@ -172,6 +172,23 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 			return true
 		})
 	}
+	// bodyOf is the body of the helper or function literal whose returns
+	// were followed where an expression of exprs was found; nil in fnBody,
+	// where a guard on the exponent that returns leaves the retry rather
+	// than giving the delay another value.
+	bodyOf := func(e ast.Expr) *ast.BlockStmt {
+		for _, h := range helpers {
+			if h.Body.Pos() <= e.Pos() && e.End() <= h.Body.End() {
+				return h.Body
+			}
+		}
+		for _, l := range lits {
+			if l.Body.Pos() <= e.Pos() && e.End() <= l.Body.End() {
+				return l.Body
+			}
+		}
+		return nil
+	}
 	for _, e := range exprs {
 		ast.Inspect(e, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -182,6 +199,9 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 				case token.SHL:
 					if info.Types[x].Value == nil {
 						sh.Exponential = true
+						if exponentBounded(info, x, x.Y, bodyOf(x)) {
+							sh.Capped = true // if n > ceil { return max }; base << n
+						}
 					}
 				case token.MUL:
 					if isDoubling(info, x, m.vals) {
@@ -237,6 +257,9 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 				switch {
 				case analysisutil.IsFunc(fn, "math", "Pow"):
 					sh.Exponential = true
+					if len(x.Args) == 2 && exponentBounded(info, x, x.Args[1], bodyOf(x)) {
+						sh.Capped = true
+					}
 				case analysisutil.IsFunc(fn, "math", "Min"):
 					sh.Capped = true
 				case analysisutil.IsFunc(fn, catalog.ResilintRetry, "Backoff"):
