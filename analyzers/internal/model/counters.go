@@ -73,12 +73,18 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 				// into, given the request rather than the error, may
 				// count what the request carries: its bound is
 				// unknown, not absent. (Given only the error, it
-				// classifies and counts nothing.)
+				// classifies and counts nothing, unless it also answers
+				// how long to wait: `again, wait := r.policy(err)` is a
+				// backoff policy, which steps as it is asked, a closure
+				// or a value counting the failures it is shown.)
 				if !found && opaqueCall(info, c) {
-					found = true
-					for _, a := range c.Args {
-						if analysisutil.IsErrorType(info.TypeOf(a)) {
-							found = false
+					found = returnsDuration(info, c)
+					if !found {
+						found = true
+						for _, a := range c.Args {
+							if analysisutil.IsErrorType(info.TypeOf(a)) {
+								found = false
+							}
 						}
 					}
 				}
@@ -309,4 +315,20 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 	default:
 		return analysisutil.IsBool(t)
 	}
+}
+
+// returnsDuration reports whether call has a time.Duration among its
+// results.
+func returnsDuration(info *types.Info, call *ast.CallExpr) bool {
+	switch t := info.TypeOf(call).(type) {
+	case *types.Tuple:
+		for v := range t.Variables() {
+			if analysisutil.IsNamedType(v.Type(), "time", "Duration") {
+				return true
+			}
+		}
+	default:
+		return analysisutil.IsNamedType(t, "time", "Duration")
+	}
+	return false
 }

@@ -37,6 +37,11 @@ type Values struct {
 type Assign struct {
 	Pos   token.Pos
 	Value ast.Expr
+	// Tuple and Result, for a later result of a call assigned with
+	// others (`again, wait := policy(err)`, wait: Result 1): Value is
+	// nil, and the call is Tuple.
+	Tuple  *ast.CallExpr
+	Result int
 }
 
 type FieldWrite struct {
@@ -88,6 +93,9 @@ func New(info *types.Info, files []*ast.File) *Values {
 					// The value is assigned after the right-hand side is
 					// evaluated: uses in it still see the earlier value.
 					v.record(l, rhs, n.End())
+					if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && i > 0 && len(n.Rhs) == 1 {
+						v.recordResult(l, call, i)
+					}
 				}
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
@@ -103,7 +111,7 @@ func New(info *types.Info, files []*ast.File) *Values {
 						v.ZeroDecl[id] = true
 						rhs = id
 					}
-					v.Assigns[obj] = append(v.Assigns[obj], Assign{n.End(), rhs})
+					v.Assigns[obj] = append(v.Assigns[obj], Assign{Pos: n.End(), Value: rhs})
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
@@ -116,7 +124,7 @@ func New(info *types.Info, files []*ast.File) *Values {
 					if _, keyed := n.Elts[0].(*ast.KeyValueExpr); !keyed {
 						// T{a, b}: the fields in order.
 						for i, e := range n.Elts {
-							v.Assigns[st.Field(i)] = append(v.Assigns[st.Field(i)], Assign{e.Pos(), e})
+							v.Assigns[st.Field(i)] = append(v.Assigns[st.Field(i)], Assign{Pos: e.Pos(), Value: e})
 						}
 						return true
 					}
@@ -128,7 +136,7 @@ func New(info *types.Info, files []*ast.File) *Values {
 					}
 					if id, ok := kv.Key.(*ast.Ident); ok {
 						if fld, ok := info.Uses[id].(*types.Var); ok && fld.IsField() {
-							v.Assigns[fld] = append(v.Assigns[fld], Assign{kv.Pos(), kv.Value})
+							v.Assigns[fld] = append(v.Assigns[fld], Assign{Pos: kv.Pos(), Value: kv.Value})
 						}
 					}
 				}
@@ -137,6 +145,22 @@ func New(info *types.Info, files []*ast.File) *Values {
 		})
 	}
 	return v
+}
+
+// recordResult notes on the assignment record just made for the
+// variable lhs that it holds result i of call.
+func (v *Values) recordResult(lhs ast.Expr, call *ast.CallExpr, i int) {
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return
+	}
+	obj := v.Info.Defs[id]
+	if obj == nil {
+		obj = v.Info.Uses[id]
+	}
+	if as := v.Assigns[obj]; len(as) > 0 {
+		as[len(as)-1].Tuple, as[len(as)-1].Result = call, i
+	}
 }
 
 func (v *Values) record(lhs, rhs ast.Expr, pos token.Pos) {
@@ -148,14 +172,14 @@ func (v *Values) record(lhs, rhs ast.Expr, pos token.Pos) {
 			obj = v.Info.Uses[l]
 		}
 		if obj != nil {
-			v.Assigns[obj] = append(v.Assigns[obj], Assign{pos, rhs})
+			v.Assigns[obj] = append(v.Assigns[obj], Assign{Pos: pos, Value: rhs})
 		}
 	case *ast.SelectorExpr:
 		fld, ok := v.Info.Uses[l.Sel].(*types.Var)
 		if !ok || !fld.IsField() {
 			return
 		}
-		v.Assigns[fld] = append(v.Assigns[fld], Assign{pos, rhs})
+		v.Assigns[fld] = append(v.Assigns[fld], Assign{Pos: pos, Value: rhs})
 		if base := v.ObjOf(l.X); base != nil && rhs != nil {
 			v.FieldSet[base] = append(v.FieldSet[base], FieldWrite{Field: l.Sel.Name, Value: rhs, Pos: l.Pos()})
 		}

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -61,6 +62,19 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 					for _, a := range m.vals.Assigns[v] {
 						if a.Value != nil {
 							visitExpr(a.Value, depth+1)
+						} else if a.Tuple != nil {
+							// retry, wait := c.shouldRetry(resp, err): the
+							// helper's returns of that result.
+							for _, body := range m.resultBodies(a.Tuple, a.Result) {
+								switch f := body.(type) {
+								case *ast.FuncDecl:
+									helpers = append(helpers, f)
+									resultsOf(f.Body, a.Result, func(e ast.Expr) { visitExpr(e, depth+1) })
+								case *ast.FuncLit:
+									lits = append(lits, f)
+									resultsOf(f.Body, a.Result, func(e ast.Expr) { visitExpr(e, depth+1) })
+								}
+							}
 						}
 					}
 					if sched := m.scheduleOf(v); sched != nil {
@@ -448,6 +462,14 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) && !counters[v] && m.scheduleOf(v) == nil {
 				opaque = true // a parameter of the retrying function
 			}
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && slices.ContainsFunc(m.vals.Assigns[v], func(a provenance.Assign) bool {
+				return a.Value == nil && (a.Tuple == nil || m.resultBodies(a.Tuple, a.Result) == nil)
+			}) {
+				// again, wait := policy(err): a later result of a call
+				// the model cannot follow into (a function value, a
+				// function of another package, a bare return).
+				opaque = true
+			}
 		}
 		return true
 	}
@@ -609,4 +631,69 @@ func IsSchedule(t types.Type) bool {
 		return analysisutil.IsNamedType(u.Elem(), "time", "Duration")
 	}
 	return false
+}
+
+// resultBodies returns the functions whose returns give result i of
+// call: the function of this package it calls, or those a function
+// field the package alone sets holds (fieldFuncs). Nil when any of them
+// is another package's, or returns with no result list (named results)
+// or the results of another call: the value is not known.
+func (m *Result) resultBodies(call *ast.CallExpr, i int) []ast.Node {
+	var funcs []ast.Node
+	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
+		d := m.vals.Decls[fn.Origin()]
+		if d == nil {
+			return nil
+		}
+		funcs = []ast.Node{d}
+	} else if fs, ok := m.fieldFuncs(call.Fun); ok {
+		for _, f := range fs {
+			funcs = append(funcs, f)
+		}
+	} else {
+		return nil
+	}
+	for _, f := range funcs {
+		var body *ast.BlockStmt
+		switch f := f.(type) {
+		case *ast.FuncDecl:
+			body = f.Body
+		case *ast.FuncLit:
+			body = f.Body
+		}
+		if body == nil {
+			return nil
+		}
+		complete := true
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch r := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				// return: named results; return g(): g's results.
+				complete = complete && i < len(r.Results)
+			}
+			return complete
+		})
+		if !complete {
+			return nil
+		}
+	}
+	return funcs
+}
+
+// resultsOf calls f with result i of every return of body (not of its
+// function literals) that lists it.
+func resultsOf(body *ast.BlockStmt, i int, f func(ast.Expr)) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch r := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if i < len(r.Results) {
+				f(r.Results[i])
+			}
+		}
+		return true
+	})
 }

@@ -32,7 +32,10 @@ func (a *api) send(req *http.Request) (*http.Response, error) {
 	return nil, nil
 }
 
-// The operation's own verdict with its wait.
+// The operation's own verdict with its wait. What the operation asks
+// for is its own (a function the caller gives: not known here, not
+// judged); the pause the loop adds to it is configured, with no random
+// part.
 func (t *txn) runWait(attempt func() (bool, time.Duration, error)) error {
 	var err error
 	for left := t.cfg.Retries; left >= 0; left-- {
@@ -42,9 +45,56 @@ func (t *txn) runWait(attempt func() (bool, time.Duration, error)) error {
 		if !again {
 			return err
 		}
-		time.Sleep(min(wait, t.cfg.Pause)) // want `retry delay has no jitter`
+		time.Sleep(wait)
+		time.Sleep(t.cfg.Pause) // want `retry delay has no jitter`
 	}
 	return err
+}
+
+// A policy the caller gives decides whether to go on and how long to
+// wait first. A policy is asked after every failure and may count them
+// (a closure over a budget): the bound is its own, unknown here, not
+// absent; and its wait is its own. Neither is reported.
+type policy func(err error) (again bool, wait time.Duration)
+
+type sender struct {
+	hc     *http.Client
+	policy policy
+}
+
+func newSender(hc *http.Client, p policy) *sender { return &sender{hc: hc, policy: p} }
+
+func (s *sender) send(req *http.Request) (*http.Response, error) {
+	for {
+		resp, err := s.hc.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		again, wait := s.policy(err)
+		if !again {
+			return nil, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// Near miss: a classifier the caller gives, asked only whether the
+// error is worth another try, counts nothing: no bound.
+type sorter struct {
+	hc        *http.Client
+	retryable func(error) bool
+}
+
+func newSorter(hc *http.Client, f func(error) bool) *sorter { return &sorter{hc: hc, retryable: f} }
+
+func (s *sorter) send(req *http.Request) (*http.Response, error) {
+	for { // want `has no bound`
+		resp, err := s.hc.Do(req)
+		if err == nil || !s.retryable(err) {
+			return resp, err
+		}
+		time.Sleep(time.Second) // want `retry delay has no jitter`
+	}
 }
 
 // Near miss: a poll until done that is told how long to wait; it goes
