@@ -296,7 +296,7 @@ func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
 	// taken?) dials this host.
 	bound := r.boundAddrs(nodes)
 	for _, n := range nodes {
-		ok := everyCall(n, func(c *ast.CallExpr) bool {
+		ok := everyRepeatedCall(n, func(c *ast.CallExpr) bool {
 			local, b := r.localCall(c)
 			if !local && len(bound) > 0 && r.dialsBound(c, bound) {
 				local = true
@@ -336,6 +336,70 @@ func everyCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 	}
 	ast.Inspect(n, visit)
 	return all
+}
+
+// everyRepeatedCall is everyCall for the nodes of a retry's attempt,
+// leaving out the statements of a block, case or select case (below n)
+// that ends in a return calling nothing (`release(); return`, `report(err);
+// return err`): they run once, as the retry ends, not in every attempt.
+// A return that calls (`return get(ctx, n-1)`: a recursion's next
+// attempt) keeps its block.
+func everyRepeatedCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
+	all := true
+	var visit func(m ast.Node) bool
+	visit = func(m ast.Node) bool {
+		if !all {
+			return false
+		}
+		var list []ast.Stmt
+		switch x := m.(type) {
+		case *ast.BlockStmt:
+			list = x.List
+		case *ast.CaseClause:
+			list = x.Body
+		case *ast.CommClause:
+			list = x.Body
+		}
+		if m != n && leavesQuietly(list) {
+			// case <-tick.C: ... is the clause, its Comm still runs.
+			if cc, isComm := m.(*ast.CommClause); isComm && cc.Comm != nil {
+				all = everyCall(cc.Comm, ok)
+			}
+			return false
+		}
+		if _, isGo := m.(*ast.GoStmt); isGo {
+			all = everyCall(m, ok)
+			return false
+		}
+		if c, isCall := m.(*ast.CallExpr); isCall && !ok(c) {
+			all = false
+		}
+		return all
+	}
+	ast.Inspect(n, visit)
+	return all
+}
+
+// leavesQuietly reports whether list ends in a return whose results call
+// nothing.
+func leavesQuietly(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	ret, ok := list[len(list)-1].(*ast.ReturnStmt)
+	if !ok {
+		return false
+	}
+	calls := false
+	for _, e := range ret.Results {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if _, isCall := n.(*ast.CallExpr); isCall {
+				calls = true
+			}
+			return !calls
+		})
+	}
+	return !calls
 }
 
 // localFunc reports whether fn stays on this host, and whether it binds.

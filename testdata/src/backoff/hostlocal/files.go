@@ -49,3 +49,41 @@ func ReplaceAndNotify(c *http.Client, tmp, dst, url string) error {
 	}
 	return err
 }
+
+// A signal is a file of this host whose appearance says to let go.
+type Signal struct {
+	Path  string
+	Every time.Duration
+}
+
+// WaitFor polls the file until it appears, then hands over to a hook it
+// was given, once, as it leaves: what repeats is the stat alone.
+func (s Signal) WaitFor(stop <-chan struct{}, then func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(s.Every):
+			if _, err := os.Stat(s.Path); err == nil {
+				then()
+				return
+			}
+		}
+	}
+}
+
+// The near miss: the hook runs on every pass, before the stat: the
+// attempt may reach anywhere, so the fixed pause is reported.
+func WaitForSignalTold(path string, stop <-chan struct{}, tell func()) {
+	for {
+		tell()
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Second): // want `retry delay has no jitter`
+		}
+	}
+}
