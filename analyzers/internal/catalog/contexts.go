@@ -17,6 +17,11 @@ var ContextRows = []Row{
 	{Path: NetHTTP, Recv: "Request", Name: "WithContext", Role: ContextCarrier, ValueArg: 0},
 	{Path: "net/http/httputil", Name: "DumpRequestOut", Role: RequestReader, ValueArg: 0},
 	{Path: "net/http/httputil", Name: "DumpRequest", Role: RequestReader, ValueArg: 0},
+	// A router asked which handler a request would go to: it reads the
+	// method, host and path, in memory.
+	{Path: NetHTTP, Recv: "ServeMux", Name: "Handler", Role: RequestReader, ValueArg: 0},
+	{Path: "github.com/gorilla/mux", Recv: "Router", Name: "Match", Role: RequestReader, ValueArg: 0},
+	{Path: "github.com/gorilla/mux", Recv: "Route", Name: "Match", Role: RequestReader, ValueArg: 0},
 	{Path: "sync", Recv: "Once", Name: "Do", Role: SharedRun, ValueArg: 0},
 	{Path: "sync", Name: "OnceFunc", Role: SharedRun, ValueArg: 0},
 	{Path: "sync", Name: "OnceValue", Role: SharedRun, ValueArg: 0},

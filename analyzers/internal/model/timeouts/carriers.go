@@ -126,7 +126,8 @@ func (m *layer) carrierArg(call *ast.CallExpr) int {
 // carriedOnlyLocally reports whether the value made by the carrier call
 // (parent its parent) is never handed to anything that may wait: it is
 // assigned to a local variable whose every use in body reads or sets a
-// field of it, or hands it to a catalog.RequestReader (a dump), or —
+// field of it, or hands it to a catalog.RequestReader (a dump, a router
+// asked which route it matches), or —
 // with returned — returns it. A value used any other way (sent,
 // stored, passed on, returned when returned is false) carries the
 // context on, as does one not assigned to a variable.
@@ -171,7 +172,7 @@ func (m *layer) carriedOnlyLocally(call *ast.CallExpr, parent ast.Node, body ins
 			}
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(info, p)
-			if fn != nil && analysisutil.IsStd(analysisutil.PkgPath(fn)) {
+			if fn != nil {
 				row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 				if row != nil && row.Role == catalog.RequestReader && row.ValueArg < len(p.Args) && p.Args[row.ValueArg] == ast.Expr(x) {
 					continue // httputil.DumpRequestOut(c, true)

@@ -1,5 +1,6 @@
 // Package carriers: context.Background() put into a request. Dropped when
-// the request goes on to be sent; not when it is only dumped to a log.
+// the request goes on to be sent; not when it is only dumped to a log or
+// matched against a router.
 package carriers
 
 import (
@@ -8,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httputil"
+
+	"github.com/gorilla/mux"
 )
 
 func cloneWith(req *http.Request, ctx context.Context) (*http.Request, error) {
@@ -88,4 +91,26 @@ func newRequest(ctx context.Context, url string) (*http.Request, error) {
 		return nil, err
 	}
 	return req, nil
+}
+
+// A router asked, in memory, whether the path with a trailing slash has
+// a route: the clone is read, never sent.
+func routesWithSlash(ctx context.Context, mx *http.ServeMux, req *http.Request) bool {
+	probe := req.Clone(context.Background())
+	probe.URL.Path += "/"
+	_, pattern := mx.Handler(probe)
+	return pattern != ""
+}
+
+func matchesWithSlash(ctx context.Context, r *mux.Router, req *http.Request) bool {
+	probe := req.Clone(context.Background())
+	probe.URL.Path += "/"
+	return r.Match(probe, &mux.RouteMatch{})
+}
+
+// Near miss: the clone is served, its handler running under Background.
+func serveWithSlash(ctx context.Context, r *mux.Router, w http.ResponseWriter, req *http.Request) {
+	probe := req.Clone(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	probe.URL.Path += "/"
+	r.ServeHTTP(w, probe)
 }
