@@ -72,9 +72,20 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	if s.progress {
 		return s
 	}
+	// req, err = http.NewRequest(...); resp, err = c.Do(req): a
+	// statement that overwrites the error it leaves unchecked treats its
+	// operation as done, and uses the other results as a success's.
+	var overwritten []types.Object
+	if as, ok := stmt.(*ast.AssignStmt); ok {
+		for _, l := range as.Lhs {
+			if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && in.info.Uses[id] != nil {
+				overwritten = append(overwritten, in.info.Uses[id])
+			}
+		}
+	}
 	var pending []types.Object
 	for _, sl := range s.slots {
-		if len(sl.partials) > 0 && sl.status() != stOK {
+		if len(sl.partials) > 0 && sl.status() != stOK && !(sl.status() == stUnknown && slices.ContainsFunc(overwritten, func(o types.Object) bool { return o == sl.key })) {
 			pending = append(pending, sl.partials...)
 		}
 	}
