@@ -135,3 +135,127 @@ func falseMeansFailure(info *types.Info, cond ast.Expr) bool {
 	}
 	return equalsNil(info, be)
 }
+
+// clearsGuard reports whether the self-call at the end of path runs only
+// under a test of state that outlives the call — a field or a package
+// variable — that the path itself falsifies before the call: `if s.token
+// != "" { s.token = ""; return s.fetch(ctx, url) }`, `if !c.retried {
+// c.retried = true; return c.do(req) }`. The call it makes finds the test
+// false, so there is one more attempt at most: the recursion is bounded
+// (barring another goroutine's write between).
+func clearsGuard(info *types.Info, path *callPath) bool {
+	found := false
+	path.up(func(parent, child ast.Node) bool {
+		ifs, ok := parent.(*ast.IfStmt)
+		if !ok || child != ifs.Body {
+			return true
+		}
+		for _, cj := range analysisutil.Split(ifs.Cond, token.LAND) {
+			state, cleared := guardedState(info, cj)
+			if state != nil && clearedBefore(info, path, ifs.Body, state, cleared) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// guardedState returns the state a conjunct tests and the value that
+// makes it false: `x != ""` (`""`), `x != nil`, `x != 0`, `x` (false),
+// `!x` (true), for x a field selection or a package variable.
+func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifier string) {
+	persistent := func(e ast.Expr) bool {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok {
+				return sel.Kind() == types.FieldVal
+			}
+			v, ok := info.Uses[x.Sel].(*types.Var)
+			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+		}
+		return false
+	}
+	switch x := analysisutil.Unparen(cj).(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.NEQ {
+			return nil, ""
+		}
+		for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			if !persistent(pair[0]) {
+				continue
+			}
+			if z := zeroText(info, pair[1]); z != "" {
+				return pair[0], z
+			}
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT && persistent(x.X) && analysisutil.IsBool(info.TypeOf(x.X)) {
+			return x.X, "true"
+		}
+	default:
+		if persistent(x) && analysisutil.IsBool(info.TypeOf(x)) {
+			return x, "false"
+		}
+	}
+	return nil, ""
+}
+
+// zeroText returns the text of e when it is a zero value ("", 0, nil).
+func zeroText(info *types.Info, e ast.Expr) string {
+	if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok && id.Name == "nil" {
+		if _, isNil := info.Uses[id].(*types.Nil); isNil {
+			return "nil"
+		}
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return ""
+	}
+	switch tv.Value.ExactString() {
+	case `""`, "0":
+		return tv.Value.ExactString()
+	}
+	return ""
+}
+
+// clearedBefore reports whether, in block or a block nested in it on
+// path, a statement before the one holding the call assigns state the
+// falsifier (written the same way: `s.token = ""`).
+func clearedBefore(info *types.Info, path *callPath, block *ast.BlockStmt, state ast.Expr, falsifier string) bool {
+	want := types.ExprString(state)
+	cleared := false
+	path.up(func(parent, child ast.Node) bool {
+		if b, ok := parent.(*ast.BlockStmt); ok {
+			for _, st := range b.List {
+				if st == child {
+					break
+				}
+				as, ok := st.(*ast.AssignStmt)
+				if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+					continue
+				}
+				for i, l := range as.Lhs {
+					if types.ExprString(l) == want && analysisutil.ReferredObject(info, l) == analysisutil.ReferredObject(info, state) {
+						r := as.Rhs[i]
+						if zeroText(info, r) == falsifier || falsifier == "true" && isConstBool(info, r, true) || falsifier == "false" && isConstBool(info, r, false) {
+							cleared = true
+						}
+					}
+				}
+			}
+		}
+		return parent != ast.Node(block) && !cleared
+	})
+	return cleared
+}
+
+// isConstBool reports whether e is the constant bool v.
+func isConstBool(info *types.Info, e ast.Expr, v bool) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.ExactString() == map[bool]string{true: "true", false: "false"}[v]
+}

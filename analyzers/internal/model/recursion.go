@@ -82,7 +82,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		}
 		this := &Retry{CountParam: -1}
 		selfCalls = append(selfCalls, call)
-		bounded = bounded && countsDown(info, path, call, fn, this, firstOp)
+		bounded = bounded && (countsDown(info, path, call, fn, this, firstOp) || clearsGuard(info, path))
 		identified = identified && in.identifiedGuard(guard, opErrs)
 		if r == nil {
 			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
