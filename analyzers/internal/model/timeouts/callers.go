@@ -112,7 +112,8 @@ func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 }
 
 // paramNeverCancelled reports whether the parameter v can never hold a
-// context that is cancelled: its function is not exported, so that every
+// context that is cancelled: its function is not exported (or is a
+// function of package main, which no package imports), so that every
 // caller is in this package; it is only called, never taken as a value
 // nor callable through an interface of the package; and every call gives
 // it context.Background(), context.TODO() or context.WithoutCancel(...),
@@ -122,7 +123,10 @@ func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 	ix := m.callers()
 	p, ok := ix.params[v]
-	if !ok || p.fn.Exported() || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
+	// A function of package main has no callers outside it, exported or
+	// not: no other package can import it. (A method may still be called
+	// through another package's interface.)
+	if !ok || p.fn.Exported() && (m.pass.Pkg.Name() != "main" || p.method) || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
 		return false
 	}
 	calls := ix.calls[p.fn]
