@@ -351,7 +351,16 @@ func (in *interp) errFieldStore(lhs []ast.Expr, res []types.Type) types.Object {
 // tracks (its error or its response) as an argument.
 func (in *interp) judgesOps(call *ast.CallExpr, s *state) bool {
 	for _, a := range call.Args {
-		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok {
+		a = analysisutil.Unparen(a)
+		if sel, ok := a.(*ast.SelectorExpr); ok {
+			// classify(resp.StatusCode, codes): a field of a response.
+			if obj := in.objOf(sel.X); obj != nil {
+				if sl, ok := s.slot(obj); ok && sl.isResp {
+					return true
+				}
+			}
+		}
+		if id, ok := a.(*ast.Ident); ok {
 			if obj := in.objOf(id); obj != nil {
 				if _, ok := s.slot(obj); ok {
 					return true
