@@ -462,7 +462,7 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && len(m.vals.Assigns[v]) == 0 && !inHelper(v.Pos()) && !counters[v] && m.scheduleOf(v) == nil {
 				opaque = true // a parameter of the retrying function
 			}
-			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && slices.ContainsFunc(m.vals.Assigns[v], func(a provenance.Assign) bool {
+			if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) && durationLike(v.Type()) && slices.ContainsFunc(m.vals.Assigns[v], func(a provenance.Assign) bool {
 				return a.Value == nil && (a.Tuple == nil || m.resultBodies(a.Tuple, a.Result) == nil)
 			}) {
 				// again, wait := policy(err): a later result of a call
@@ -631,6 +631,18 @@ func IsSchedule(t types.Type) bool {
 		return analysisutil.IsNamedType(u.Elem(), "time", "Duration")
 	}
 	return false
+}
+
+// durationLike reports whether t can hold a delay or what one is
+// computed from: a number (time.Duration among them) or a time.Time.
+// An error or a flag handed to a delay helper beside the duration
+// (`backoff(d, err)`) decides no part of the delay's value.
+func durationLike(t types.Type) bool {
+	if analysisutil.IsNamedType(t, "time", "Time") {
+		return true
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
 }
 
 // resultBodies returns the functions whose returns give result i of

@@ -1,6 +1,8 @@
 package verdicts
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"time"
 )
@@ -109,4 +111,35 @@ func awaitJobAfter() error {
 		}
 		time.Sleep(after)
 	}
+}
+
+type opener interface{ Open() (io.Closer, error) }
+
+type stream struct{ remote opener }
+
+// pause grows the backoff to a cap and waits it when there was a
+// failure: the error handed beside the duration decides whether to
+// wait, not how long.
+func (s *stream) pause(d time.Duration, err error) time.Duration {
+	if err != nil {
+		if d < time.Second {
+			d = d + d/4
+		}
+		time.Sleep(d)
+	}
+	return d
+}
+
+// The error comes from an interface method, with the stream: unknown,
+// but no part of the delay, which has no random part.
+func (s *stream) open() (io.Closer, error) {
+	d := time.Millisecond
+	for i := 0; i < 10; i++ {
+		c, err := s.remote.Open()
+		if err == nil {
+			return c, nil
+		}
+		d = s.pause(d, err) // want `retry delay has no jitter`
+	}
+	return nil, errors.New("gave up")
 }
