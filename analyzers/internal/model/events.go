@@ -16,7 +16,7 @@ import (
 // returns or receives, dropping the value, from a channel kept outside
 // the function (a field, a package variable or a parameter) that is no
 // timer's (its elements are no time.Time) and that the loop never sends
-// to itself. A loop so built goes round when the signal comes, not
+// on itself. A loop so built goes round when the signal comes, not
 // after a delay of its own: a failed attempt waits for the next signal
 // (a flusher kicked by writers, a worker woken by a queue), and how
 // often it runs is the sender's. It is no retry, and its own waits are
@@ -57,24 +57,20 @@ func (m *builder) eventPaced(stmt ast.Stmt) bool {
 	if len(events) == 0 {
 		return false
 	}
-	// kick <- struct{}{} in the loop, or a timer's callback doing so:
-	// the loop wakes itself, and the pace is its own.
+	// kick <- struct{}{} in the loop itself: the loop wakes itself, and
+	// the pace is its own (the waits before the send are its delays). A
+	// send from a timer's callback or a helper paces the loop by waits the
+	// model does not see as the loop's: judged, the loop would look as if
+	// it went round at once. It stays a loop woken by a signal.
 	wakesItself := false
 	ast.Inspect(fs.Body, func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
 		case *ast.SendStmt:
 			for _, e := range events {
 				if m.vals.ObjOf(x.Chan) == e {
 					wakesItself = true
-				}
-			}
-		case *ast.CallExpr:
-			// kickFlusher(kick): a helper may send on what it is given.
-			for _, a := range x.Args {
-				for _, e := range events {
-					if m.vals.ObjOf(a) == e {
-						wakesItself = true
-					}
 				}
 			}
 		}

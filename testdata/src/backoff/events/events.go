@@ -127,3 +127,21 @@ func (s *segment) clocked(tick <-chan time.Time) {
 		time.Sleep(time.Second) // want `retry delay has no jitter`
 	}
 }
+
+// rearms asks a helper to send the signal again after a pause, from a
+// timer's callback: that pause is the timer's, not a wait the loop makes,
+// and the loop stays one woken by a signal (judged, it would look as if
+// it went round at once).
+func (s *segment) rearms() {
+	for {
+		<-s.wake
+		if err := s.release(); err == nil {
+			return
+		}
+		s.again()
+	}
+}
+
+func (s *segment) again() {
+	time.AfterFunc(time.Second, func() { s.wake <- struct{}{} })
+}
