@@ -275,6 +275,22 @@ func durationLike(t types.Type) bool {
 // is another package's, or returns with no result list (named results)
 // or the results of another call: the value is not known.
 func (m *Result) resultBodies(call *ast.CallExpr, i int) []ast.Node {
+	key := resultKey{call, i}
+	m.resultsMu.Lock()
+	defer m.resultsMu.Unlock()
+	if funcs, ok := m.results[key]; ok {
+		return funcs
+	}
+	if m.results == nil {
+		m.results = map[resultKey][]ast.Node{}
+	}
+	funcs := m.resultBodies1(call, i)
+	m.results[key] = funcs
+	return funcs
+}
+
+// resultBodies1 is resultBodies, not memoized.
+func (m *Result) resultBodies1(call *ast.CallExpr, i int) []ast.Node {
 	var funcs []ast.Node
 	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
 		d := m.vals.Decls[fn.Origin()]

@@ -68,6 +68,16 @@ type Result struct {
 	// (scheduleOf), indexed when first needed.
 	schedOnce sync.Once
 	schedules map[*types.Var]ast.Expr
+	// results memoizes resultBodies, by call and result index; the
+	// analyzers built on this layer may ask at once.
+	resultsMu sync.Mutex
+	results   map[resultKey][]ast.Node
+}
+
+// resultKey is a call and the index of one of its results.
+type resultKey struct {
+	call *ast.CallExpr
+	i    int
 }
 
 func run(pass *analysis.Pass) (any, error) {
