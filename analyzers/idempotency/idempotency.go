@@ -660,15 +660,7 @@ func nextStmt(pass *analysis.Pass, st ast.Stmt) ast.Stmt {
 	file := analysisutil.FileOf(pass, st.Pos())
 	var next ast.Stmt
 	ast.Inspect(file, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch b := n.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
-		}
+		list := analysisutil.StmtList(n)
 		for i, s := range list {
 			if s == st && i+1 < len(list) {
 				next = list[i+1]

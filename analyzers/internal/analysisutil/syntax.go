@@ -98,3 +98,17 @@ func CommRecv(comm ast.Stmt) ast.Expr {
 	}
 	return nil
 }
+
+// StmtList returns the statements n holds in order: a block's, a case
+// clause's or a select case's; nil for any other node.
+func StmtList(n ast.Node) []ast.Stmt {
+	switch x := n.(type) {
+	case *ast.BlockStmt:
+		return x.List
+	case *ast.CaseClause:
+		return x.Body
+	case *ast.CommClause:
+		return x.Body
+	}
+	return nil
+}

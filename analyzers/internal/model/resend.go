@@ -47,17 +47,11 @@ func SentOnce(info *types.Info, r *Retry, call *ast.CallExpr) bool {
 	// end in an exit before anything goes round; a list that ends without
 	// an exit falls into the enclosing one.
 	for i := len(path) - 2; i >= 0; i-- {
-		var list []ast.Stmt
-		switch x := path[i].(type) {
-		case *ast.BlockStmt:
-			list = x.List
-		case *ast.CaseClause:
-			list = x.Body
-		case *ast.CommClause:
-			list = x.Body
-		case *ast.FuncLit:
+		if _, isLit := path[i].(*ast.FuncLit); isLit {
 			return false
-		default:
+		}
+		list := analysisutil.StmtList(path[i])
+		if list == nil {
 			continue
 		}
 		holder := path[i+1]

@@ -351,16 +351,7 @@ func everyRepeatedCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 		if !all {
 			return false
 		}
-		var list []ast.Stmt
-		switch x := m.(type) {
-		case *ast.BlockStmt:
-			list = x.List
-		case *ast.CaseClause:
-			list = x.Body
-		case *ast.CommClause:
-			list = x.Body
-		}
-		if m != n && leavesQuietly(list) {
+		if m != n && leavesQuietly(analysisutil.StmtList(m)) {
 			// case <-tick.C: ... is the clause, its Comm still runs.
 			if cc, isComm := m.(*ast.CommClause); isComm && cc.Comm != nil {
 				all = everyCall(cc.Comm, ok)

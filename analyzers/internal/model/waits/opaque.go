@@ -299,9 +299,7 @@ func (m *Result) resultBodies1(call *ast.CallExpr, i int) []ast.Node {
 		}
 		funcs = []ast.Node{d}
 	} else if fs, ok := m.fieldFuncs(call.Fun); ok {
-		for _, f := range fs {
-			funcs = append(funcs, f)
-		}
+		funcs = fs
 	} else {
 		return nil
 	}
