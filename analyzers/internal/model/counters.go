@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
@@ -78,15 +79,9 @@ func (m *builder) countBounded(stmt ast.Stmt, ops []ast.Node) bool {
 				// backoff policy, which steps as it is asked, a closure
 				// or a value counting the failures it is shown.)
 				if !found && opaqueCall(info, c) {
-					found = returnsDuration(info, c)
-					if !found {
-						found = true
-						for _, a := range c.Args {
-							if analysisutil.IsErrorType(info.TypeOf(a)) {
-								found = false
-							}
-						}
-					}
+					answersWait := slices.ContainsFunc(waits.Results(info, c), func(t types.Type) bool { return analysisutil.IsNamedType(t, "time", "Duration") })
+					givenErr := slices.ContainsFunc(c.Args, func(a ast.Expr) bool { return analysisutil.IsErrorType(info.TypeOf(a)) })
+					found = answersWait || !givenErr
 				}
 				// b.Take(): a method of the package that counts a field
 				// of its receiver and tests it (a retry budget).
@@ -315,20 +310,4 @@ func givesVerdict(info *types.Info, call *ast.CallExpr) bool {
 	default:
 		return analysisutil.IsBool(t)
 	}
-}
-
-// returnsDuration reports whether call has a time.Duration among its
-// results.
-func returnsDuration(info *types.Info, call *ast.CallExpr) bool {
-	switch t := info.TypeOf(call).(type) {
-	case *types.Tuple:
-		for v := range t.Variables() {
-			if analysisutil.IsNamedType(v.Type(), "time", "Duration") {
-				return true
-			}
-		}
-	default:
-		return analysisutil.IsNamedType(t, "time", "Duration")
-	}
-	return false
 }

@@ -5,6 +5,7 @@ package model
 
 import (
 	"go/ast"
+	gconst "go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -151,8 +152,7 @@ func clearsGuard(info *types.Info, path *callPath) bool {
 			return true
 		}
 		for _, cj := range analysisutil.Split(ifs.Cond, token.LAND) {
-			state, cleared := guardedState(info, cj)
-			if state != nil && clearedBefore(info, path, ifs.Body, state, cleared) {
+			if state, falsifies := guardedState(info, cj); state != nil && clearedBefore(info, path, ifs.Body, state, falsifies) {
 				found = true
 				return false
 			}
@@ -162,72 +162,65 @@ func clearsGuard(info *types.Info, path *callPath) bool {
 	return found
 }
 
-// guardedState returns the state a conjunct tests and the value that
-// makes it false: `x != ""` (`""`), `x != nil`, `x != 0`, `x` (false),
-// `!x` (true), for x a field selection or a package variable.
-func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifier string) {
+// guardedState returns the state a conjunct tests, a field selection or
+// a package variable, and which written values make the conjunct false:
+// for `x != z` with z a constant or nil, a value equal to z (`x != ""`,
+// `x != nil`, `x != 0`); for a bool `x`, false; for `!x`, true.
+func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifies func(ast.Expr) bool) {
 	persistent := func(e ast.Expr) bool {
+		var v *types.Var
 		switch x := analysisutil.Unparen(e).(type) {
 		case *ast.SelectorExpr:
 			if sel, ok := info.Selections[x]; ok {
 				return sel.Kind() == types.FieldVal
 			}
-			v, ok := info.Uses[x.Sel].(*types.Var)
-			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+			v, _ = info.Uses[x.Sel].(*types.Var)
 		case *ast.Ident:
-			v, ok := info.Uses[x].(*types.Var)
-			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+			v, _ = info.Uses[x].(*types.Var)
 		}
-		return false
+		return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	boolConst := func(want bool) func(ast.Expr) bool {
+		return func(e ast.Expr) bool {
+			tv := info.Types[e]
+			return tv.Value != nil && tv.Value.Kind() == gconst.Bool && gconst.BoolVal(tv.Value) == want
+		}
 	}
 	switch x := analysisutil.Unparen(cj).(type) {
 	case *ast.BinaryExpr:
 		if x.Op != token.NEQ {
-			return nil, ""
+			return nil, nil
 		}
 		for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
-			if !persistent(pair[0]) {
+			z := info.Types[pair[1]]
+			if !persistent(pair[0]) || z.Value == nil && !z.IsNil() {
 				continue
 			}
-			if z := zeroText(info, pair[1]); z != "" {
-				return pair[0], z
+			return pair[0], func(e ast.Expr) bool {
+				tv := info.Types[e]
+				if z.IsNil() {
+					return tv.IsNil()
+				}
+				return tv.Value != nil && gconst.Compare(tv.Value, token.EQL, z.Value)
 			}
 		}
 	case *ast.UnaryExpr:
 		if x.Op == token.NOT && persistent(x.X) && analysisutil.IsBool(info.TypeOf(x.X)) {
-			return x.X, "true"
+			return x.X, boolConst(true)
 		}
 	default:
 		if persistent(x) && analysisutil.IsBool(info.TypeOf(x)) {
-			return x, "false"
+			return x, boolConst(false)
 		}
 	}
-	return nil, ""
-}
-
-// zeroText returns the text of e when it is a zero value ("", 0, nil).
-func zeroText(info *types.Info, e ast.Expr) string {
-	if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok && id.Name == "nil" {
-		if _, isNil := info.Uses[id].(*types.Nil); isNil {
-			return "nil"
-		}
-	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil {
-		return ""
-	}
-	switch tv.Value.ExactString() {
-	case `""`, "0":
-		return tv.Value.ExactString()
-	}
-	return ""
+	return nil, nil
 }
 
 // clearedBefore reports whether, in block or a block nested in it on
-// path, a statement before the one holding the call assigns state the
-// falsifier (written the same way: `s.token = ""`).
-func clearedBefore(info *types.Info, path *callPath, block *ast.BlockStmt, state ast.Expr, falsifier string) bool {
-	want := types.ExprString(state)
+// path, a statement before the one holding the call assigns state (the
+// same variable, or the same field of the same variable) a value that
+// falsifies its test.
+func clearedBefore(info *types.Info, path *callPath, block *ast.BlockStmt, state ast.Expr, falsifies func(ast.Expr) bool) bool {
 	cleared := false
 	path.up(func(parent, child ast.Node) bool {
 		if b, ok := parent.(*ast.BlockStmt); ok {
@@ -240,11 +233,8 @@ func clearedBefore(info *types.Info, path *callPath, block *ast.BlockStmt, state
 					continue
 				}
 				for i, l := range as.Lhs {
-					if types.ExprString(l) == want && analysisutil.ReferredObject(info, l) == analysisutil.ReferredObject(info, state) {
-						r := as.Rhs[i]
-						if zeroText(info, r) == falsifier || falsifier == "true" && isConstBool(info, r, true) || falsifier == "false" && isConstBool(info, r, false) {
-							cleared = true
-						}
+					if sameState(info, l, state) && falsifies(as.Rhs[i]) {
+						cleared = true
 					}
 				}
 			}
@@ -254,8 +244,22 @@ func clearedBefore(info *types.Info, path *callPath, block *ast.BlockStmt, state
 	return cleared
 }
 
-// isConstBool reports whether e is the constant bool v.
-func isConstBool(info *types.Info, e ast.Expr, v bool) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.Value != nil && tv.Value.ExactString() == map[bool]string{true: "true", false: "false"}[v]
+// sameState reports whether a and b denote the same variable, or the
+// same field selected from the same variable, by their objects.
+func sameState(info *types.Info, a, b ast.Expr) bool {
+	switch x := analysisutil.Unparen(a).(type) {
+	case *ast.Ident:
+		y, ok := analysisutil.Unparen(b).(*ast.Ident)
+		return ok && info.Uses[x] != nil && info.Uses[x] == info.Uses[y]
+	case *ast.SelectorExpr:
+		y, ok := analysisutil.Unparen(b).(*ast.SelectorExpr)
+		if !ok || info.Uses[x.Sel] == nil || info.Uses[x.Sel] != info.Uses[y.Sel] {
+			return false
+		}
+		if _, isField := info.Selections[x]; !isField {
+			return true // pkg.Var
+		}
+		return sameState(info, x.X, y.X)
+	}
+	return false
 }

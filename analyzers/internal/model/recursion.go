@@ -331,7 +331,7 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 			// An exit guard earlier in an enclosing block, or in the
 			// case of a switch or select: `if retries <= 0 { return
 			// err }` before the self-call.
-			for _, st := range stmtList(p) {
+			for _, st := range analysisutil.StmtList(p) {
 				if st.Pos() >= node.Pos() {
 					break
 				}
@@ -348,19 +348,6 @@ func countsDown(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.
 		}
 	}
 	return false
-}
-
-// stmtList returns the statements of a block, or of a case clause.
-func stmtList(n ast.Node) []ast.Stmt {
-	switch x := n.(type) {
-	case *ast.BlockStmt:
-		return x.List
-	case *ast.CaseClause:
-		return x.Body
-	case *ast.CommClause:
-		return x.Body
-	}
-	return nil
 }
 
 // negated maps a comparison to the one that holds when it does not.

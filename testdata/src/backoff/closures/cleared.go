@@ -31,11 +31,9 @@ func (m *mirror) fetch(ctx context.Context, url string) error {
 // The same with a flag set before the one extra call.
 func (m *mirror) fetchOnce(ctx context.Context, url string) error {
 	err := m.get(ctx, url)
-	if err != nil {
-		if !m.anon {
-			m.anon = true
-			return m.fetchOnce(ctx, url) // want `tries again at once`
-		}
+	if err != nil && !m.anon {
+		m.anon = true
+		return m.fetchOnce(ctx, url) // want `tries again at once`
 	}
 	return err
 }
