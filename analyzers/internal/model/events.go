@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -68,11 +69,7 @@ func (m *builder) eventPaced(stmt ast.Stmt) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.SendStmt:
-			for _, e := range events {
-				if m.vals.ObjOf(x.Chan) == e {
-					wakesItself = true
-				}
-			}
+			wakesItself = slices.Contains(events, m.vals.ObjOf(x.Chan))
 		}
 		return !wakesItself
 	})

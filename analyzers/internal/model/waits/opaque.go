@@ -304,37 +304,30 @@ func (m *Result) resultBodies1(call *ast.CallExpr, i int) []ast.Node {
 		return nil
 	}
 	for _, f := range funcs {
-		var body *ast.BlockStmt
-		switch f := f.(type) {
-		case *ast.FuncDecl:
-			body = f.Body
-		case *ast.FuncLit:
-			body = f.Body
-		}
-		if body == nil {
-			return nil
-		}
-		complete := true
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch r := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				// return: named results; return g(): g's results.
-				complete = complete && i < len(r.Results)
-			}
-			return complete
-		})
-		if !complete {
+		// return: named results; return g(): g's results.
+		if body := funcBody(f); body == nil || !resultsOf(body, i, func(ast.Expr) {}) {
 			return nil
 		}
 	}
 	return funcs
 }
 
+// funcBody is the body of a function declaration or literal.
+func funcBody(f ast.Node) *ast.BlockStmt {
+	switch f := f.(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}
+
 // resultsOf calls f with result i of every return of body (not of its
-// function literals) that lists it.
-func resultsOf(body *ast.BlockStmt, i int, f func(ast.Expr)) {
+// function literals) that lists it, and reports whether every return
+// does.
+func resultsOf(body *ast.BlockStmt, i int, f func(ast.Expr)) bool {
+	every := true
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch r := n.(type) {
 		case *ast.FuncLit:
@@ -342,8 +335,11 @@ func resultsOf(body *ast.BlockStmt, i int, f func(ast.Expr)) {
 		case *ast.ReturnStmt:
 			if i < len(r.Results) {
 				f(r.Results[i])
+			} else {
+				every = false
 			}
 		}
 		return true
 	})
+	return every
 }

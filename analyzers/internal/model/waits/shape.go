@@ -64,15 +64,13 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 						} else if a.Tuple != nil {
 							// retry, wait := c.shouldRetry(resp, err): the
 							// helper's returns of that result.
-							for _, body := range m.resultBodies(a.Tuple, a.Result) {
-								switch f := body.(type) {
-								case *ast.FuncDecl:
-									helpers = append(helpers, f)
-									resultsOf(f.Body, a.Result, func(e ast.Expr) { visitExpr(e, depth+1) })
-								case *ast.FuncLit:
-									lits = append(lits, f)
-									resultsOf(f.Body, a.Result, func(e ast.Expr) { visitExpr(e, depth+1) })
+							for _, f := range m.resultBodies(a.Tuple, a.Result) {
+								if d, ok := f.(*ast.FuncDecl); ok {
+									helpers = append(helpers, d)
+								} else {
+									lits = append(lits, f.(*ast.FuncLit))
 								}
+								resultsOf(funcBody(f), a.Result, func(e ast.Expr) { visitExpr(e, depth+1) })
 							}
 						}
 					}
