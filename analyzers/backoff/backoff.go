@@ -183,6 +183,9 @@ func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 	}
 	switch sh.Jitter {
 	case waits.JitterNone:
+		if isShortPause(pass, d.Dur) {
+			return
+		}
 		if d.Own {
 			// c.backoff(attempt): the delay is computed inside the
 			// helper; there is no duration here to wrap.
@@ -292,6 +295,25 @@ func addLibJitterFix(pass *analysis.Pass, diag *analysis.Diagnostic, lib *waits.
 }
 
 // constDuration is the constant value of a duration expression.
+// shortPause is the longest constant pause that is not judged for
+// jitter.
+const shortPause = 100 * time.Millisecond
+
+// isShortPause reports whether e is a constant duration under
+// shortPause. Jitter spreads the retries of clients that failed together
+// across the delay; spread across a few tens of milliseconds they arrive
+// as one wave still, as network latency alone would spread them. A fixed
+// pause that short is a settle delay before trying again, not a backoff:
+// what it risks is a hot loop, and the no-bound rule judges that.
+func isShortPause(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	n := constDuration(pass, e)
+	return n > 0 && n < int64(shortPause)
+}
+
 func constDuration(pass *analysis.Pass, e ast.Expr) int64 {
 	n, _ := constant.Int64Val(constant.ToInt(pass.TypesInfo.Types[e].Value))
 	return n

@@ -34,6 +34,9 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 		if a.Shape.Jitter != waits.JitterNone || analysisutil.FileOf(pass, a.Arg.Pos()) == nil {
 			continue
 		}
+		if !f.Grows && isShortPause(pass, a.Arg) {
+			continue // a settle pause, as in the loop itself
+		}
 		if d := seen[a.Callee]; d != nil {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Arg.Pos(), End: a.Arg.End(), Message: "the same retry, given a delay with no random part here"})
 			continue

@@ -16,7 +16,7 @@ func ReplaceFile(tmp, dst string) error {
 		if err = os.Rename(tmp, dst); err == nil {
 			return nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 	}
 	return err
 }
@@ -45,7 +45,7 @@ func ReplaceAndNotify(c *http.Client, tmp, dst, url string) error {
 				return nil
 			}
 		}
-		time.Sleep(50 * time.Millisecond) // want `retry delay has no jitter`
+		time.Sleep(200 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return err
 }

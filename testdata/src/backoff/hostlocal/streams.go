@@ -63,7 +63,7 @@ func AwaitBanner(c net.Conn) (string, error) {
 		if line, err = bufio.NewReader(c).ReadString('\n'); err == nil {
 			return line, nil
 		}
-		time.Sleep(50 * time.Millisecond) // want `retry delay has no jitter`
+		time.Sleep(200 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return "", err
 }
@@ -75,7 +75,7 @@ func AwaitLine(r io.Reader) (string, error) {
 		if line, err = lineFrom(r); err == nil {
 			return line, nil
 		}
-		time.Sleep(50 * time.Millisecond) // want `retry delay has no jitter`
+		time.Sleep(200 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return "", err
 }
@@ -130,7 +130,7 @@ func AwaitMount(c net.Conn, dir string) error {
 		if scanTable(c, dir) {
 			return err
 		}
-		time.Sleep(50 * time.Millisecond) // want `retry delay has no jitter`
+		time.Sleep(200 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return err
 }

@@ -25,7 +25,7 @@ func millis() error {
 		if err = call(context.Background()); err == nil {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond) // want `retry delay has no jitter`
+		time.Sleep(200 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return err
 }
