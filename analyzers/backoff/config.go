@@ -24,7 +24,7 @@ func reportConfigs(pass *analysis.Pass, settings []*libconfig.Setting) {
 	seen := map[key]bool{}
 	for _, s := range settings {
 		cat, what := ConfigVerdict(s)
-		if cat == "" {
+		if cat == "" || cat == "no-jitter" && shortConstant(pass, s) {
 			continue
 		}
 		pos, end := s.Pos, s.End
@@ -51,6 +51,17 @@ func reportConfigs(pass *analysis.Pass, settings []*libconfig.Setting) {
 		}
 		pass.Report(d)
 	}
+}
+
+// shortConstant reports whether s is a constant backoff made with a
+// pause under 100ms (NewConstantBackOff(20*time.Millisecond)): a settle
+// delay, as in a hand-written loop (isShortPause).
+func shortConstant(pass *analysis.Pass, s *libconfig.Setting) bool {
+	if s.Knob != libconfig.Delay || s.Form != libconfig.Call || s.Val == nil || !s.Val.Fixed {
+		return false
+	}
+	call, ok := s.Node.(*ast.CallExpr)
+	return ok && s.Val.ValueArg < len(call.Args) && isShortPause(pass, call.Args[s.Val.ValueArg])
 }
 
 // ConfigVerdict is the backoff check's judgement of one library retry
@@ -207,7 +218,15 @@ func configFix(pass *analysis.Pass, s *libconfig.Setting) *analysis.SuggestedFix
 			}
 			return replace("Combine the delay with "+q+"."+with, s.Value, fmt.Sprintf("%s.%s(%s.%s, %s.%s)", q, combine, q, s.Val.Name, q, with))
 		case libconfig.Call:
-			if q == "" || s.Val.JitterFix == "" || s.Val.Path != catalog.SethRetry {
+			if q == "" || s.Val.JitterFix == "" {
+				return nil
+			}
+			if s.Val.FixValue != "" {
+				// BackoffLinear(d): its jittered sibling takes the
+				// jitter fraction after the same arguments.
+				return siblingFix(s, q)
+			}
+			if s.Val.Path != catalog.SethRetry {
 				return nil
 			}
 			return &analysis.SuggestedFix{Message: "Wrap the backoff in " + q + "." + s.Val.JitterFix, TextEdits: []analysis.TextEdit{
@@ -248,6 +267,28 @@ func configFix(pass *analysis.Pass, s *libconfig.Setting) *analysis.SuggestedFix
 		}
 	}
 	return nil
+}
+
+// siblingFix replaces a delay function of no random part with its
+// jittered sibling, given the jitter fraction FixValue after the same
+// arguments: `grpc_retry.BackoffLinear(d)` becomes
+// `grpc_retry.BackoffLinearWithJitter(d, 0.5)`.
+func siblingFix(s *libconfig.Setting, q string) *analysis.SuggestedFix {
+	call, ok := s.Node.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	return &analysis.SuggestedFix{
+		Message: fmt.Sprintf("Use %s.%s with a jitter fraction of %s", q, s.Val.JitterFix, s.Val.FixValue),
+		TextEdits: []analysis.TextEdit{
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte(s.Val.JitterFix)},
+			{Pos: call.Args[len(call.Args)-1].End(), End: call.Args[len(call.Args)-1].End(), NewText: []byte(", " + s.Val.FixValue)},
+		},
+	}
 }
 
 // newClientFix inserts `c.Backoff = retryablehttp.LinearJitterBackoff`

@@ -212,6 +212,12 @@ const (
 	// caller's context could cut it short, or never end if the call
 	// runs inside one of the server's own handlers (contexts.go).
 	OwnShutdown
+	// RetryInterceptor: returns a gRPC client interceptor that retries
+	// every call made through the connection it is installed on, with the
+	// options from BoundArg on (Variadic) and Default attempts when none
+	// sets a bound. It runs nothing where it is called: only its
+	// configuration is judged there (libconfig).
+	RetryInterceptor
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -263,8 +269,14 @@ type Row struct {
 	// the same package), "CombineDelay+RandomDelay", "LinearJitterBackoff".
 	JitterFix string
 	// FixValue, for JitterField rows and the options that set such a
-	// field (WithRandomizationFactor), is the value a fix sets.
+	// field (WithRandomizationFactor), is the value a fix sets; for a
+	// DelayOption whose JitterFix is a sibling taking a jitter fraction
+	// after the same arguments (BackoffLinearWithJitter), that fraction.
 	FixValue string
+	// Fixed, for a DelayOption or Constructor row: it waits its argument
+	// ValueArg, unchanged, between every two attempts (a constant
+	// backoff).
+	Fixed bool
 
 	// Method, for Send and RetrySend rows, is the HTTP method the call
 	// always sends ("POST" for Post); empty when it sends the request
@@ -310,6 +322,8 @@ const (
 	NATS                = "github.com/nats-io/nats.go"
 	K8sAPIErrors        = "k8s.io/apimachinery/pkg/api/errors"
 	JpilloraBackoff     = "github.com/jpillora/backoff"
+	GRPCRetry           = "github.com/grpc-ecosystem/go-grpc-middleware/retry"
+	GRPCRetryV2         = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -334,7 +348,7 @@ var Rows = []Row{
 	{Path: CenkaltiV4, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
 	{Path: CenkaltiV4, Name: "WithRandomizationFactor", Role: DelayOption, ValueArg: 0, FixValue: "0.5"},
 	{Path: CenkaltiV4, Name: "WithMaxElapsedTime", Role: DelayOption, ValueArg: 0},
-	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
+	{Path: CenkaltiV4, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone, Fixed: true},
 	{Path: CenkaltiV4, Recv: "ExponentialBackOff", Name: "NextBackOff", Role: NextDelay, Grows: true, Capped: true},
 	{Path: CenkaltiV4, Recv: "ConstantBackOff", Name: "NextBackOff", Role: NextDelay, Jitter: JitterNone},
 
@@ -342,7 +356,7 @@ var Rows = []Row{
 	{Path: CenkaltiV5, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 1, BoundArg: 2, Variadic: true},
 	{Path: CenkaltiV5, Name: "WithMaxTries", Role: AttemptOption, ValueArg: 0, ZeroMeans: -1, Inner: -1},
 	{Path: CenkaltiV5, Name: "WithBackOff", Role: Wrapper, Inner: 0},
-	{Path: CenkaltiV5, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone},
+	{Path: CenkaltiV5, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone, Fixed: true},
 	{Path: CenkaltiV5, Name: "NewExponentialBackOff", Role: Constructor},
 	{Path: CenkaltiV5, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
 	{Path: CenkaltiV5, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
@@ -384,7 +398,7 @@ var Rows = []Row{
 	{Path: SethRetry, Name: "WithFullJitter", Role: Wrapper, Inner: 0, Jitter: JitterAdds},
 	{Path: SethRetry, Name: "WithCappedDuration", Role: Wrapper, Inner: 1},
 	{Path: SethRetry, Name: "WithMaxDuration", Role: Wrapper, Inner: 1},
-	{Path: SethRetry, Name: "NewConstant", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
+	{Path: SethRetry, Name: "NewConstant", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter", Fixed: true},
 	{Path: SethRetry, Name: "NewExponential", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
 	{Path: SethRetry, Name: "NewFibonacci", Role: Constructor, Jitter: JitterNone, JitterFix: "WithFullJitter"},
 
@@ -463,6 +477,29 @@ var Rows = []Row{
 	{Path: FailsafeRP, Recv: "Builder", Name: "AbortIf", Role: ErrorOption, Errors: ErrorsStop},
 	{Path: FailsafeRP, Recv: "Builder", Name: "WithMaxDuration", Role: Wrapper, Inner: -1, InnerRecv: true},
 	{Path: FailsafeRP, Recv: "Builder", Name: "OnRetry", Role: Wrapper, Inner: -1, InnerRecv: true},
+
+	// go-grpc-middleware's retry interceptors (v1 and v2): every call
+	// through the connection is retried WithMax more times (0 by
+	// default: no retry unless an option says so), waiting the
+	// WithBackoff function between attempts (a jittered linear one by
+	// default).
+	{Path: GRPCRetry, Name: "UnaryClientInterceptor", Role: RetryInterceptor, Lib: "grpc_retry.UnaryClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
+	{Path: GRPCRetry, Name: "StreamClientInterceptor", Role: RetryInterceptor, Lib: "grpc_retry.StreamClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
+	{Path: GRPCRetry, Name: "WithMax", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: -1},
+	{Path: GRPCRetry, Name: "WithBackoff", Role: Wrapper, Inner: 0},
+	{Path: GRPCRetry, Name: "BackoffLinear", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffLinearWithJitter", FixValue: "0.5", Fixed: true},
+	{Path: GRPCRetry, Name: "BackoffExponential", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffExponentialWithJitter", FixValue: "0.5"},
+	{Path: GRPCRetry, Name: "BackoffLinearWithJitter", Role: DelayOption, Jitter: JitterHas},
+	{Path: GRPCRetry, Name: "BackoffExponentialWithJitter", Role: DelayOption, Jitter: JitterHas},
+	{Path: GRPCRetryV2, Name: "UnaryClientInterceptor", Role: RetryInterceptor, Lib: "retry.UnaryClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
+	{Path: GRPCRetryV2, Name: "StreamClientInterceptor", Role: RetryInterceptor, Lib: "retry.StreamClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
+	{Path: GRPCRetryV2, Name: "WithMax", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: -1},
+	{Path: GRPCRetryV2, Name: "WithBackoff", Role: Wrapper, Inner: 0},
+	{Path: GRPCRetryV2, Name: "BackoffLinear", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffLinearWithJitter", FixValue: "0.5", Fixed: true},
+	{Path: GRPCRetryV2, Name: "BackoffExponential", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffExponentialWithJitter", FixValue: "0.5"},
+	{Path: GRPCRetryV2, Name: "BackoffLinearWithJitter", Role: DelayOption, Jitter: JitterHas},
+	{Path: GRPCRetryV2, Name: "BackoffExponentialWithJitter", Role: DelayOption, Jitter: JitterHas},
+	{Path: GRPCRetryV2, Name: "BackoffExponentialWithJitterBounded", Role: DelayOption, Jitter: JitterHas},
 
 	// resilint's runtime/retry: Do(ctx, policy, op), DoValue(ctx, policy, op).
 	{Path: ResilintRetry, Name: "Do", Role: Retry, Lib: "retry.Do", OpArg: 2, BoundArg: 1, Default: DefaultResilintAttempts},

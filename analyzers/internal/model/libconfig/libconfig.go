@@ -8,6 +8,7 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "resillibconfig",
 	Doc:        "read how library retries configure their delays, jitter and bounds (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
-	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, waits.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
@@ -132,6 +133,8 @@ func run(pass *analysis.Pass) (any, error) {
 		rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), model: res, r: r, out: &out.Settings}
 		rd.retry(call)
 	}
+	rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), model: res, out: &out.Settings}
+	rd.interceptors()
 	return out, nil
 }
 
