@@ -230,9 +230,15 @@ func isFuncParam(v *types.Var) bool {
 // parameter its i'th argument is given to: the parameter is blank or
 // unnamed (`func (b *bucket) iter(_ context.Context, ...)`, also in
 // another package: export data keeps the names), or a function of this
-// package never uses it. An interface method or a function value may be
-// anything.
+// package never uses it but to hand it on, as it is, to a parameter that
+// is not read either (a constructor that passes its context to a method
+// that ignores it; fixture `testdata/src/timeoutchain/detach/unread.go`).
+// An interface method or a function value may be anything.
 func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
+	return m.unreadArg(call, i, map[*types.Var]bool{}, 0)
+}
+
+func (m *layer) unreadArg(call *ast.CallExpr, i int, visiting map[*types.Var]bool, depth int) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil || analysisutil.IsInterfaceMethod(fn) {
 		return false
@@ -246,16 +252,30 @@ func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 		return true
 	}
 	d := m.vals.Decls[fn]
-	if d == nil || d.Body == nil {
+	if d == nil || d.Body == nil || depth > 8 {
 		return false
 	}
 	origin := fn.Origin().Signature().Params().At(i)
+	if visiting[origin] {
+		return true // handed back to itself: read only if read elsewhere
+	}
+	visiting[origin] = true
+	defer delete(visiting, origin)
 	used := false
-	ast.Inspect(d.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == origin {
-			used = true
+	ast.PreorderStack(d.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if used || !ok || m.pass.TypesInfo.Uses[id] != origin {
+			return !used
 		}
-		return !used
+		if len(stack) > 0 {
+			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok {
+				if j := slices.Index(c.Args, ast.Expr(id)); j >= 0 && m.unreadArg(c, j, visiting, depth+1) {
+					return false // handed on to a parameter nobody reads
+				}
+			}
+		}
+		used = true
+		return false
 	})
 	return !used
 }

@@ -66,3 +66,36 @@ func (s *memStore) walk(ctx context.Context, prefix string, f func(string) error
 func (s *memStore) Walk(ctx context.Context, prefix string, f func(string) error) error {
 	return s.walk(context.Background(), prefix, f) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 }
+
+// tokenConfig's source takes a context it never reads; newSource only
+// hands its own on to it, as it is, so Background given to newSource
+// drops nothing either.
+type tokenConfig struct{ url string }
+
+func (c *tokenConfig) source(ctx context.Context) (string, error) { return c.url, nil }
+
+func newSource(ctx context.Context, url string) (string, error) {
+	c := &tokenConfig{url: url}
+	return c.source(ctx)
+}
+
+func (s *memStore) Source(ctx context.Context, url string) (string, error) {
+	return newSource(context.Background(), url)
+}
+
+// The near miss: the function it is handed on to reads it.
+func (c *tokenConfig) fetch(ctx context.Context) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return c.url, nil
+}
+
+func newFetched(ctx context.Context, url string) (string, error) {
+	c := &tokenConfig{url: url}
+	return c.fetch(ctx)
+}
+
+func (s *memStore) Fetched(ctx context.Context, url string) (string, error) {
+	return newFetched(context.Background(), url) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}
