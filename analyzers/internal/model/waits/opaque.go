@@ -77,7 +77,7 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 			}
 		case *ast.SelectorExpr:
 			if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-				if f, ok := sel.Obj().(*types.Var); ok && m.fixedField(f) && fieldPath(info, x.X) {
+				if m.configuredField(x) {
 					return false // c.conf.Retry.Backoff: a configured number
 				}
 				opaque = true
@@ -104,22 +104,52 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 }
 
 // fieldPath reports whether e is a variable or a chain of field
-// selections from one (c, c.conf, c.conf.Retry).
-func fieldPath(info *types.Info, e ast.Expr) bool {
+// selections from one (c, c.conf, c.conf.Retry, &c.conf), through the
+// package's getters (c.Config()).
+func (m *Result) fieldPath(e ast.Expr, depth int) bool {
+	info := m.pass.TypesInfo
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.Ident:
 		_, ok := info.Uses[x].(*types.Var)
 		return ok
 	case *ast.SelectorExpr:
 		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
-			return fieldPath(info, x.X)
+			return m.fieldPath(x.X, depth)
 		}
 		_, ok := info.Uses[x.Sel].(*types.Var) // a package-level variable
 		return ok
 	case *ast.StarExpr:
-		return fieldPath(info, x.X)
+		return m.fieldPath(x.X, depth)
+	case *ast.UnaryExpr:
+		return x.Op == token.AND && m.fieldPath(x.X, depth) // &c.conf
+	case *ast.CallExpr:
+		// c.Config().Wait: a getter of the package, given nothing, whose
+		// body only returns a field path (`return c.cfg`).
+		fn := analysisutil.Callee(info, x)
+		if fn == nil || len(x.Args) > 0 || depth > 4 {
+			return false
+		}
+		d := m.vals.Decls[fn]
+		if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+			return false
+		}
+		ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+		return ok && len(ret.Results) == 1 && m.fieldPath(ret.Results[0], depth+1)
 	}
 	return false
+}
+
+// configuredField reports whether x is a numeric field the package never
+// sets from a random draw, read through fields, package variables and the
+// package's getters (`c.conf.Retry.Backoff`, `c.Config().Wait`): a
+// configured number.
+func (m *Result) configuredField(x *ast.SelectorExpr) bool {
+	sel, ok := m.pass.TypesInfo.Selections[x]
+	if !ok || sel.Kind() != types.FieldVal {
+		return false
+	}
+	f, ok := sel.Obj().(*types.Var)
+	return ok && m.fixedField(f) && m.fieldPath(x.X, 0)
 }
 
 // fieldFuncs returns the functions a call of the function field fun can

@@ -56,6 +56,10 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 			switch x := n.(type) {
 			case *ast.FuncLit:
 				return false
+			case *ast.SelectorExpr:
+				if m.configuredField(x) {
+					return false // c.Config().Wait: the getter's struct is no delay
+				}
 			case *ast.Ident:
 				if v, ok := info.Uses[x].(*types.Var); ok && provenance.IsLocal(v) {
 					for _, a := range m.vals.Assigns[v] {

@@ -105,3 +105,61 @@ func (c *client) doGrowing(ctx context.Context) error {
 	}
 	return err
 }
+
+// Config returns the client's configuration: a getter.
+func (c *client) Config() *Config { return &c.conf }
+
+// A configured delay read through the getter: no jitter.
+func (c *client) doGetter(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.Config().Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.Config().Retry.Backoff): // want `retry delay has no jitter`
+		}
+	}
+	return err
+}
+
+// pauseHolder returns the client itself, whose pause is drawn at random:
+// the field read through it is no configured number.
+func (c *client) pauseHolder() *client { return c }
+
+// Near miss: through the getter to the field drawn at random.
+func (c *client) doGetterPause(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.conf.Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.pauseHolder().pause):
+		}
+	}
+	return err
+}
+
+// Near miss: a method given an argument is no getter; what it returns
+// may depend on it, and is not followed.
+func (c *client) configFor(attempt int) *Config { return &c.conf }
+
+func (c *client) doConfigFor(ctx context.Context) error {
+	var err error
+	for i := 0; i <= c.conf.Retry.Max; i++ {
+		if err = call(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(c.configFor(i).Retry.Backoff):
+		}
+	}
+	return err
+}
