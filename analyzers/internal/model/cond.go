@@ -130,6 +130,17 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 				return in.cond(def.(ast.Expr), s)
 			}
 		}
+	case *ast.IndexExpr:
+		// retryable[resp.StatusCode]: a set asked about the response's
+		// status judges it, as a predicate given it does.
+		if k, ok := in.statusKey(e.Index, s); ok {
+			if sl, ok := s.slot(k); ok && sl.isResp && !sl.accepted {
+				c := s.clone()
+				sl.checked = true
+				c.setSlot(sl)
+				return []*state{c}, []*state{c}
+			}
+		}
 	case *ast.CallExpr:
 		ts, fs := in.predicate(e, s)
 		if in.hookGated != nil && in.hookGated(analysisutil.Callee(in.info, e)) {

@@ -131,6 +131,7 @@ type builder struct {
 	pass  *analysis.Pass
 	funcs *analysisutil.Summaries[*ReadFact]
 	res   *Result
+	lists map[*types.Var][]int // statusLists, built on first need (nil: none)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -170,6 +171,12 @@ func (b *builder) summarize(fn *types.Func, d *ast.FuncDecl) *ReadFact {
 		case *ast.CallExpr:
 			b.call(n, params, paramSt, f)
 		case *ast.IndexExpr:
+			if subj, ok := b.subject(n.Index, params); ok {
+				// retryable[resp.StatusCode] of a set of statuses.
+				if st, ok := b.statusList(n.X); ok {
+					b.record(n, subj, inSamples(st), paramSt)
+				}
+			}
 			if isHeader(b.pass.TypesInfo.TypeOf(n.X)) {
 				if h, ok := b.headerName(n.Index); ok {
 					b.read(n, h, nil, f)
@@ -300,6 +307,16 @@ func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt 
 	if fn == nil {
 		return
 	}
+	if (analysisutil.IsFunc(fn, "slices", "Contains") || analysisutil.IsFunc(fn, "slices", "Index")) && len(call.Args) == 2 {
+		// slices.Contains(retryable, resp.StatusCode) of a list of
+		// statuses.
+		if subj, ok := b.subject(call.Args[1], params); ok {
+			if st, ok := b.statusList(call.Args[0]); ok {
+				b.record(call, subj, inSamples(st), paramSt)
+			}
+		}
+		return
+	}
 	if analysisutil.PkgPath(fn) == catalog.NetHTTP {
 		row := catalog.LookupHTTP(catalog.NetHTTP, analysisutil.RecvTypeName(fn), fn.Name())
 		if row != nil && row.Role == catalog.HTTPHeaderGet && row.KeyArg < len(call.Args) {
@@ -344,6 +361,142 @@ func (b *builder) call(call *ast.CallExpr, params map[types.Object]int, paramSt 
 			}
 		}
 	}
+}
+
+// inSamples keeps the statuses of st that are among Samples.
+func inSamples(st []int) []int {
+	var out []int
+	for _, s := range st {
+		if slices.Contains(Samples, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// statusList returns the statuses a list of constants holds: a slice or
+// array literal of them, or a map literal whose keys they are and whose
+// values are all true; written in place, or the value of an unexported
+// package variable of this package that the package only reads, as the
+// list of a slices.Contains or slices.Index, a map indexed, or ranged
+// over (`var retryable = []int{429, 503}`). ok is false for anything
+// else.
+func (b *builder) statusList(e ast.Expr) ([]int, bool) {
+	e = analysisutil.Unparen(e)
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return b.literalStatuses(lit)
+	}
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	default:
+		return nil, false
+	}
+	v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	if b.lists == nil {
+		b.lists = b.statusLists()
+	}
+	st, ok := b.lists[v]
+	return st, ok
+}
+
+func (b *builder) literalStatuses(lit *ast.CompositeLit) ([]int, bool) {
+	var st []int
+	for _, elt := range lit.Elts {
+		e := elt
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if tv := b.pass.TypesInfo.Types[kv.Value]; tv.Value == nil || tv.Value.Kind() != constant.Bool || !constant.BoolVal(tv.Value) {
+				return nil, false
+			}
+			e = kv.Key
+		}
+		c, ok := b.constInt(e)
+		if !ok {
+			return nil, false
+		}
+		st = append(st, int(c))
+	}
+	return st, true
+}
+
+// statusLists finds the unexported package variables of this package
+// initialized with a literal list of statuses and only read: each use is
+// the list of a slices.Contains or slices.Index, a map indexed for a
+// value, or the operand of a range.
+func (b *builder) statusLists() map[*types.Var][]int {
+	out := map[*types.Var][]int{}
+	info := b.pass.TypesInfo
+	for _, f := range b.pass.Files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Names) != len(vs.Values) {
+					continue
+				}
+				for i, name := range vs.Names {
+					v, ok := info.Defs[name].(*types.Var)
+					lit, isLit := analysisutil.Unparen(vs.Values[i]).(*ast.CompositeLit)
+					if !ok || !isLit || v.Exported() {
+						continue
+					}
+					if st, ok := b.literalStatuses(lit); ok && len(st) > 0 {
+						out[v] = st
+					}
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return out
+	}
+	for _, f := range b.pass.Files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || len(stack) == 0 {
+				return true
+			}
+			v, ok := info.Uses[id].(*types.Var)
+			if !ok || out[v] == nil {
+				return true
+			}
+			read := false
+			switch p := stack[len(stack)-1].(type) {
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(info, p)
+				read = len(p.Args) > 0 && p.Args[0] == ast.Expr(id) && (analysisutil.IsFunc(fn, "slices", "Contains") || analysisutil.IsFunc(fn, "slices", "Index"))
+			case *ast.IndexExpr:
+				read = p.X == ast.Expr(id) && len(stack) >= 2 && !writes(stack[len(stack)-2], p)
+			case *ast.RangeStmt:
+				read = p.X == ast.Expr(id)
+			}
+			if !read {
+				delete(out, v)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// writes reports whether parent assigns to (or takes the address of) x.
+func writes(parent ast.Node, x ast.Expr) bool {
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		return slices.Contains(p.Lhs, x)
+	case *ast.IncDecStmt:
+		return p.X == x
+	case *ast.UnaryExpr:
+		return p.Op == token.AND
+	}
+	return false
 }
 
 // isStatusCode: e is the StatusCode field of an http.Response.
