@@ -152,7 +152,7 @@ func (rd *reader) retry(call *ast.CallExpr) {
 	switch row.Path {
 	case catalog.CenkaltiV4:
 		if row.BoundArg >= 0 && row.BoundArg < len(call.Args) {
-			rd.cenkalti(call.Args[row.BoundArg], false, false, true, 0)
+			rd.cenkalti(call.Args[row.BoundArg], false, rd.stopsOnCancel(call, row), true, 0)
 		}
 	case catalog.CenkaltiV5:
 		var elapsed0 *ast.CallExpr

@@ -1,0 +1,92 @@
+package libconfig
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
+)
+
+// stopsOnCancel reports whether the operation of the library retry call
+// (argument OpArg of row), a function literal, ends the retry once a
+// context is done: it returns a Permanent error (backoff.Permanent) that
+// carries a context's error (`backoff.Permanent(ctx.Err())`, or
+// context.Canceled), or that it returns on a branch taken only then
+// (`if ctx.Err() != nil`, a select case receiving from ctx.Done()). Such
+// a retry is bounded by that context, as one wrapped in WithContext is.
+func (rd *reader) stopsOnCancel(call *ast.CallExpr, row *catalog.Row) bool {
+	if row.OpArg < 0 || row.OpArg >= len(call.Args) {
+		return false
+	}
+	for _, o := range rd.vals.Trace(call.Args[row.OpArg]) {
+		lit, ok := analysisutil.Unparen(o.Expr).(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		found := false
+		ast.PreorderStack(lit.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			prow := catalogRow(analysisutil.Callee(rd.pass.TypesInfo, c))
+			if prow == nil || prow.Role != catalog.Permanent {
+				return true
+			}
+			if rd.mentionsDone(c) {
+				found = true
+				return false
+			}
+			for i := len(stack) - 1; i >= 0; i-- {
+				switch p := stack[i].(type) {
+				case *ast.IfStmt:
+					if rd.mentionsDone(p.Cond) && i+1 < len(stack) && stack[i+1] == p.Body {
+						found = true
+					}
+				case *ast.CommClause:
+					if p.Comm != nil && rd.mentionsDone(p.Comm) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsDone reports whether n asks a context whether it is done (its
+// Err or Done) or names context.Canceled or context.DeadlineExceeded.
+func (rd *reader) mentionsDone(n ast.Node) bool {
+	info := rd.pass.TypesInfo
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			switch obj := info.Uses[x.Sel].(type) {
+			case *types.Func:
+				if (obj.Name() == "Err" || obj.Name() == "Done") && analysisutil.IsNamedType(info.TypeOf(x.X), "context", "Context") {
+					found = true
+				}
+			case *types.Var:
+				if obj.Pkg() != nil && obj.Pkg().Path() == "context" && (obj.Name() == "Canceled" || obj.Name() == "DeadlineExceeded") {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
