@@ -1,6 +1,7 @@
 package timeouts
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -232,15 +233,47 @@ func isFuncParam(v *types.Var) bool {
 // another package: export data keeps the names), or a function of this
 // package never uses it but to hand it on, as it is, to a parameter that
 // is not read either (a constructor that passes its context to a method
-// that ignores it; fixture `testdata/src/timeoutchain/detach/unread.go`).
-// An interface method or a function value may be anything.
+// that ignores it; fixture `testdata/src/timeoutchain/detach/unread.go`),
+// or a function of another package does so (its UnreadFact). An
+// interface method or a function value may be anything.
 func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
-	return m.unreadArg(call, i, map[*types.Var]bool{}, 0)
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	return fn != nil && m.unreadParam(fn, i, map[*types.Var]bool{}, 0)
 }
 
-func (m *layer) unreadArg(call *ast.CallExpr, i int, visiting map[*types.Var]bool, depth int) bool {
-	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	if fn == nil || analysisutil.IsInterfaceMethod(fn) {
+// UnreadFact is exported for a function whose context parameters at
+// Params it never reads but to hand them on, as they are, to parameters
+// that are not read either.
+type UnreadFact struct {
+	Params []int
+}
+
+func (*UnreadFact) AFact() {}
+
+func (f *UnreadFact) String() string { return fmt.Sprintf("unread%v", f.Params) }
+
+// unreadSummary returns the UnreadFact of fn, a function of this
+// package; nil when it reads every context it is given.
+func (m *layer) unreadSummary(fn *types.Func) *UnreadFact {
+	var f UnreadFact
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		p := params.At(i)
+		if p.Name() == "_" || p.Name() == "" || !analysisutil.IsNamedType(p.Type(), "context", "Context") {
+			continue // blank ones are seen in export data already
+		}
+		if m.unreadParam(fn, i, map[*types.Var]bool{}, 0) {
+			f.Params = append(f.Params, i)
+		}
+	}
+	if len(f.Params) == 0 {
+		return nil
+	}
+	return &f
+}
+
+func (m *layer) unreadParam(fn *types.Func, i int, visiting map[*types.Var]bool, depth int) bool {
+	if analysisutil.IsInterfaceMethod(fn) {
 		return false
 	}
 	sig := fn.Signature()
@@ -252,7 +285,11 @@ func (m *layer) unreadArg(call *ast.CallExpr, i int, visiting map[*types.Var]boo
 		return true
 	}
 	d := m.vals.Decls[fn]
-	if d == nil || d.Body == nil || depth > 8 {
+	if d == nil {
+		var f UnreadFact
+		return fn.Pkg() != m.pass.Pkg && m.pass.ImportObjectFact(fn.Origin(), &f) && slices.Contains(f.Params, i)
+	}
+	if d.Body == nil || depth > 8 {
 		return false
 	}
 	origin := fn.Origin().Signature().Params().At(i)
@@ -269,8 +306,10 @@ func (m *layer) unreadArg(call *ast.CallExpr, i int, visiting map[*types.Var]boo
 		}
 		if len(stack) > 0 {
 			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok {
-				if j := slices.Index(c.Args, ast.Expr(id)); j >= 0 && m.unreadArg(c, j, visiting, depth+1) {
-					return false // handed on to a parameter nobody reads
+				if j := slices.Index(c.Args, ast.Expr(id)); j >= 0 {
+					if callee := analysisutil.Callee(m.pass.TypesInfo, c); callee != nil && m.unreadParam(callee, j, visiting, depth+1) {
+						return false // handed on to a parameter nobody reads
+					}
 				}
 			}
 		}

@@ -29,7 +29,7 @@ func Longest(ctx context.Context) error { // want Longest:`timeout\(0, 5s\)`
 }
 
 // detached sets a timeout on a context of its own, not its caller's.
-func detached(ctx context.Context) error {
+func detached(ctx context.Context) error { // want detached:`unread\[0\]`
 	c, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	return call(c, "")
@@ -52,3 +52,14 @@ func errs(a, b error) error {
 }
 
 var _ = []any{detached, unknown}
+
+// forwards hands its context on, as it is, to detached, which never reads
+// it: it does not read it either.
+func forwards(ctx context.Context) error { // want forwards:`unread\[0\]`
+	return detached(ctx)
+}
+
+// The near miss: handed on to call, which may read it.
+func reads(ctx context.Context) error {
+	return call(ctx, "")
+}
