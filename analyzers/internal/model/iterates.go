@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -121,6 +122,11 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					counter := (x.Tok == token.ADD_ASSIGN || x.Tok == token.SUB_ASSIGN) && len(x.Rhs) == 1 && info.Types[x.Rhs[0]].Value != nil
 					self := x.Tok != token.ASSIGN || (len(x.Rhs) == len(x.Lhs) && (mentions(x.Rhs[i], obj) || m.derivedVia(x.Rhs[i], obj, nodes)))
 					if self && !counter && isPlainValue(obj.Type()) {
+						derived[obj] = true
+					}
+					if x.Tok == token.ASSIGN && len(x.Rhs) == len(x.Lhs) && dropsHead(info, x.Rhs[i], obj) {
+						// addrs = addrs[1:]: the list the loop tries is
+						// consumed, what it takes from it changes.
 						derived[obj] = true
 					}
 				}
@@ -363,6 +369,26 @@ func (m *builder) readsPosition(nodes []ast.Node, ops []*ast.CallExpr, derived m
 }
 
 // isPlainValue reports whether t is a number (not a duration) or a string.
+// dropsHead reports whether e re-slices the slice obj holds, dropping its
+// head (`s[1:]`, `s[n:]`): a list consumed as the loop goes.
+func dropsHead(info *types.Info, e ast.Expr, obj types.Object) bool {
+	se, ok := analysisutil.Unparen(e).(*ast.SliceExpr)
+	if !ok || se.Slice3 {
+		return false
+	}
+	if id, ok := analysisutil.Unparen(se.X).(*ast.Ident); !ok || info.Uses[id] != obj {
+		return false
+	}
+	if _, ok := obj.Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	if se.Low == nil || se.High != nil {
+		return false
+	}
+	tv := info.Types[se.Low]
+	return tv.Value == nil || constant.Sign(tv.Value) > 0
+}
+
 func isPlainValue(t types.Type) bool {
 	if analysisutil.IsNamedType(t, "time", "Duration") {
 		return false
