@@ -217,6 +217,11 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 				return false
 			}
 		}
+		if call := m.discardedRetry(n); call != nil {
+			// _ = backoff.Retry(...): its failure cannot fail the
+			// attempt, so the retry around does not go round on it.
+			return false
+		}
 		switch x := n.(type) {
 		case *ast.GoStmt:
 			// A goroutine started here runs beside the attempt, not in
@@ -297,6 +302,58 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 	}
 	ast.Inspect(root, visit)
 	return out
+}
+
+// discardedRetry returns the call of statement n when n drops every
+// result of a retry (a catalogued retry call, or a call of a function
+// that retries) one of which is an error: written as a statement, or
+// assigned to blanks only. What that retry ends with cannot fail the
+// code around it: a retry around that code does not go round on it, and
+// it nests in nothing (a changefeed's reader connecting to each member
+// it announces, the error left to the log). nil otherwise.
+func (m *builder) discardedRetry(n ast.Node) *ast.CallExpr {
+	var e ast.Expr
+	switch st := n.(type) {
+	case *ast.ExprStmt:
+		e = st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) != 1 {
+			return nil
+		}
+		for _, l := range st.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return nil
+			}
+		}
+		e = st.Rhs[0]
+	default:
+		return nil
+	}
+	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	res := m.pass.TypesInfo.TypeOf(call)
+	hasErr := false
+	switch t := res.(type) {
+	case *types.Tuple:
+		for i := range t.Len() {
+			hasErr = hasErr || analysisutil.IsErrorType(t.At(i).Type())
+		}
+	case nil:
+	default:
+		hasErr = analysisutil.IsErrorType(t)
+	}
+	if !hasErr {
+		return nil
+	}
+	if r := m.retryAt[call]; r != nil {
+		return call
+	}
+	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil && m.summary(fn) != nil {
+		return call
+	}
+	return nil
 }
 
 // summary returns the RetryFact of fn: computed for this package's

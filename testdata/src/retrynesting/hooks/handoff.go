@@ -80,8 +80,8 @@ func onceNow(ctx context.Context) error {
 	var once sync.Once
 	for i := 0; i < 3; i++ { // want `nested retry`
 		if _, err = dial(ctx); err == nil {
-			once.Do(func() { _ = flush(ctx) })
-			return nil
+			once.Do(func() { err = flush(ctx) })
+			return err
 		}
 		time.Sleep(jittered(time.Second))
 	}
