@@ -294,7 +294,6 @@ func addLibJitterFix(pass *analysis.Pass, diag *analysis.Diagnostic, lib *waits.
 	diag.SuggestedFixes = []analysis.SuggestedFix{{Message: "Set " + lib.Field.Name + " to " + lib.Field.FixValue, TextEdits: []analysis.TextEdit{edit}}}
 }
 
-// constDuration is the constant value of a duration expression.
 // shortPause is the longest constant pause that is not judged for
 // jitter.
 const shortPause = 100 * time.Millisecond
@@ -314,6 +313,7 @@ func isShortPause(pass *analysis.Pass, e ast.Expr) bool {
 	return n > 0 && n < int64(shortPause)
 }
 
+// constDuration is the constant value of a duration expression.
 func constDuration(pass *analysis.Pass, e ast.Expr) int64 {
 	n, _ := constant.Int64Val(constant.ToInt(pass.TypesInfo.Types[e].Value))
 	return n
