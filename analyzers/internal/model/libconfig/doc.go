@@ -18,6 +18,13 @@
 // v4 bounds time in the BackOff value (MaxElapsedTime, 15 minutes by
 // default, none in a constant or zero backoff) and v5 in options of Retry.
 //
+// A gRPC retry interceptor (go-grpc-middleware's, catalog
+// RetryInterceptor rows) is no retry of the model: it runs nothing where
+// it is made, and retries the calls made through the connection it is
+// installed on, which are not followed. Its configuration is read here
+// anyway, at the call that makes it, under a Retry of its own that no
+// other layer sees (interceptors.go).
+//
 // This layer sits on the model and not inside it because nothing in the
 // model depends on it: recognizing library retries (libretry.go,
 // bounds.go) stays in the model, which needs them for nesting.
