@@ -73,6 +73,9 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 	switch s.Knob {
 	case libconfig.Delay:
 		if s.Val == nil {
+			if s.Own != nil && (s.Form == libconfig.Field || s.Form == libconfig.Write) {
+				return "no-jitter", s.Field + ": a function whose delays have no random part"
+			}
 			return "", ""
 		}
 		if s.Val.Jitter == catalog.JitterZero {
@@ -204,8 +207,8 @@ func configFix(pass *analysis.Pass, s *libconfig.Setting) *analysis.SuggestedFix
 	insertField := func(msg string, lit *ast.CompositeLit, field, value string) *analysis.SuggestedFix {
 		return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: lit.Lbrace + 1, End: lit.Lbrace + 1, NewText: []byte(field + ": " + value + ", ")}}}
 	}
-	if s.Via != nil {
-		return nil // the jitter belongs in the function, on its fallback path
+	if s.Via != nil || s.Own != nil {
+		return nil // the jitter belongs in the function (on its fallback path)
 	}
 	q := s.Qual
 	switch s.Knob {

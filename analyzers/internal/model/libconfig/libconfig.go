@@ -112,6 +112,11 @@ type Setting struct {
 	// Write): the function returns Val's delay on some path (a fallback
 	// to the library's default) and draws nothing random itself.
 	Via *types.Func
+	// Own, for a Delay field set to a function that computes the delay
+	// itself (a function literal, a function of the package) with no
+	// random part in any of its returns: that function (an
+	// *ast.FuncLit or *ast.FuncDecl); Val is nil.
+	Own ast.Node
 }
 
 type reader struct {

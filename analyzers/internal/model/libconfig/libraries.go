@@ -305,9 +305,73 @@ func (rd *reader) fieldValue(k Knob, f Form, row *catalog.Row, field string, v a
 		val, via = rd.fallback(v)
 	}
 	if val == nil {
+		if k == Delay {
+			if own := rd.ownDelay(v); own != nil {
+				rd.add(&Setting{Knob: k, Form: f, Row: row, Field: field, Node: v, Value: v, Qual: qualifier(v), Own: own})
+			}
+		}
 		return
 	}
 	rd.add(&Setting{Knob: k, Form: f, Row: row, Field: field, Val: val, Node: v, Value: v, Qual: qualifier(v), Via: via})
+}
+
+// ownDelay returns the function that v, a delay function set as a
+// field's value, is — a function literal, or a function of the package —
+// when it computes every delay it returns with no random part: each
+// return's shape (waits.Result.ShapeCounting, its parameters counted as
+// the library's inputs: the bounds it is configured with, the attempt
+// number, the response) has no jitter, and none is of a shape the model
+// cannot see into. nil otherwise.
+func (rd *reader) ownDelay(v ast.Expr) ast.Node {
+	var fn ast.Node
+	var typ *ast.FuncType
+	var body *ast.BlockStmt
+	switch x := analysisutil.Unparen(v).(type) {
+	case *ast.FuncLit:
+		fn, typ, body = x, x.Type, x.Body
+	case *ast.Ident:
+		f, ok := rd.pass.TypesInfo.Uses[x].(*types.Func)
+		if !ok || f.Pkg() != rd.pass.Pkg {
+			return nil
+		}
+		d := rd.vals.Decls[f]
+		if d == nil || d.Body == nil {
+			return nil
+		}
+		fn, typ, body = d, d.Type, d.Body
+	default:
+		return nil
+	}
+	params := map[types.Object]bool{}
+	for _, fld := range typ.Params.List {
+		for _, n := range fld.Names {
+			if obj := rd.pass.TypesInfo.Defs[n]; obj != nil {
+				params[obj] = true
+			}
+		}
+	}
+	w := rd.pass.ResultOf[waits.Analyzer].(*waits.Result)
+	returns, fixed := 0, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) != 1 {
+				fixed = false
+				return false
+			}
+			returns++
+			if w.ShapeCounting(x.Results[0], body, params).Jitter != waits.JitterNone {
+				fixed = false
+			}
+		}
+		return fixed
+	})
+	if returns == 0 || !fixed {
+		return nil
+	}
+	return fn
 }
 
 // fallback reads a delay function of the package set as a field's value
