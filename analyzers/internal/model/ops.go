@@ -143,48 +143,92 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 			release = nil
 		}
 	}
+	// err == nil && sameAddr(conn.RemoteAddr(), ...): what follows a
+	// test that the operation succeeded uses a success's result, no
+	// partial one.
+	succeeded := func(e ast.Expr) []types.Object {
+		var out []types.Object
+		for _, c := range conjuncts(e) {
+			be, ok := analysisutil.Unparen(c).(*ast.BinaryExpr)
+			if !ok || be.Op != token.EQL {
+				continue
+			}
+			x := be.X
+			if in.isNil(x) {
+				x = be.Y
+			} else if !in.isNil(be.Y) {
+				continue
+			}
+			if id, ok := analysisutil.Unparen(x).(*ast.Ident); ok {
+				if sl, ok := s.slot(in.info.Uses[id]); ok && !sl.isResp {
+					out = append(out, sl.partials...)
+				}
+			}
+		}
+		return out
+	}
+	excluded := map[types.Object]bool{}
 	used := false
-	for _, n := range nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if used {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if used {
+			return false
+		}
+		if be, ok := n.(*ast.BinaryExpr); ok && be.Op == token.LAND {
+			if guarded := succeeded(be.X); len(guarded) > 0 {
+				ast.Inspect(be.X, visit)
+				var added []types.Object
+				for _, o := range guarded {
+					if !excluded[o] {
+						excluded[o] = true
+						added = append(added, o)
+					}
+				}
+				ast.Inspect(be.Y, visit)
+				for _, o := range added {
+					delete(excluded, o)
+				}
 				return false
 			}
-			switch x := n.(type) {
-			case *ast.CallExpr:
-				// shouldRetry(res, err): a decision about the outcome,
-				// no data kept.
-				if x == release || in.verdictOn(x, s) != nil {
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			// shouldRetry(res, err): a decision about the outcome,
+			// no data kept.
+			if x == release || in.verdictOn(x, s) != nil {
+				return false
+			}
+		case *ast.BinaryExpr:
+			// res != nil: asks whether there is a result, uses none.
+			if (x.Op == token.EQL || x.Op == token.NEQ) && (isPending(x.X) && in.isNil(x.Y) || isPending(x.Y) && in.isNil(x.X)) {
+				return false
+			}
+		case *ast.SelectorExpr:
+			// res.Error: the outcome carried in the result (an error,
+			// or a field of a concrete error type), not a partial
+			// result; res.Throttle, res.Count: a number about
+			// it (for metrics, logs), not data kept.
+			if tv, ok := in.info.Types[x]; ok && isPending(x.X) {
+				if carriesError(tv.Type) {
 					return false
 				}
-			case *ast.BinaryExpr:
-				// res != nil: asks whether there is a result, uses none.
-				if (x.Op == token.EQL || x.Op == token.NEQ) && (isPending(x.X) && in.isNil(x.Y) || isPending(x.Y) && in.isNil(x.X)) {
+				if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0 {
 					return false
 				}
-			case *ast.SelectorExpr:
-				// res.Error: the outcome carried in the result (an error,
-				// or a field of a concrete error type), not a partial
-				// result; res.Throttle, res.Count: a number about
-				// it (for metrics, logs), not data kept.
-				if tv, ok := in.info.Types[x]; ok && isPending(x.X) {
-					if carriesError(tv.Type) {
-						return false
-					}
-					if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0 {
-						return false
-					}
+			}
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			obj := in.info.Uses[id]
+			for _, p := range pending {
+				if obj == p && !excluded[p] {
+					used = true
 				}
 			}
-			if id, ok := n.(*ast.Ident); ok {
-				obj := in.info.Uses[id]
-				for _, p := range pending {
-					if obj == p {
-						used = true
-					}
-				}
-			}
-			return true
-		})
+		}
+		return true
+	}
+	for _, n := range nodes {
+		ast.Inspect(n, visit)
 	}
 	if !used {
 		return s
@@ -192,4 +236,13 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	c := s.clone()
 	c.progress = true
 	return c
+}
+
+// conjuncts returns the operands of e's top-level && chain, in order (e
+// itself when it is no &&).
+func conjuncts(e ast.Expr) []ast.Expr {
+	if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LAND {
+		return append(conjuncts(be.X), conjuncts(be.Y)...)
+	}
+	return []ast.Expr{e}
 }
