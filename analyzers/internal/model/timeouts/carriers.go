@@ -251,28 +251,14 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 	}
 	for r := range sig.Results().Variables() {
 		if analysisutil.IsErrorType(r.Type()) {
-			return false
+			return m.keptStream(call, parent, body)
 		}
 	}
 	as, ok := parent.(*ast.AssignStmt)
 	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) || len(as.Lhs) != 1 {
 		return false
 	}
-	lasting := func(l ast.Expr) bool {
-		switch x := analysisutil.Unparen(l).(type) {
-		case *ast.SelectorExpr:
-			sel := info.Selections[x]
-			if sel == nil {
-				v, ok := info.Uses[x.Sel].(*types.Var)
-				return ok && v.Parent() == v.Pkg().Scope() // pkg.Var
-			}
-			return sel.Kind() == types.FieldVal
-		case *ast.Ident:
-			v, ok := info.Uses[x].(*types.Var)
-			return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
-		}
-		return false
-	}
+	lasting := m.lasting
 	if lasting(as.Lhs[0]) {
 		return true
 	}
@@ -301,4 +287,79 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 		kept = true
 	}
 	return kept
+}
+
+// lasting reports whether l, the target of an assignment, outlives the
+// function: a field, or a package variable.
+func (m *layer) lasting(l ast.Expr) bool {
+	info := m.pass.TypesInfo
+	switch x := analysisutil.Unparen(l).(type) {
+	case *ast.SelectorExpr:
+		sel := info.Selections[x]
+		if sel == nil {
+			v, ok := info.Uses[x.Sel].(*types.Var)
+			return ok && v.Parent() == v.Pkg().Scope() // pkg.Var
+		}
+		return sel.Kind() == types.FieldVal
+	case *ast.Ident:
+		v, ok := info.Uses[x].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
+}
+
+// keptStream reports whether call, which returns a value and an error, is
+// assigned to a local whose stream the function keeps beyond itself: the
+// value, or a field of it, that has a Close() error method (a response's
+// Body), stored in a field or a package variable. The call's context
+// governs that stream for as long as it is read, after the function has
+// returned; the caller's would cut it when the caller is done (a feed's
+// Connect opening the stream its Next reads). Fixture
+// testdata/src/timeoutchain/detach/kept.go.
+func (m *layer) keptStream(call *ast.CallExpr, parent ast.Node, body inspector.Cursor) bool {
+	info := m.pass.TypesInfo
+	as, ok := parent.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) || len(as.Lhs) < 2 {
+		return false
+	}
+	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return false
+	}
+	for cur := range body.Preorder((*ast.Ident)(nil)) {
+		x := cur.Node().(*ast.Ident)
+		if x == id || info.Uses[x] != v {
+			continue
+		}
+		val, up := ast.Expr(x), cur.Parent()
+		if sel, ok := up.Node().(*ast.SelectorExpr); ok && sel.X == ast.Expr(x) {
+			val, up = sel, up.Parent()
+		}
+		a, ok := up.Node().(*ast.AssignStmt)
+		if !ok || len(a.Lhs) != len(a.Rhs) {
+			continue
+		}
+		if i := slices.Index(a.Rhs, val); i >= 0 && m.lasting(a.Lhs[i]) && closes(info.TypeOf(val)) {
+			return true
+		}
+	}
+	return false
+}
+
+// closes reports whether t has a method Close() error.
+func closes(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Close")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Signature()
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && analysisutil.IsErrorType(sig.Results().At(0).Type())
 }

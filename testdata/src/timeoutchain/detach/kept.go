@@ -2,6 +2,8 @@ package detach
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"sync"
 )
 
@@ -57,4 +59,42 @@ func (a *authorizer) authorizeAndFetch(ctx context.Context, url string) (string,
 	src := newTokenSource(context.Background(), url) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 	a.src = src
 	return src.token()
+}
+
+// feed reads a long-lived streamed response: Connect opens it, Next reads
+// it after Connect has returned.
+type feed struct {
+	body io.ReadCloser
+}
+
+func openStream(ctx context.Context, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// The stream outlives Connect: its body is kept in a field, read by
+// Next. The caller's context would cut it once Connect's caller is done;
+// the call's own context governs it.
+func (f *feed) Connect(ctx context.Context, url string) error {
+	res, err := openStream(context.Background(), url)
+	if err != nil {
+		return err
+	}
+	f.body = res.Body
+	return nil
+}
+
+func (f *feed) Next(p []byte) (int, error) { return f.body.Read(p) }
+
+// The near miss: the body is read at once, within the call.
+func (f *feed) Fetch(ctx context.Context, url string) ([]byte, error) {
+	res, err := openStream(context.Background(), url) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	return io.ReadAll(res.Body)
 }
