@@ -189,12 +189,50 @@ func (c *classify) mentions(e ast.Node) bool {
 // block reports whether every return in stmts is allowed; guarded says
 // the statements run only after an identifying test held.
 func (c *classify) block(stmts []ast.Stmt, guarded bool) bool {
+	// if !errors.As(err, &ce) { return false }; if ce.Resp.StatusCode !=
+	// 400 { return false }: what follows runs only once every negated
+	// test held, a conjunction, specific when one of its tests is.
+	chain, chainSpecific := false, false
 	for _, st := range stmts {
 		if !c.stmt(st, guarded) {
 			return false
 		}
+		if neg := c.refusal(st); neg != nil && c.identifies(neg) && (!guarded || chain) {
+			chain, guarded = true, true
+			chainSpecific = chainSpecific || c.specific(neg)
+		}
+	}
+	if chain && !chainSpecific {
+		c.general = true
 	}
 	return true
+}
+
+// refusal returns, for `if C { return false }` (no init, no else), the
+// negation of C: X for `!X`, `a == b` for `a != b`. nil otherwise.
+func (c *classify) refusal(st ast.Stmt) ast.Expr {
+	ifs, ok := st.(*ast.IfStmt)
+	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return nil
+	}
+	ret, ok := ifs.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	if tv := c.info.Types[ret.Results[0]]; tv.Value == nil || tv.Value.Kind() != constant.Bool || constant.BoolVal(tv.Value) {
+		return nil
+	}
+	switch x := analysisutil.Unparen(ifs.Cond).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return x.X
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.NEQ {
+			return &ast.BinaryExpr{X: x.X, OpPos: x.OpPos, Op: token.EQL, Y: x.Y}
+		}
+	}
+	return nil
 }
 
 func (c *classify) stmt(st ast.Stmt, guarded bool) bool {
@@ -368,7 +406,8 @@ func (c *classify) specific(e ast.Expr) bool {
 		case token.LOR:
 			return c.specific(x.X) && c.specific(x.Y)
 		case token.EQL:
-			return c.mentions(x.X) && c.specificValue(x.Y) || c.mentions(x.Y) && c.specificValue(x.X)
+			return c.mentions(x.X) && (c.specificValue(x.Y) || c.clientStatus(x.X, x.Y)) ||
+				c.mentions(x.Y) && (c.specificValue(x.X) || c.clientStatus(x.Y, x.X))
 		}
 	case *ast.CallExpr:
 		fn := analysisutil.Callee(c.info, x)
@@ -383,6 +422,23 @@ func (c *classify) specific(e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// clientStatus reports whether field is the StatusCode of an
+// *http.Response (one the error carries: `ce.Resp.StatusCode`) and code a
+// constant client error, 4xx but 408, 425 and 429: the request itself
+// was refused, which no outage causes.
+func (c *classify) clientStatus(field, code ast.Expr) bool {
+	sel, ok := analysisutil.Unparen(field).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "StatusCode" || !isHTTPResponse(c.info.TypeOf(sel.X)) {
+		return false
+	}
+	tv := c.info.Types[code]
+	if tv.Value == nil {
+		return false
+	}
+	n, ok := constant.Int64Val(constant.ToInt(tv.Value))
+	return ok && n >= 400 && n < 500 && !httpRetryable(n)
 }
 
 // specificValue reports whether e is an error sentinel (of the package or

@@ -5,6 +5,7 @@ package classifiers
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 )
 
@@ -117,4 +118,45 @@ func anyError(err error) bool {
 // nothing: no fact.
 func either(err error, force bool) bool {
 	return serialization(err) || force
+}
+
+// callError carries the response a call was refused with.
+type callError struct {
+	Resp *http.Response
+}
+
+func (e *callError) Error() string { return "refused" }
+
+// pending picks out, after early refusals, a 400 carried by the error:
+// the request refused, no outage: specific.
+func pending(err error) bool { // want pending:"identifies specific"
+	var ce *callError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	if ce.Resp.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	return strings.Contains(ce.Error(), "pending")
+}
+
+// unavailable picks out a 503 the same way: a family an outage gives
+// every client, not specific.
+func unavailable(err error) bool { // want unavailable:"identifies$"
+	var ce *callError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	if ce.Resp.StatusCode != http.StatusServiceUnavailable {
+		return false
+	}
+	return true
+}
+
+// unguarded returns true after a test that identifies nothing: no fact.
+func unguarded(err error, force bool) bool {
+	if !force {
+		return false
+	}
+	return true
 }
