@@ -258,8 +258,7 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) || len(as.Lhs) != 1 {
 		return false
 	}
-	lasting := m.lasting
-	if lasting(as.Lhs[0]) {
+	if m.lasting(as.Lhs[0]) {
 		return true
 	}
 	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
@@ -281,7 +280,7 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 			return false
 		}
 		i := slices.Index(a.Rhs, ast.Expr(x))
-		if i < 0 || !lasting(a.Lhs[i]) {
+		if i < 0 || !m.lasting(a.Lhs[i]) {
 			return false
 		}
 		kept = true
