@@ -296,9 +296,16 @@ func (m *layer) unreadParam(fn *types.Func, i int, visiting map[*types.Var]bool,
 	if visiting[origin] {
 		return true // handed back to itself: read only if read elsewhere
 	}
+	if r, ok := m.unread[origin]; ok {
+		return r
+	}
 	visiting[origin] = true
 	defer delete(visiting, origin)
 	used := false
+	if depth == 0 {
+		// Known for good only when no cycle was assumed on the way.
+		defer func() { m.unread[origin] = !used }()
+	}
 	ast.PreorderStack(d.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if used || !ok || m.pass.TypesInfo.Uses[id] != origin {

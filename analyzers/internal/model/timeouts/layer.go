@@ -2,6 +2,7 @@ package timeouts
 
 import (
 	"go/ast"
+	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,6 +34,7 @@ type layer struct {
 	valueCtxs *provenance.Summaries[ValueContextFact]
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
+	unread    map[*types.Var]bool   // unreadParam's answers, for parameters asked first (dropped.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -49,6 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 		summaries: provenance.NewSummaries[TimeoutFact](),
 		carriers:  provenance.NewSummaries[CarrierFact](),
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
+		unread:    map[*types.Var]bool{},
 	}
 	for _, fn := range m.vals.Funcs() {
 		if f := m.timeoutSummary(fn); f != nil {
