@@ -38,9 +38,10 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // Samples are the statuses whose tests the layer records: each is
-// recorded when a test tells it apart both from success (200) and from a
-// plain client error (404), as `== 429`, `>= 500` and `case 503:` do, and
-// `!= 200` or `>= 400` do not.
+// recorded when a test names it and tells it apart both from success
+// (200) and from a plain client error (404), as `== 429`, `!= 503` and
+// `case 503:` do, and `!= 200` does not; a range (`>= 500`) names no
+// status.
 var Samples = []int{429, 503}
 
 // Reference statuses a test must tell a sample apart from.
@@ -538,9 +539,12 @@ func (b *builder) constInt(e ast.Expr) (int64, bool) {
 	return constant.Int64Val(constant.ToInt(tv.Value))
 }
 
+// compare records the statuses a comparison names: `== 429`, `!= 503`.
+// A range (`>= 500`, `<= 499`) names none: it treats 503 as one server
+// error among many, with no notion of a server asking for a pause.
 func (b *builder) compare(n *ast.BinaryExpr, params map[types.Object]int, paramSt map[int][]int) {
 	switch n.Op {
-	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	case token.EQL, token.NEQ:
 	default:
 		return
 	}

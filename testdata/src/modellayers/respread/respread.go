@@ -16,8 +16,9 @@ func Delay(resp *http.Response, def time.Duration) time.Duration { // want Delay
 	return def
 }
 
-// Retryable tells 429 and 5xx apart from success.
-func Retryable(code int) bool { // want Retryable:`respread\(tests \$0 \[429 503\]\)`
+// Retryable tells 429 apart from success by name, and 5xx by a range,
+// which names none of them.
+func Retryable(code int) bool { // want Retryable:`respread\(tests \$0 \[429\]\)`
 	return code == http.StatusTooManyRequests || code >= 500
 }
 

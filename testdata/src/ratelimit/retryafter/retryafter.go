@@ -15,7 +15,8 @@ func Delay(resp *http.Response, def time.Duration) time.Duration {
 	return def
 }
 
-// Retryable tells 429 and 5xx apart from success.
+// Retryable tells 429 apart from success by name, and 5xx by a range,
+// which names none of them.
 func Retryable(code int) bool {
 	return code == http.StatusTooManyRequests || code >= 500
 }
