@@ -41,6 +41,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 	var sh DelayShape
 	random, fixed := false, false
 	libUnknown := false // a backoff value's next wait, its jitter not known
+	unfollowed := false // a helper's return that lists no delay (a bare return)
 	seen := map[ast.Node]bool{}
 	var exprs []ast.Expr
 	var helpers []*ast.FuncDecl // helpers whose returns were followed
@@ -140,7 +141,15 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 				if fn := analysisutil.Callee(info, x); fn != nil {
 					if d := m.vals.Decls[fn]; d != nil {
 						helpers = append(helpers, d)
-						returns(d.Body)
+						if fn.Signature().Results().Len() > 1 {
+							// delay, again := r.Retry(code, err): the first
+							// result of every return.
+							if !resultsOf(d.Body, 0, func(e ast.Expr) { visitExpr(e, depth+1) }) {
+								unfollowed = true
+							}
+						} else {
+							returns(d.Body)
+						}
 					}
 				} else if funcs, ok := m.fieldFuncs(x.Fun); ok {
 					// c.delay(n): a function field the package alone sets.
@@ -307,7 +316,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if libUnknown || m.opaque(exprs, helpers, lits, o.counters) {
+		if libUnknown || unfollowed || m.opaque(exprs, helpers, lits, o.counters) {
 			sh.Jitter = JitterUnknown
 		}
 	}
