@@ -42,7 +42,6 @@ func (r *retryer) fixed(code int, err error) (time.Duration, bool) {
 	return r.base, true
 }
 
-
 // The delay is the first result of a helper whose every return gives it
 // from an interface's method: not known, not judged.
 func getNext(hc *http.Client, req *http.Request) {
