@@ -309,7 +309,24 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 	switch p := path[len(path)-1].(type) {
 	case *ast.BlockStmt:
 		ifs, ok := path[len(path)-2].(*ast.IfStmt)
-		return ok && ifs.Body == p && above(ifs.Cond)
+		if !ok || ifs.Body != p {
+			return false
+		}
+		if above(ifs.Cond) {
+			return true
+		}
+		// if u >= max { d = max } else { d = time.Duration(u) }: d is
+		// the smaller of the two.
+		u := elseValue(info, ifs, v)
+		if u == nil {
+			return false
+		}
+		for _, dj := range analysisutil.Split(ifs.Cond, token.LOR) {
+			if small, big, ok := sides(dj); ok && scaledOf(info, big, u) && !mentionsObj(info, small, u) {
+				return true
+			}
+		}
+		return false
 	case *ast.CaseClause:
 		if len(path) < 3 || !above(p.List...) {
 			return false
@@ -332,6 +349,29 @@ func isCapAssign(info *types.Info, s *ast.AssignStmt, v *types.Var, fnBody *ast.
 }
 
 // resets reports whether list gives v, directly, a value that is not v's.
+// elseValue returns, for an if whose else branch is the one statement
+// `v = e`, the local variable e is made of, as it is or converted
+// (`time.Duration(backoff)`); nil otherwise.
+func elseValue(info *types.Info, ifs *ast.IfStmt, v *types.Var) *types.Var {
+	els, ok := ifs.Else.(*ast.BlockStmt)
+	if !ok || len(els.List) != 1 {
+		return nil
+	}
+	as, ok := els.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || info.Uses[identOf(as.Lhs[0])] != v {
+		return nil
+	}
+	id := identOf(Unconvert(info, as.Rhs[0]))
+	if id == nil {
+		return nil
+	}
+	u, ok := info.Uses[id].(*types.Var)
+	if !ok || u == v || !provenance.IsLocal(u) {
+		return nil
+	}
+	return u
+}
+
 func resets(info *types.Info, list []ast.Stmt, v *types.Var) bool {
 	for _, st := range list {
 		if a, ok := st.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN && len(a.Lhs) == 1 && len(a.Rhs) == 1 &&
