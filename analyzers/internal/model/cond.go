@@ -135,9 +135,7 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 		// status judges it, as a predicate given it does.
 		if k, ok := in.statusKey(e.Index, s); ok {
 			if sl, ok := s.slot(k); ok && sl.isResp && !sl.accepted {
-				c := s.clone()
-				sl.checked = true
-				c.setSlot(sl)
+				c := markChecked(s, k)
 				return []*state{c}, []*state{c}
 			}
 		}
@@ -450,14 +448,7 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			continue // judged already by the call that accepted it
 		}
 		if sl, ok := s.slot(k); ok && sl.isResp {
-			mark := func(x *state) *state {
-				c := x.clone()
-				n, _ := c.slot(k)
-				n.checked = true
-				c.setSlot(n)
-				return c
-			}
-			t, f = mark(t), mark(f)
+			t, f = markChecked(t, k), markChecked(f, k)
 			continue
 		}
 		if isErrorsIs {
@@ -504,4 +495,14 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 func (in *interp) carries(call *ast.CallExpr) bool {
 	res := in.results(call)
 	return len(res) == 1 && !analysisutil.IsErrorType(res[0]) && !isHTTPResponse(res[0]) && waits.ErrorField(in.pkg, res[0]) != nil
+}
+
+// markChecked returns a copy of s in which the response slot k has been
+// judged (a predicate given it, a set indexed by its status).
+func markChecked(s *state, k any) *state {
+	c := s.clone()
+	n, _ := c.slot(k)
+	n.checked = true
+	c.setSlot(n)
+	return c
 }

@@ -148,7 +148,7 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	// partial one.
 	succeeded := func(e ast.Expr) []types.Object {
 		var out []types.Object
-		for _, c := range conjuncts(e) {
+		for _, c := range analysisutil.Split(e, token.LAND) {
 			be, ok := analysisutil.Unparen(c).(*ast.BinaryExpr)
 			if !ok || be.Op != token.EQL {
 				continue
@@ -236,13 +236,4 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	c := s.clone()
 	c.progress = true
 	return c
-}
-
-// conjuncts returns the operands of e's top-level && chain, in order (e
-// itself when it is no &&).
-func conjuncts(e ast.Expr) []ast.Expr {
-	if be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr); ok && be.Op == token.LAND {
-		return append(conjuncts(be.X), conjuncts(be.Y)...)
-	}
-	return []ast.Expr{e}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 func (m *builder) add(r *Retry) {
@@ -333,17 +334,7 @@ func (m *builder) discardedRetry(n ast.Node) *ast.CallExpr {
 	if !ok {
 		return nil
 	}
-	res := m.pass.TypesInfo.TypeOf(call)
-	hasErr := false
-	switch t := res.(type) {
-	case *types.Tuple:
-		for i := range t.Len() {
-			hasErr = hasErr || analysisutil.IsErrorType(t.At(i).Type())
-		}
-	case nil:
-	default:
-		hasErr = analysisutil.IsErrorType(t)
-	}
+	hasErr := slices.ContainsFunc(waits.Results(m.pass.TypesInfo, call), analysisutil.IsErrorType)
 	if !hasErr {
 		return nil
 	}

@@ -77,13 +77,9 @@ func (rd *reader) mentionsDone(n ast.Node) bool {
 		case *ast.SelectorExpr:
 			switch obj := info.Uses[x.Sel].(type) {
 			case *types.Func:
-				if (obj.Name() == "Err" || obj.Name() == "Done") && analysisutil.IsNamedType(info.TypeOf(x.X), "context", "Context") {
-					found = true
-				}
+				found = analysisutil.IsMethod(obj, "context", "Context", "Err") || analysisutil.IsMethod(obj, "context", "Context", "Done")
 			case *types.Var:
-				if obj.Pkg() != nil && obj.Pkg().Path() == "context" && (obj.Name() == "Canceled" || obj.Name() == "DeadlineExceeded") {
-					found = true
-				}
+				found = analysisutil.IsPkgVar(obj, "context", "Canceled") || analysisutil.IsPkgVar(obj, "context", "DeadlineExceeded")
 			}
 		}
 		return !found

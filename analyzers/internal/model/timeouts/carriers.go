@@ -261,12 +261,8 @@ func (m *layer) keptForLater(call *ast.CallExpr, parent ast.Node, body inspector
 	if m.lasting(as.Lhs[0]) {
 		return true
 	}
-	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	if !ok || !provenance.IsLocal(v) {
+	id, v := m.firstLocal(as)
+	if v == nil {
 		return false
 	}
 	kept := false
@@ -321,12 +317,8 @@ func (m *layer) keptStream(call *ast.CallExpr, parent ast.Node, body inspector.C
 	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) || len(as.Lhs) < 2 {
 		return false
 	}
-	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	if !ok || !provenance.IsLocal(v) {
+	id, v := m.firstLocal(as)
+	if v == nil {
 		return false
 	}
 	for cur := range body.Preorder((*ast.Ident)(nil)) {
@@ -347,6 +339,20 @@ func (m *layer) keptStream(call *ast.CallExpr, parent ast.Node, body inspector.C
 		}
 	}
 	return false
+}
+
+// firstLocal returns the local variable the first left-hand side of as
+// is, and its identifier; nil when it is none.
+func (m *layer) firstLocal(as *ast.AssignStmt) (*ast.Ident, *types.Var) {
+	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := m.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return nil, nil
+	}
+	return id, v
 }
 
 // closes reports whether t has a method Close() error.
