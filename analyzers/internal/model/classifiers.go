@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -34,15 +35,26 @@ type IdentifyFact struct {
 	// its request's own state, as on `err == ErrConflict`
 	// (Retry.Specific).
 	Specific bool
+	// Forwards is "Is" or "As" when the function's whole body is `return
+	// errors.Is(err, target)` (or As) of its own parameters, Param and
+	// Target (a package's errors.Is and errors.As, as github.com/pkg/errors
+	// and many SDKs have them): a call of it is read as a call of the
+	// standard one, its target as what the standard one's would be.
+	Forwards string
+	Target   int
 }
 
 func (*IdentifyFact) AFact() {}
 
 func (f *IdentifyFact) String() string {
+	s := "identifies"
 	if f.Specific {
-		return "identifies specific"
+		s += " specific"
 	}
-	return "identifies"
+	if f.Forwards != "" {
+		s += fmt.Sprintf(" as errors.%s(%d, %d)", f.Forwards, f.Param, f.Target)
+	}
+	return s
 }
 
 // findClassifiers computes the package's identifying functions (rounds, so
@@ -98,6 +110,9 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, boo
 	if sig.Results().At(0).Name() != "" {
 		return IdentifyFact{}, false // named result: bare returns are not followed
 	}
+	if name, param, target, ok := forwardsErrors(m.pass.TypesInfo, sig, d); ok {
+		return IdentifyFact{Param: param, Forwards: name, Target: target}, true
+	}
 	param := -1
 	for i := range sig.Params().Len() {
 		if analysisutil.IsErrorType(sig.Params().At(i).Type()) {
@@ -114,6 +129,69 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, boo
 		return IdentifyFact{}, false
 	}
 	return IdentifyFact{Param: param, Specific: !c.general}, true
+}
+
+// forwardsErrors reports whether d's whole body is `return errors.Is(p,
+// t)` or `return errors.As(p, t)` with p and t two of its parameters,
+// whose indexes it returns.
+func forwardsErrors(info *types.Info, sig *types.Signature, d *ast.FuncDecl) (name string, param, target int, ok bool) {
+	if len(d.Body.List) != 1 {
+		return "", 0, 0, false
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return "", 0, 0, false
+	}
+	call, ok := analysisutil.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return "", 0, 0, false
+	}
+	fn := analysisutil.Callee(info, call)
+	if !analysisutil.IsFunc(fn, "errors", "Is") && !analysisutil.IsFunc(fn, "errors", "As") {
+		return "", 0, 0, false
+	}
+	paramIndex := func(e ast.Expr) int {
+		if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+			for i := range sig.Params().Len() {
+				if info.Uses[id] == sig.Params().At(i) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	param, target = paramIndex(call.Args[0]), paramIndex(call.Args[1])
+	if param < 0 || target < 0 || param == target {
+		return "", 0, 0, false
+	}
+	return fn.Name(), param, target, true
+}
+
+// errorsCall returns, for a call of the standard errors.Is, errors.As or
+// errors.AsType, or of a function forwarding to Is or As (IdentifyFact's
+// Forwards), the standard function's name and the call's arguments in its
+// order. classifier may be nil.
+func errorsCall(info *types.Info, classifier func(*types.Func) (IdentifyFact, bool), call *ast.CallExpr) (string, []ast.Expr, bool) {
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return "", nil, false
+	}
+	if analysisutil.PkgPath(fn) == "errors" {
+		switch fn.Name() {
+		case "Is", "As":
+			return fn.Name(), call.Args, len(call.Args) == 2
+		case "AsType":
+			return fn.Name(), call.Args, len(call.Args) == 1
+		}
+		return "", nil, false
+	}
+	if classifier == nil {
+		return "", nil, false
+	}
+	if f, ok := classifier(fn); ok && f.Forwards != "" && f.Param < len(call.Args) && f.Target < len(call.Args) {
+		return f.Forwards, []ast.Expr{call.Args[f.Param], call.Args[f.Target]}, true
+	}
+	return "", nil, false
 }
 
 // classify judges one candidate function's body.
@@ -161,8 +239,8 @@ func (c *classify) derive(body *ast.BlockStmt) {
 					}
 				}
 			case *ast.CallExpr:
-				if fn := analysisutil.Callee(c.info, x); fn != nil && analysisutil.PkgPath(fn) == "errors" && fn.Name() == "As" && len(x.Args) == 2 && c.mentions(x.Args[0]) {
-					if u, ok := analysisutil.Unparen(x.Args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if name, args, ok := errorsCall(c.info, c.m.classifier, x); ok && name == "As" && c.mentions(args[0]) {
+					if u, ok := analysisutil.Unparen(args[1]).(*ast.UnaryExpr); ok && u.Op == token.AND {
 						if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); ok {
 							mark(id)
 						}
@@ -414,8 +492,8 @@ func (c *classify) specific(e ast.Expr) bool {
 		if fn == nil {
 			return false
 		}
-		if analysisutil.IsFunc(fn, "errors", "Is") {
-			return len(x.Args) == 2 && c.specificValue(x.Args[1])
+		if name, args, ok := errorsCall(c.info, c.m.classifier, x); ok && name == "Is" {
+			return c.specificValue(args[1])
 		}
 		if f, ok := c.m.classifier(fn); ok {
 			return f.Specific

@@ -417,8 +417,8 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		}
 		return []*state{s}, []*state{s}
 	}
-	isErrorsIs := fn != nil && analysisutil.PkgPath(fn) == "errors" &&
-		((fn.Name() == "Is" || fn.Name() == "As") && len(call.Args) == 2 || fn.Name() == "AsType" && len(call.Args) == 1)
+	// errors.Is, As, AsType, or a package's function forwarding to them.
+	errName, errArgs, isErrorsIs := errorsCall(in.info, in.classifier, call)
 	specificClassifier := false // a classifier that picks out specific failures only
 	if !isErrorsIs && fn != nil && in.classifier != nil {
 		// isRetryable(err), a function of the package that returns true
@@ -431,12 +431,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			}
 		}
 	}
-	if isErrorsIs && len(call.Args) == 2 {
-		if noFailureErrno(in.info, call.Args[1]) || isEndSentinel(in.info, call.Args[1]) {
+	if len(errArgs) == 2 {
+		if noFailureErrno(in.info, errArgs[1]) || isEndSentinel(in.info, errArgs[1]) {
 			// errors.Is(err, io.EOF): on the true branch the outcome is
 			// no failure, whatever was known of it before (an err == nil
 			// tested false first, in a switch).
-			if key, s2, ok := in.errKey(call.Args[0], s); ok && fn.Name() == "Is" {
+			if key, s2, ok := in.errKey(errArgs[0], s); ok && errName == "Is" {
 				return []*state{settle(s2, key)}, []*state{s2}
 			}
 			return []*state{s}, []*state{s}
@@ -455,13 +455,13 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			if t != nil {
 				// errors.Is with an error value names one failure; As, a
 				// classifier, a family that may be an outage's.
-				is := fn.Name() == "Is" && analysisutil.PkgPath(fn) == "errors"
-				specific := is && in.specificSentinel(call.Args[1]) || specificClassifier
+				is := errName == "Is"
+				specific := is && in.specificSentinel(errArgs[1]) || specificClassifier
 				ts := identifyAs(nonNil(refine(t, k, stFailed)), !specific)
-				if is && unsentSentinel(in.info, call.Args[1]) {
+				if is && unsentSentinel(in.info, errArgs[1]) {
 					ts = markUnsent(ts)
 				}
-				if fn.Name() == "As" && ownErrorType(in.info, call.Args[1]) {
+				if errName == "As" && ownErrorType(in.info, errArgs[1]) {
 					ts = markOwnType(ts)
 				}
 				t = nil

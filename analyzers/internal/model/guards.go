@@ -71,16 +71,8 @@ func (in *interp) identifies(cond ast.Expr, opErrs map[types.Object]bool) bool {
 			return isErr(c.X) && !in.isNil(c.Y) && in.isSentinel(c.Y) || isErr(c.Y) && !in.isNil(c.X) && in.isSentinel(c.X)
 		}
 	case *ast.CallExpr:
-		fn := analysisutil.Callee(in.info, c)
-		if fn == nil || analysisutil.PkgPath(fn) != "errors" || len(c.Args) == 0 || !isErr(c.Args[0]) {
-			return false
-		}
-		switch fn.Name() {
-		case "Is", "As":
-			return len(c.Args) == 2
-		case "AsType":
-			return len(c.Args) == 1
-		}
+		_, args, ok := errorsCall(in.info, in.classifier, c)
+		return ok && isErr(args[0])
 	}
 	return false
 }

@@ -5,8 +5,11 @@ package classifiers
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
+
+	"model/classifiers/errs"
 )
 
 var errStale = errors.New("stale connection")
@@ -159,4 +162,44 @@ func unguarded(err error, force bool) bool {
 		return false
 	}
 	return true
+}
+
+// pendingWrapped is pending with a package's own errors.As, which
+// forwards to the standard one: the target it fills is computed from the
+// error, so the 400 it carries is the error's: specific.
+func pendingWrapped(err error) bool { // want pendingWrapped:"identifies specific"
+	var ce *callError
+	if !errs.Into(err, &ce) {
+		return false
+	}
+	if ce.Resp.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	return strings.Contains(ce.Error(), "pending")
+}
+
+// pendingOuter asks the cause through a function that is no forwarder:
+// its target is not known to be filled from the error, so the status it
+// reads names nothing and what follows identifies nothing specific.
+func pendingOuter(err error) bool { // want pendingOuter:"identifies$"
+	var ce *callError
+	if !errs.Outer(err, &ce) {
+		return false
+	}
+	if ce.Resp.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	return true
+}
+
+// staleWrapped is stale through a forwarding errors.Is, arguments
+// swapped: specific.
+func staleWrapped(err error) bool { // want staleWrapped:"identifies specific"
+	return errs.Has(errStale, err)
+}
+
+// unexpectedWrapped names a connection cut short through the same
+// forwarder: a failure an outage gives everyone, not specific.
+func unexpectedWrapped(err error) bool { // want unexpectedWrapped:"identifies$"
+	return errs.Has(io.ErrUnexpectedEOF, err)
 }

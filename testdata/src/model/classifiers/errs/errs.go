@@ -1,0 +1,29 @@
+// Package errs has a package's own Is and As, forwarding to the standard
+// ones with their arguments in another order, and near misses that do
+// something else first.
+package errs
+
+import "errors"
+
+// Has forwards to errors.Is, target first.
+func Has(target, err error) bool { // want Has:"identifies as errors.Is\\(1, 0\\)"
+	return errors.Is(err, target)
+}
+
+// Into forwards to errors.As.
+func Into(err error, target any) bool { // want Into:"identifies as errors.As\\(0, 1\\)"
+	return errors.As(err, target)
+}
+
+// Outer asks the error's cause, not the error: it identifies, but it is
+// not the standard errors.As.
+func Outer(err error, target any) bool { // want Outer:"identifies$"
+	return errors.As(errors.Unwrap(err), target)
+}
+
+var errLimit = errors.New("limit")
+
+// Limited names its own target: a classifier, no forwarding.
+func Limited(err error, target error) bool { // want Limited:"identifies specific$"
+	return errors.Is(err, errLimit)
+}
