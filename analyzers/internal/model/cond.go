@@ -290,6 +290,15 @@ func (in *interp) statusKey(e ast.Node, s *state) (key any, ok bool) {
 		if key != nil {
 			return false
 		}
+		if id, ok := n.(*ast.Ident); ok {
+			// code, a copy of resp.StatusCode the path has no value of.
+			if r, ok := in.statusVars[in.objOf(id)]; ok && s != nil {
+				if _, known := s.val(in.objOf(id)); !known {
+					key = r
+				}
+			}
+			return false
+		}
 		sel, isSel := n.(*ast.SelectorExpr)
 		if isSel && in.isStatusField(sel) {
 			// apiErr.Status of an error built from a response: the

@@ -36,6 +36,9 @@ func (in *interp) evalWith(e ast.Expr, s *state, statusKey any, code int64) (con
 				return v, true
 			}
 		}
+		if statusKey != nil && in.statusVars[obj] == statusKey {
+			return constant.MakeInt64(code), true // a copy of the status
+		}
 		if v, ok := obj.(*types.Var); ok && in.pkgVals != nil {
 			return in.pkgVals(v)
 		}

@@ -87,6 +87,9 @@ type interp struct {
 	// sentinelVars are the local variables that hold an error made once
 	// in their function (findLocalSentinels): sentinels of their own.
 	sentinelVars map[*types.Var]bool
+	// statusVars are the local variables that only hold a response's
+	// status (findStatusVars), to that response's variable.
+	statusVars map[types.Object]types.Object
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
 	sessions func(*types.Func) bool

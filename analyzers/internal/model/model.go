@@ -55,6 +55,7 @@ type builder struct {
 	statusFields   map[string]bool              // fields that hold a response's status (statusfields.go)
 	neverTrueFuncs map[*types.Func]bool         // functions whose bool first result is always false (predicates.go)
 	localSentinels map[*types.Var]bool          // local variables holding an error made once in the function (sentinels.go)
+	statusVars     map[types.Object]types.Object // local variables holding a response's status, to the response (statusfields.go)
 	sessionFuncs   map[*types.Func]bool         // functions that return only non-nil errors (sessions.go)
 	result         *Result
 }
@@ -87,6 +88,7 @@ func build(pass *analysis.Pass) *Result {
 	m.delayFuncs, m.pureWaits = m.waitLayer.WaitFuncs, m.waitLayer.PureWaits
 	m.yields = findYields(pass.TypesInfo, pass.Files)
 	m.localSentinels = findLocalSentinels(pass.TypesInfo, m.vals)
+	m.statusVars = findStatusVars(pass.TypesInfo, m.vals, pass.Files)
 	m.findStatusFields()
 	m.findClassifiers()
 	m.findKeepers()
@@ -145,7 +147,7 @@ func build(pass *analysis.Pass) *Result {
 func (m *builder) newInterp() *interp {
 	return &interp{
 		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
-		sentinelVars: m.localSentinels, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
+		sentinelVars: m.localSentinels, statusVars: m.statusVars, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
 		classifier: m.classifier, statusFields: m.statusFields, hookGated: m.hookGated,
 	}

@@ -2,9 +2,13 @@ package model
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
 // StatusFieldsFact is exported for a package that stores the status code
@@ -123,4 +127,76 @@ func (in *interp) isStatusField(sel *ast.SelectorExpr) bool {
 		return false
 	}
 	return in.statusFields[statusFieldKey(s.Recv(), sel.Sel.Name)]
+}
+
+// findStatusVars finds the local variables that only ever hold a
+// response's status: every value given them is `r.StatusCode` of one
+// *http.Response variable r, or a constant (`var code int`, `code := 0`,
+// for when no response came); none is changed in place (`code++`, `code
+// += 1`), by a range clause or through its address. A comparison of such
+// a variable tests r's status, as `r.StatusCode >= 500` would (a loop that
+// copies the status before testing it: `if err == nil { code =
+// resp.StatusCode }; if err != nil || code >= 500 { continue }`).
+func findStatusVars(info *types.Info, vals *provenance.Values, files []*ast.File) map[types.Object]types.Object {
+	changed := map[types.Object]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.IncDecStmt:
+				changed[analysisutil.ReferredObject(info, x.X)] = true
+			case *ast.AssignStmt:
+				if x.Tok != token.DEFINE && x.Tok != token.ASSIGN {
+					for _, l := range x.Lhs {
+						changed[analysisutil.ReferredObject(info, l)] = true
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{x.Key, x.Value} {
+					if e != nil {
+						changed[analysisutil.ReferredObject(info, e)] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := map[types.Object]types.Object{}
+	for obj, as := range vals.Assigns {
+		v, ok := obj.(*types.Var)
+		if !ok || !provenance.IsLocal(v) || vals.Elements[v] || changed[v] {
+			continue
+		}
+		if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			continue
+		}
+		var resp types.Object
+		only := true
+		for _, a := range as {
+			if a.Value == nil {
+				only = false
+				break
+			}
+			if id, ok := a.Value.(*ast.Ident); ok && vals.ZeroDecl[id] {
+				continue // var code int
+			}
+			if tv, ok := info.Types[a.Value]; ok && tv.Value != nil {
+				continue
+			}
+			sel, ok := analysisutil.Unparen(a.Value).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "StatusCode" || !isHTTPResponse(info.TypeOf(sel.X)) {
+				only = false
+				break
+			}
+			r := analysisutil.ReferredObject(info, sel.X)
+			if r == nil || resp != nil && r != resp {
+				only = false
+				break
+			}
+			resp = r
+		}
+		if only && resp != nil {
+			out[v] = resp
+		}
+	}
+	return out
 }
