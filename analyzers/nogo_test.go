@@ -54,6 +54,7 @@ var factSamples = []analysis.Fact{
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12", Blind: true, ClientErrors: true, NotDone: true, Spaced: true},
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1, Specific: true, Forwards: "Is", Target: 2},
+	&model.OutageFact{},
 	&model.NeverTrueFact{},
 	&model.SessionFact{},
 	&model.StateGetterFact{},

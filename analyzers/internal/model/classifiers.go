@@ -530,7 +530,7 @@ func (c *classify) specificValue(e ast.Expr) bool {
 		return false
 	}
 	role := errorRole(c.info, e)
-	return role != catalog.Outage && role != catalog.Unsent
+	return role != catalog.Outage && role != catalog.Unsent && !c.m.isOutageVar(analysisutil.ReferredObject(c.info, e))
 }
 
 // constOrSentinel reports whether e is a constant other than nil, or a

@@ -90,6 +90,9 @@ type interp struct {
 	// statusVars are the local variables that only hold a response's
 	// status (findStatusVars), to that response's variable.
 	statusVars map[types.Object]types.Object
+	// outage reports whether a package-level error variable is one an
+	// outage gives every client (OutageFact, or a catalog Outage row).
+	outage func(types.Object) bool
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
 	sessions func(*types.Func) bool

@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil)},
 }
 
 type builder struct {
@@ -56,6 +56,7 @@ type builder struct {
 	neverTrueFuncs map[*types.Func]bool          // functions whose bool first result is always false (predicates.go)
 	localSentinels map[*types.Var]bool           // local variables holding an error made once in the function (sentinels.go)
 	statusVars     map[types.Object]types.Object // local variables holding a response's status, to the response (statusfields.go)
+	outageVars     map[*types.Var]bool           // package-level errors an outage gives every client (outagevars.go)
 	sessionFuncs   map[*types.Func]bool          // functions that return only non-nil errors (sessions.go)
 	result         *Result
 }
@@ -90,6 +91,7 @@ func build(pass *analysis.Pass) *Result {
 	m.localSentinels = findLocalSentinels(pass.TypesInfo, m.vals)
 	m.statusVars = findStatusVars(pass.TypesInfo, m.vals, pass.Files)
 	m.findStatusFields()
+	m.findOutageVars()
 	m.findClassifiers()
 	m.findKeepers()
 	m.findNeverTrue()
@@ -147,7 +149,7 @@ func build(pass *analysis.Pass) *Result {
 func (m *builder) newInterp() *interp {
 	return &interp{
 		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
-		sentinelVars: m.localSentinels, statusVars: m.statusVars, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
+		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
 		classifier: m.classifier, statusFields: m.statusFields, hookGated: m.hookGated,
 	}

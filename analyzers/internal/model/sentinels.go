@@ -75,11 +75,15 @@ func (in *interp) sentinelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state,
 // specificSentinel reports whether e, an error value an operation's
 // error is compared with, names one failure of no outage kind: a
 // sentinel that is not one of the catalog's Outage rows (a reset
-// connection, a timeout, a server that does not answer). A retry on
+// connection, a timeout, a server that does not answer) nor made as such
+// a failure (OutageFact: a gRPC Unavailable status). A retry on
 // such a failure answers this request's own state (a conflict, a race,
 // no progress yet), which clients do not reach together.
 func (in *interp) specificSentinel(e ast.Expr) bool {
 	role := errorRole(in.info, e)
+	if in.outage != nil && in.outage(analysisutil.ReferredObject(in.info, e)) {
+		return false
+	}
 	return in.isSentinel(e) && role != catalog.Outage && role != catalog.Unsent
 }
 
