@@ -218,6 +218,13 @@ const (
 	// sets a bound. It runs nothing where it is called: only its
 	// configuration is judged there (libconfig).
 	RetryInterceptor
+	// ClockMethod: a method of an injected clock (an interface a test
+	// can replace, or its real implementation) that does what the time
+	// package's function of the same name does: Sleep waits its
+	// duration, After returns a channel that fires after it, NewTimer,
+	// Tick and NewTicker start one. A wait through it is read as
+	// time's own.
+	ClockMethod
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -640,6 +647,29 @@ var hostLocalRows = []Row{
 
 	// Functions that keep a closure to run later.
 	{Path: "time", Name: "AfterFunc", ValueArg: 1, Role: Deferred},
+
+	// Injected clocks: their waits are time's.
+	{Path: "k8s.io/utils/clock", Recv: "Clock", Name: "After", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "Clock", Name: "Sleep", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "Clock", Name: "NewTimer", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "Clock", Name: "Tick", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "WithTicker", Name: "NewTicker", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "RealClock", Name: "After", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "RealClock", Name: "Sleep", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "RealClock", Name: "NewTimer", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "RealClock", Name: "Tick", Role: ClockMethod},
+	{Path: "k8s.io/utils/clock", Recv: "RealClock", Name: "NewTicker", Role: ClockMethod},
+	{Path: "github.com/jonboulle/clockwork", Recv: "Clock", Name: "After", Role: ClockMethod},
+	{Path: "github.com/jonboulle/clockwork", Recv: "Clock", Name: "Sleep", Role: ClockMethod},
+	{Path: "github.com/jonboulle/clockwork", Recv: "Clock", Name: "NewTimer", Role: ClockMethod},
+	{Path: "github.com/jonboulle/clockwork", Recv: "Clock", Name: "NewTicker", Role: ClockMethod},
+	{Path: "github.com/benbjohnson/clock", Recv: "Clock", Name: "After", Role: ClockMethod},
+	{Path: "github.com/benbjohnson/clock", Recv: "Clock", Name: "Sleep", Role: ClockMethod},
+	{Path: "github.com/benbjohnson/clock", Recv: "Clock", Name: "Tick", Role: ClockMethod},
+	{Path: "code.cloudfoundry.org/clock", Recv: "Clock", Name: "After", Role: ClockMethod},
+	{Path: "code.cloudfoundry.org/clock", Recv: "Clock", Name: "Sleep", Role: ClockMethod},
+	{Path: "code.cloudfoundry.org/clock", Recv: "Clock", Name: "NewTimer", Role: ClockMethod},
+	{Path: "code.cloudfoundry.org/clock", Recv: "Clock", Name: "NewTicker", Role: ClockMethod},
 	{Path: "context", Name: "AfterFunc", ValueArg: 1, Role: Deferred},
 	{Path: "runtime", Name: "SetFinalizer", ValueArg: 1, Role: Deferred},
 	{Path: "runtime", Name: "AddCleanup", ValueArg: 1, Role: Deferred},

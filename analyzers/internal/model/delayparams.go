@@ -110,6 +110,9 @@ func (m *builder) findDelayParams() {
 			i, grows := paramIndexOf(info, fn, d.Body, dl.Dur, memo), false
 			if i < 0 {
 				i = grownParamOf(info, fn, d.Body, dl.Dur, memo)
+				if i < 0 {
+					i = grownInPlace(info, fn, d.Body, dl.Dur)
+				}
 				grows = i >= 0
 			}
 			var next [3]string
@@ -298,6 +301,84 @@ func grownParamOf(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		}
 	}
 	return -1
+}
+
+// grownInPlace returns the index of the parameter of fn that e is, when
+// body writes it only to grow it by a constant factor (`p *= 2`, `p <<=
+// 1`, `p = p * 3 / 2`, `p = time.Duration(float64(p) * 1.5)`) or to cap it
+// at another parameter body does not write (`p = max`), at least once to
+// grow it, and never takes its address: the retry waits its caller's
+// delay grown with the attempts. -1 otherwise, and for a cap at a
+// constant: the retry then waits a delay of its own, judged in it.
+func grownInPlace(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.Expr) int {
+	i := analysisutil.ParamIndex(info, fn, e)
+	if i < 0 {
+		return -1
+	}
+	params := fn.Type().(*types.Signature).Params()
+	p := params.At(i)
+	isP := func(x ast.Expr) bool {
+		id, ok := unconvertParen(info, x).(*ast.Ident)
+		return ok && info.Uses[id] == p
+	}
+	isConst := func(x ast.Expr) bool { return info.Types[x].Value != nil }
+	// grownBy reports whether x is p times constants: p * c, c * p,
+	// p << c, p * c / c, conversions around either.
+	var grownBy func(x ast.Expr) bool
+	grownBy = func(x ast.Expr) bool {
+		b, ok := unconvertParen(info, x).(*ast.BinaryExpr)
+		if !ok {
+			return false
+		}
+		switch b.Op {
+		case token.MUL:
+			return (isP(b.X) || grownBy(b.X)) && isConst(b.Y) || isConst(b.X) && (isP(b.Y) || grownBy(b.Y))
+		case token.SHL:
+			return isP(b.X) && isConst(b.Y)
+		case token.QUO:
+			return grownBy(b.X) && isConst(b.Y)
+		}
+		return false
+	}
+	capValue := func(x ast.Expr) bool {
+		// A constant cap is a delay of the retry's own, judged there.
+		j := analysisutil.ParamIndex(info, fn, x)
+		return j >= 0 && j != i && !analysisutil.AssignedIn(info, body, params.At(j))
+	}
+	grows, ok := false, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for k, l := range x.Lhs {
+				if !isP(l) {
+					continue
+				}
+				switch {
+				case len(x.Lhs) != len(x.Rhs):
+					ok = false
+				case (x.Tok == token.MUL_ASSIGN || x.Tok == token.SHL_ASSIGN) && isConst(x.Rhs[k]):
+					grows = true
+				case x.Tok == token.ASSIGN && grownBy(x.Rhs[k]):
+					grows = true
+				case x.Tok == token.ASSIGN && capValue(x.Rhs[k]):
+				default:
+					ok = false
+				}
+			}
+		case *ast.IncDecStmt:
+			ok = ok && !isP(x.X)
+		case *ast.UnaryExpr:
+			ok = ok && !(x.Op == token.AND && isP(x.X))
+		}
+		return true
+	})
+	if !ok || !grows {
+		return -1
+	}
+	return i
 }
 
 // counterFactor reports whether e is built only of constants, operators,

@@ -126,9 +126,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 							dur = a
 						}
 					}
-				case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"),
-					analysisutil.IsFunc(fn, "time", "NewTimer"), analysisutil.IsFunc(fn, "time", "Tick"),
-					analysisutil.IsFunc(fn, "time", "NewTicker"), analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
+				case waits.TimeFunc(fn) != "", analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
 					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
 					if len(x.Args) == 1 && !handedOn[x] {
 						dur = x.Args[0]
@@ -211,7 +209,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 						}
 					}
 					d.Cancellable = helper && !blind || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") ||
-						fn != nil && !analysisutil.IsFunc(fn, "time", "Sleep") && !helper && m.waitLayer.InSelectWithDone(x, op) ||
+						fn != nil && waits.TimeFunc(fn) != "Sleep" && !helper && m.waitLayer.InSelectWithDone(x, op) ||
 						m.waitLayer.UnderNeverDone(x, fnBody)
 					r.Delays = append(r.Delays, d)
 				}
@@ -241,7 +239,11 @@ func timersHandedOn(info *types.Info, ops []ast.Node) map[*ast.CallExpr]bool {
 			return nil, false
 		}
 		fn := analysisutil.Callee(info, c)
-		return c, analysisutil.IsFunc(fn, "time", "NewTimer") || analysisutil.IsFunc(fn, "time", "NewTicker") || analysisutil.IsFunc(fn, "time", "After")
+		switch waits.TimeFunc(fn) {
+		case "NewTimer", "NewTicker", "After":
+			return c, true
+		}
+		return c, false
 	}
 	kept := map[types.Object]*ast.CallExpr{}
 	var args []ast.Expr

@@ -174,3 +174,25 @@ func NoWait(info *types.Info, call *ast.CallExpr) bool {
 	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
 	return exact && n < int64(time.Microsecond)
 }
+
+// TimeFunc returns the name of the time package's waiting function fn is
+// or does: time.Sleep, After, NewTimer, Tick or NewTicker themselves, or
+// a method of an injected clock of the same name (a catalog ClockMethod
+// row: `c.clock.After(d)`). "" for any other.
+func TimeFunc(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	switch fn.Name() {
+	case "Sleep", "After", "NewTimer", "Tick", "NewTicker":
+	default:
+		return ""
+	}
+	if analysisutil.IsFunc(fn, "time", fn.Name()) {
+		return fn.Name()
+	}
+	if row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ClockMethod {
+		return fn.Name()
+	}
+	return ""
+}

@@ -267,7 +267,7 @@ func (in Calls) IsDelayCall(call *ast.CallExpr) bool {
 	if fn == nil || NoWait(in.Info, call) {
 		return false
 	}
-	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
+	if TimeFunc(fn) == "Sleep" || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
 		return true
 	}
 	if in.Funcs[fn] {
@@ -284,7 +284,7 @@ func (in Calls) IsPureWait(call *ast.CallExpr) bool {
 	if fn == nil || NoWait(in.Info, call) {
 		return false
 	}
-	if analysisutil.IsFunc(fn, "time", "Sleep") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
+	if TimeFunc(fn) == "Sleep" || analysisutil.IsFunc(fn, catalog.ResilintRetry, "Sleep") {
 		return true
 	}
 	if in.Pure[fn] {
@@ -395,7 +395,7 @@ func (m *Result) BlindBody(body *ast.BlockStmt) bool {
 			}
 			found = true
 			fn := analysisutil.Callee(info, x)
-			if !analysisutil.IsFunc(fn, "time", "Sleep") && !(fn != nil && m.WaitBlind(fn.Origin())) {
+			if TimeFunc(fn) != "Sleep" && !(fn != nil && m.WaitBlind(fn.Origin())) {
 				blind = false
 			}
 		case *ast.UnaryExpr:
@@ -543,7 +543,7 @@ func (m *Result) waitDuration(info *types.Info, call *ast.CallExpr) (ast.Expr, b
 		return nil, false
 	}
 	switch {
-	case analysisutil.IsFunc(fn, "time", "Sleep"), analysisutil.IsFunc(fn, "time", "After"), analysisutil.IsFunc(fn, "time", "NewTimer"):
+	case TimeFunc(fn) == "Sleep", TimeFunc(fn) == "After", TimeFunc(fn) == "NewTimer":
 		if len(call.Args) == 1 {
 			return call.Args[0], true
 		}

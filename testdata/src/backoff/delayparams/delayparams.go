@@ -60,3 +60,14 @@ func Doubling() error {
 func DoublingRandom() error {
 	return retrier.Grow(4, time.Duration(rand.Int64N(int64(100*time.Millisecond))), fetch)
 }
+
+// DoublingInPlace gives a fixed base that the retry doubles in place:
+// reported as Doubling is.
+func DoublingInPlace(ctx context.Context) error {
+	return retrier.GrowInPlace(ctx, 5*time.Second, time.Minute, fetch) // want `retry delay has no jitter: retrier.GrowInPlace waits this delay, grown with each attempt, between the attempts of its retry loop at retrier.go:\d+`
+}
+
+// DoublingInPlaceRandom draws the base: not reported.
+func DoublingInPlaceRandom(ctx context.Context) error {
+	return retrier.GrowInPlace(ctx, time.Duration(rand.Int64N(int64(5*time.Second))), time.Minute, fetch)
+}

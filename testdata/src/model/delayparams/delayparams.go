@@ -32,14 +32,74 @@ func Doubled(f func() error, d time.Duration) error { // want Doubled:`retries\(
 	return Do(3, 2*d, f)
 }
 
-func Grown(d time.Duration, f func() error) error { // want Grown:`retries\(3\)` Grown:`retryhelper\(op 1\)`
+// Grown grows the caller's delay in place, up to the caller's cap: the
+// caller's delay grown with the attempts.
+func Grown(d, max time.Duration, f func() error) error { // want Grown:`retries\(3\)` Grown:`retryhelper\(op 2\)` Grown:`waitsparam\(0 grown\)`
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = f(); err == nil {
 			return nil
 		}
 		time.Sleep(d)
-		d *= 2
+		if d = d * 3 / 2; d > max {
+			d = max
+		}
+	}
+	return err
+}
+
+// GrownCapped caps it at a constant: once there, the retry waits a delay
+// of its own, judged in the retry. No fact.
+func GrownCapped(d time.Duration, f func() error) error { // want GrownCapped:`retries\(3\)` GrownCapped:`retryhelper\(op 1\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		if d *= 2; d > time.Minute {
+			d = time.Minute
+		}
+	}
+	return err
+}
+
+// GrownFloat grows it by a float factor through conversions.
+func GrownFloat(d time.Duration, f func() error) error { // want GrownFloat:`retries\(3\)` GrownFloat:`retryhelper\(op 1\)` GrownFloat:`waitsparam\(0 grown\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d = time.Duration(float64(d) * 1.5)
+	}
+	return err
+}
+
+// GrownSpread adds a random part as it grows the delay: no fact.
+func GrownSpread(d time.Duration, f func() error) error { // want GrownSpread:`retries\(3\)` GrownSpread:`retryhelper\(op 1\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d = d*2 + time.Duration(rand.Int64N(int64(d)))
+	}
+	return err
+}
+
+// GrownBy grows it by a factor it is also given: no fact (the factor
+// may be anything, and the caller's delay is then not the whole story).
+func GrownBy(d time.Duration, factor time.Duration, f func() error) error { // want GrownBy:`retries\(3\)` GrownBy:`retryhelper\(op 2\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d *= factor
 	}
 	return err
 }

@@ -65,3 +65,23 @@ func Grow(attempts int, base time.Duration, f func() error) error {
 	}
 	return err
 }
+
+// GrowInPlace doubles the delay it is given after each failed attempt,
+// up to the cap it is given: the same as Grow, written in place.
+func GrowInPlace(ctx context.Context, pause, max time.Duration, f func() error) error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		if pause *= 2; pause > max {
+			pause = max
+		}
+	}
+	return err
+}
