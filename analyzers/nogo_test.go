@@ -70,6 +70,7 @@ var factSamples = []analysis.Fact{
 	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true},
 	&waits.RandomFact{Result: 1},
 	&waits.CapFact{Params: []int{0, 1}, Const: true},
+	&waits.MakerFact{},
 	&rediscmd.CmdsFact{Cmds: []rediscmd.FactCmd{{Cmd: "GET", Kind: 1, KeyParam: 2, Site: "store.go:12"}, {Cmd: "INCR", Kind: 3, KeyParam: -1, KeyConst: "global", Site: "store.go:14"}}},
 	&httpstatus.RespFact{Sets: []httpstatus.ParamHeaders{{Param: 0, Headers: []string{"Retry-After"}}}, SetsIfTrue: []httpstatus.ParamHeaders{{Param: 1, Headers: []string{"Retry-After"}}}, Writes: []httpstatus.FactWrite{{Param: 0, Status: 429, StatusParam: -1, Before: []string{"Retry-After"}, Site: "respond.go:20"}}},
 	&respread.ReadFact{Headers: []string{"Retry-After"}, ParamStatuses: []respread.ParamStatus{{Param: 0, Statuses: []int{503}}}},

@@ -449,5 +449,22 @@ func (m *builder) closureWaits(call *ast.CallExpr) bool {
 }
 
 // closureWaitsAt reports whether call runs a waiting closure, whatever it
-// draws: for the interpreter, a wait happened.
-func (m *builder) closureWaitsAt(call *ast.CallExpr) bool { return m.waitingClosure(call) != nil }
+// draws: one written here (waitingClosure), or one a wait maker made
+// (waits.MakerFact: `wait := strategy.Linear(d)`, then `wait(n)`), held in
+// a local variable that nothing assigns again. For the interpreter, a
+// wait happened.
+func (m *builder) closureWaitsAt(call *ast.CallExpr) bool {
+	if m.waitingClosure(call) != nil {
+		return true
+	}
+	id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isLocal(v) || len(m.vals.Assigns[v]) != 1 {
+		return false
+	}
+	made, ok := analysisutil.Unparen(m.vals.Assigns[v][0].Value).(*ast.CallExpr)
+	return ok && m.waitLayer.IsMaker(analysisutil.Callee(m.pass.TypesInfo, made))
+}
