@@ -699,7 +699,7 @@ var HostLocalPackages = map[string]bool{
 // wrap another reader or writer: a call of theirs stays on this host when
 // every stream it is given, or is called on, is this host's (a file, a
 // buffer), and may reach anywhere otherwise (a network connection).
-var StreamPackages = map[string]bool{"bufio": true, "io": true}
+var StreamPackages = map[string]bool{"bufio": true, "io": true, "encoding/json": true, "encoding/xml": true, "encoding/csv": true, "encoding/gob": true}
 
 // HostStatePackages are the HostLocalPackages whose calls reach this
 // host's own state — its files, file locks, processes, system calls and

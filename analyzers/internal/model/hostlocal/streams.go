@@ -104,8 +104,8 @@ func (r *Result) localStream(call *ast.CallExpr, fn *types.Func, depth int) bool
 		if pt == nil {
 			return false
 		}
-		if _, isIface := pt.Underlying().(*types.Interface); !isIface {
-			continue // bytes, a size, a split function
+		if it, isIface := pt.Underlying().(*types.Interface); !isIface || it.Empty() {
+			continue // bytes, a size, a split function; a value to decode into (any)
 		}
 		if tv, ok := info.Types[a]; ok && tv.IsNil() {
 			continue
@@ -149,6 +149,9 @@ func (r *Result) localStreamValue(e ast.Expr, depth int) bool {
 		}
 	}
 	t := info.TypeOf(e)
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type() // f of f, err := os.Open(name)
+	}
 	if t == nil {
 		return false
 	}
