@@ -132,6 +132,13 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 		if m.ownLifetime(bg, p, grand, body) {
 			return false
 		}
+		if gp, ok := grand.(*ast.CallExpr); ok && m.returnsContext(p) && m.ownLifetime(p, gp, cur.Parent().Parent().Parent().Node(), body) {
+			// context.WithTimeout(copyTrace(context.Background(), ctx),
+			// d): a context built from the Background (values copied
+			// onto it, by whatever means) given a lifetime of its own
+			// at once; the call that built it runs nothing under it.
+			return false
+		}
 		if i := m.valueArg(p); i >= 0 && i < len(p.Args) && p.Args[i] == bg && depth < maxFollow {
 			// context.WithValue(context.Background(), k, v), or a
 			// package's NewContext(context.Background(), info): the
@@ -338,6 +345,16 @@ func (m *layer) returnsNothing(call *ast.CallExpr) bool {
 		return false
 	}
 	return sig.Results().Len() == 0
+}
+
+// returnsContext reports whether call's first result is a
+// context.Context.
+func (m *layer) returnsContext(call *ast.CallExpr) bool {
+	t := m.pass.TypesInfo.TypeOf(call)
+	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+		t = tup.At(0).Type()
+	}
+	return t != nil && analysisutil.IsNamedType(t, "context", "Context")
 }
 
 // ownLifetime reports whether the context derived from bg (a
