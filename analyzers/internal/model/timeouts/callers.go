@@ -20,6 +20,9 @@ type callIndex struct {
 	ifaceMethods map[string]bool
 	// params places each parameter of a declared function.
 	params map[*types.Var]paramPos
+	// hijackedGo are the calls of go statements in functions that take
+	// over an HTTP connection (http.Hijacker's Hijack).
+	hijackedGo map[*ast.CallExpr]bool
 }
 
 type paramPos struct {
@@ -33,12 +36,25 @@ func (m *layer) callers() *callIndex {
 		return m.calls
 	}
 	info := m.pass.TypesInfo
-	ix := &callIndex{calls: map[*types.Func][]*ast.CallExpr{}, values: map[*types.Func]bool{}, ifaceMethods: map[string]bool{}, params: map[*types.Var]paramPos{}}
+	ix := &callIndex{calls: map[*types.Func][]*ast.CallExpr{}, values: map[*types.Func]bool{}, ifaceMethods: map[string]bool{}, params: map[*types.Var]paramPos{}, hijackedGo: map[*ast.CallExpr]bool{}}
 	callee := map[*ast.Ident]bool{}
+	var goCalls []*ast.CallExpr // of the function declaration being walked
+	hijacks := false
+	endDecl := func() {
+		if hijacks {
+			for _, c := range goCalls {
+				ix.hijackedGo[c] = true
+			}
+		}
+		goCalls, hijacks = nil, false
+	}
 	for _, f := range m.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.GoStmt:
+				goCalls = append(goCalls, x.Call)
 			case *ast.FuncDecl:
+				endDecl()
 				fn, ok := info.Defs[x.Name].(*types.Func)
 				if !ok || x.Type.Params == nil {
 					break
@@ -65,6 +81,7 @@ func (m *layer) callers() *callIndex {
 				}
 				if id != nil {
 					if fn, ok := info.Uses[id].(*types.Func); ok {
+						hijacks = hijacks || analysisutil.IsMethod(fn, "net/http", "Hijacker", "Hijack")
 						fn = fn.Origin()
 						ix.calls[fn] = append(ix.calls[fn], x)
 						callee[id] = true
@@ -79,6 +96,7 @@ func (m *layer) callers() *callIndex {
 			}
 			return true
 		})
+		endDecl()
 	}
 	for id, obj := range info.Uses {
 		if fn, ok := obj.(*types.Func); ok && !callee[id] {
@@ -141,12 +159,26 @@ func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 		if id, ok := analysisutil.Unparen(c.Args[p.idx]).(*ast.Ident); ok && m.pass.TypesInfo.Uses[id] == v {
 			continue // a recursive call passes on what it was given
 		}
+		if ix.hijackedGo[c] && requestContext(m.pass.TypesInfo, c.Args[p.idx]) {
+			// go serve(r.Context(), conn) after Hijack: the request's
+			// context ends when the handler returns, which it does
+			// while the goroutine serves the connection taken over.
+			// Nothing the function could honour is dropped.
+			outside = true
+			continue
+		}
 		if !m.uncancellable(c.Args[p.idx], depth+1) {
 			return false
 		}
 		outside = true
 	}
 	return outside
+}
+
+// requestContext reports whether e is r.Context() of an *http.Request.
+func requestContext(info *types.Info, e ast.Expr) bool {
+	c, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	return ok && analysisutil.IsMethod(analysisutil.Callee(info, c), "net/http", "Request", "Context")
 }
 
 // uncancellable reports whether every value e can have is a context that
