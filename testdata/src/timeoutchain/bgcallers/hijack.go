@@ -17,7 +17,9 @@ func (p *peer) send(ctx context.Context, msg string) error {
 	return err
 }
 
-type upgrader struct{ answer func(ctx context.Context, line string) string }
+type upgrader struct {
+	answer func(ctx context.Context, line string) string
+}
 
 // ServeHTTP takes the connection over and serves it from a goroutine: the
 // request's context ends when ServeHTTP returns, before the goroutine's
