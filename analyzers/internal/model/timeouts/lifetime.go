@@ -134,7 +134,6 @@ func (m *layer) escapes(v *types.Var, body inspector.Cursor) bool {
 	return false
 }
 
-
 // cancelledOnTimer reports whether the cancel function v is called in a
 // select case that receives from a timer (`case <-time.After(grace):
 // cancel()`): the code ends the context itself, a bounded time after what
