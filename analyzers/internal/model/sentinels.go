@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -232,4 +233,75 @@ func (in *interp) cancelCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, o
 		return []*state{s}, cancelled, true
 	}
 	return nil, nil, false
+}
+
+// derivedCompare handles a value computed from an operation's error
+// compared with a constant that is not a zero value: `codeOf(err).Code ==
+// "NoSuchBucket"`, `errCode(err) == 1205`, `err.Error() == "busy"`. As a
+// classifier's test, it picks out which failure the error is: on the
+// equal branch the operation failed, identified (of no specific kind: a
+// code may be an outage's); the other branch says nothing. A zero value
+// (`code(err) == 0`, `== ""`) may be what a nil error gives; a bool is
+// the predicate's own answer, not a code.
+func (in *interp) derivedCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		tv, ok := in.info.Types[analysisutil.Unparen(pair[1])]
+		if !ok || tv.Value == nil || tv.Value.Kind() == constant.Bool || isZeroConst(tv.Value) {
+			continue // f(err) == true is the predicate f(err)
+		}
+		key, s2, ok := in.derivedKey(pair[0], s)
+		if !ok {
+			continue
+		}
+		failed := identifyAs(nonNil(refine(s2, key, stFailed)), true)
+		checked := nonNil(refine(s2, key, stMaybe))
+		if e.Op == token.EQL {
+			return failed, checked, true
+		}
+		return checked, failed, true
+	}
+	return nil, nil, false
+}
+
+// derivedKey returns the slot key of the operation's error that e, a
+// call or a field of a call's result, is computed from: `f(err)`,
+// `f(err).Code`, `err.Error()`.
+func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+			continue
+		case *ast.CallExpr:
+			if tv, ok := in.info.Types[x.Fun]; ok && tv.IsType() {
+				return nil, s, false // a conversion
+			}
+			if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok && len(x.Args) == 0 {
+				if key, s2, ok := in.errKey(sel.X, s); ok {
+					if _, isCall := key.(*ast.CallExpr); !isCall {
+						return key, s2, true // err.Error()
+					}
+				}
+			}
+			for _, a := range x.Args {
+				if key, s2, ok := in.errKey(a, s); ok {
+					if _, isCall := key.(*ast.CallExpr); !isCall {
+						return key, s2, true
+					}
+				}
+			}
+		}
+		return nil, s, false
+	}
+}
+
+// isZeroConst reports whether v is a zero number or string.
+func isZeroConst(v constant.Value) bool {
+	switch v.Kind() {
+	case constant.Int, constant.Float:
+		return constant.Sign(v) == 0
+	case constant.String:
+		return constant.StringVal(v) == ""
+	}
+	return false
 }
