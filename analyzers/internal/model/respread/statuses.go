@@ -230,4 +230,3 @@ func eval(op token.Token, x, c int64) bool {
 	}
 	return false
 }
-
