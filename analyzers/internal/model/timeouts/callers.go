@@ -21,7 +21,8 @@ type callIndex struct {
 	// params places each parameter of a declared function.
 	params map[*types.Var]paramPos
 	// hijackedGo are the calls of go statements in functions that take
-	// over an HTTP connection (http.Hijacker's Hijack).
+	// over an HTTP connection (http.Hijacker's Hijack, a WebSocket
+	// upgrader: HijackFact).
 	hijackedGo map[*ast.CallExpr]bool
 }
 
@@ -81,7 +82,7 @@ func (m *layer) callers() *callIndex {
 				}
 				if id != nil {
 					if fn, ok := info.Uses[id].(*types.Func); ok {
-						hijacks = hijacks || analysisutil.IsMethod(fn, "net/http", "Hijacker", "Hijack")
+						hijacks = hijacks || m.hijacks(fn)
 						fn = fn.Origin()
 						ix.calls[fn] = append(ix.calls[fn], x)
 						callee[id] = true

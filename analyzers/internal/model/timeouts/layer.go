@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil)},
 }
 
 type layer struct {
@@ -35,6 +35,7 @@ type layer struct {
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 	unread    map[*types.Var]bool   // unreadParam's answers, for parameters asked first (dropped.go)
+	hijackers map[*types.Func]bool  // functions that take an HTTP connection over (hijack.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -53,6 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
 		unread:    map[*types.Var]bool{},
 	}
+	m.findHijackers()
 	for _, fn := range m.vals.Funcs() {
 		if f := m.timeoutSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"net"
 	"net/http"
+
+	"github.com/gorilla/websocket"
 )
 
 type peer struct{ c net.Conn }
@@ -70,4 +72,32 @@ func (s *streamer) stream(reqCtx context.Context, w http.ResponseWriter) {
 	p := &peer{}
 	_ = reqCtx
 	_ = p.send(context.Background(), "hello") // want `context.Background\(\) drops the deadline and cancellation of reqCtx`
+}
+
+type wsServer struct {
+	up     websocket.Upgrader
+	answer func(ctx context.Context, msg []byte) []byte
+}
+
+// ServeHTTP upgrades to a WebSocket, which takes the connection over, and
+// serves it from a goroutine.
+func (s *wsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	conn, err := s.up.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	go s.serveWS(r.Context(), conn)
+}
+
+// serveWS gives each message a context of its own: not reported.
+func (s *wsServer) serveWS(reqCtx context.Context, conn *websocket.Conn) {
+	defer conn.Close()
+	_ = reqCtx
+	for {
+		_, msg, err := conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		_ = s.answer(context.Background(), msg)
+	}
 }
