@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -322,6 +323,15 @@ func grownInPlace(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		return ok && info.Uses[id] == p
 	}
 	isConst := func(x ast.Expr) bool { return info.Types[x].Value != nil }
+	// above reports whether x is a constant greater than min: a factor
+	// that grows (> 1), a shift that does (> 0).
+	above := func(x ast.Expr, min int64) bool {
+		v := info.Types[x].Value
+		if v == nil || v.Kind() != constant.Int && v.Kind() != constant.Float {
+			return false
+		}
+		return constant.Compare(v, token.GTR, constant.MakeInt64(min))
+	}
 	// grownBy reports whether x is p times constants: p * c, c * p,
 	// p << c, p * c / c, conversions around either.
 	var grownBy func(x ast.Expr) bool
@@ -334,7 +344,7 @@ func grownInPlace(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		case token.MUL:
 			return (isP(b.X) || grownBy(b.X)) && isConst(b.Y) || isConst(b.X) && (isP(b.Y) || grownBy(b.Y))
 		case token.SHL:
-			return isP(b.X) && isConst(b.Y)
+			return isP(b.X) && above(b.Y, 0)
 		case token.QUO:
 			return grownBy(b.X) && isConst(b.Y)
 		}
@@ -359,9 +369,9 @@ func grownInPlace(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 				switch {
 				case len(x.Lhs) != len(x.Rhs):
 					ok = false
-				case (x.Tok == token.MUL_ASSIGN || x.Tok == token.SHL_ASSIGN) && isConst(x.Rhs[k]):
+				case x.Tok == token.MUL_ASSIGN && above(x.Rhs[k], 1), x.Tok == token.SHL_ASSIGN && above(x.Rhs[k], 0):
 					grows = true
-				case x.Tok == token.ASSIGN && grownBy(x.Rhs[k]):
+				case x.Tok == token.ASSIGN && grownBy(x.Rhs[k]) && factorAbove1(info, x.Rhs[k]):
 					grows = true
 				case x.Tok == token.ASSIGN && capValue(x.Rhs[k]):
 				default:
@@ -379,6 +389,47 @@ func grownInPlace(info *types.Info, fn *types.Func, body *ast.BlockStmt, e ast.E
 		return -1
 	}
 	return i
+}
+
+// factorAbove1 reports whether e, the parameter times constants
+// (grownInPlace), grows it: the product of its constant factors, over
+// its constant divisors, evaluated with the parameter taken as 1, is over
+// 1 (`p * 3 / 2`, not `p / 2 * 1`).
+func factorAbove1(info *types.Info, e ast.Expr) bool {
+	var eval func(x ast.Expr) constant.Value
+	eval = func(x ast.Expr) constant.Value {
+		x = unconvertParen(info, x)
+		if v := info.Types[x].Value; v != nil {
+			return constant.ToFloat(v)
+		}
+		switch b := x.(type) {
+		case *ast.Ident:
+			return constant.MakeFloat64(1) // the parameter
+		case *ast.BinaryExpr:
+			l, r := eval(b.X), eval(b.Y)
+			if l == nil || r == nil {
+				return nil
+			}
+			switch b.Op {
+			case token.MUL:
+				return constant.BinaryOp(l, token.MUL, r)
+			case token.QUO:
+				if constant.Sign(r) == 0 {
+					return nil
+				}
+				return constant.BinaryOp(l, token.QUO, r)
+			case token.SHL:
+				n, ok := constant.Int64Val(constant.ToInt(r))
+				if !ok || n < 0 || n > 62 {
+					return nil
+				}
+				return constant.BinaryOp(l, token.MUL, constant.MakeInt64(1<<n))
+			}
+		}
+		return nil
+	}
+	v := eval(e)
+	return v != nil && constant.Compare(v, token.GTR, constant.MakeFloat64(1))
 }
 
 // counterFactor reports whether e is built only of constants, operators,

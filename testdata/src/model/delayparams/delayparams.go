@@ -77,6 +77,19 @@ func GrownFloat(d time.Duration, f func() error) error { // want GrownFloat:`ret
 	return err
 }
 
+// Shrunk halves it: it does not grow. No fact.
+func Shrunk(d time.Duration, f func() error) error { // want Shrunk:`retries\(3\)` Shrunk:`retryhelper\(op 1\)`
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(d)
+		d = time.Duration(float64(d) * 0.5)
+	}
+	return err
+}
+
 // GrownSpread adds a random part as it grows the delay: no fact.
 func GrownSpread(d time.Duration, f func() error) error { // want GrownSpread:`retries\(3\)` GrownSpread:`retryhelper\(op 1\)`
 	var err error
