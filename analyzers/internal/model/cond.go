@@ -443,6 +443,14 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			}
 		}
 	}
+	if !isErrorsIs && len(call.Args) == 1 && in.sentinelIs(fn, call) {
+		// ErrNoQuorum.Is(err): the errors package's Is protocol asked of a
+		// package-level error, a family it matches (by code, by type):
+		// the failure is identified, of no specific kind.
+		if _, _, ok := in.errKey(call.Args[0], s); ok {
+			isErrorsIs = true
+		}
+	}
 	if len(errArgs) == 2 {
 		if noFailureErrno(in.info, errArgs[1]) || isEndSentinel(in.info, errArgs[1]) {
 			// errors.Is(err, io.EOF): on the true branch the outcome is

@@ -305,3 +305,22 @@ func isZeroConst(v constant.Value) bool {
 	}
 	return false
 }
+
+// sentinelIs reports whether call is `S.Is(err)`: the method of the
+// errors package's Is protocol (`Is(error) bool` on an error type) called
+// on a package-level error S.
+func (in *interp) sentinelIs(fn *types.Func, call *ast.CallExpr) bool {
+	if fn == nil || fn.Name() != "Is" {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
+		!analysisutil.IsErrorType(sig.Params().At(0).Type()) || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	if !types.Implements(sig.Recv().Type(), errorIface) && !types.Implements(types.NewPointer(sig.Recv().Type()), errorIface) {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && isSentinel(in.info, sel.X)
+}
