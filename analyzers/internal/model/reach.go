@@ -100,7 +100,9 @@ func (m *builder) amp(r *Retry) int64 {
 	})
 	// What a hand-written loop reaches in a return statement runs once,
 	// as the loop is left (`if err == nil { return fetch(tok) }`): after
-	// the retry, not in each of its attempts.
+	// the retry, not in each of its attempts. So does what it reaches in
+	// a block that ends in a return (`if errors.Is(err, errMoved) {
+	// s.refresh(); return err }`).
 	if r.Kind == LoopRetry || r.Kind == GotoRetry {
 		var leaving [][2]token.Pos
 		for _, op := range r.Ops {
@@ -111,6 +113,11 @@ func (m *builder) amp(r *Retry) int64 {
 				case *ast.ReturnStmt:
 					if len(x.Results) > 0 {
 						leaving = append(leaving, [2]token.Pos{x.Results[0].Pos(), x.Results[len(x.Results)-1].End()})
+					}
+				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+					list := analysisutil.StmtList(n)
+					if len(list) > 1 && n != op && leavesEveryPath(list) {
+						leaving = append(leaving, [2]token.Pos{list[0].Pos(), list[len(list)-1].End()})
 					}
 				}
 				return true
@@ -128,6 +135,31 @@ func (m *builder) amp(r *Retry) int64 {
 	r.Amp = mul(r.Attempts, per)
 	r.ampState = 2
 	return r.Amp
+}
+
+// leavesEveryPath reports whether list ends in a return and holds no
+// continue or goto (outside closures): every path that enters it leaves
+// the function.
+func leavesEveryPath(list []ast.Stmt) bool {
+	if _, ok := list[len(list)-1].(*ast.ReturnStmt); !ok {
+		return false
+	}
+	for _, st := range list {
+		jumps := false
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				jumps = jumps || x.Tok == token.CONTINUE || x.Tok == token.GOTO
+			}
+			return !jumps
+		})
+		if jumps {
+			return false
+		}
+	}
+	return true
 }
 
 func sumReaches(rs []*Reach) int64 {

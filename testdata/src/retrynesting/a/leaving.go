@@ -36,3 +36,50 @@ func loginAndFetch(ctx context.Context) error {
 	}
 	return err
 }
+
+var errMoved = errors.New("moved")
+
+func deliverOnce(ctx context.Context) error { return errMoved }
+
+// The loop retries the delivery; on one failure it calls the retrying
+// fetchPrice and leaves at once, in the same block: fetchPrice runs once,
+// after the retry, not in each attempt.
+func deliverThenRefresh(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = deliverOnce(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, errMoved) {
+			if ferr := fetchPrice(ctx); ferr != nil {
+				err = errors.Join(err, ferr)
+			}
+			return err
+		}
+		time.Sleep(rt.FullJitter(time.Second))
+	}
+	return err
+}
+
+// The near miss: the block that calls it goes round instead of leaving.
+func deliverRefreshAgain(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ { // want `nested retry: retry loop makes 3 attempts, each reaching fetchPrice`
+		err = deliverOnce(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, errMoved) {
+			if ferr := fetchPrice(ctx); ferr != nil {
+				err = errors.Join(err, ferr)
+			}
+			if i == 2 {
+				return err
+			}
+			continue
+		}
+		time.Sleep(rt.FullJitter(time.Second))
+	}
+	return err
+}

@@ -12,8 +12,9 @@ import (
 func enqueue(ctx context.Context, work chan<- func()) error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if _, err = dial(ctx); err == nil {
-			work <- func() { _ = flush(context.WithoutCancel(ctx)) }
+		_, err = dial(ctx)
+		work <- func() { _ = flush(context.WithoutCancel(ctx)) }
+		if err == nil {
 			return nil
 		}
 		time.Sleep(jittered(time.Second))
@@ -26,9 +27,10 @@ func enqueue(ctx context.Context, work chan<- func()) error {
 func register(ctx context.Context, mux *http.ServeMux, cur *atomic.Value) error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if _, err = dial(ctx); err == nil {
-			mux.HandleFunc("/flush", func(w http.ResponseWriter, r *http.Request) { _ = flush(r.Context()) })
-			cur.Store(func() error { return flush(ctx) })
+		_, err = dial(ctx)
+		mux.HandleFunc("/flush", func(w http.ResponseWriter, r *http.Request) { _ = flush(r.Context()) })
+		cur.Store(func() error { return flush(ctx) })
+		if err == nil {
 			return nil
 		}
 		time.Sleep(jittered(time.Second))
@@ -42,7 +44,9 @@ func onceCalled(ctx context.Context) error {
 	for i := 0; i < 3; i++ { // want `nested retry`
 		if _, err = dial(ctx); err == nil {
 			load := sync.OnceValue(func() error { return flush(ctx) })
-			return load()
+			if err = load(); err == nil {
+				return nil
+			}
 		}
 		time.Sleep(jittered(time.Second))
 	}
@@ -68,7 +72,9 @@ func runsNow(ctx context.Context, work chan func()) error {
 	for i := 0; i < 3; i++ { // want `nested retry`
 		if _, err = dial(ctx); err == nil {
 			release := func() error { return flush(ctx) }
-			return release()
+			if err = release(); err == nil {
+				return nil
+			}
 		}
 		time.Sleep(jittered(time.Second))
 	}
@@ -81,7 +87,9 @@ func onceNow(ctx context.Context) error {
 	for i := 0; i < 3; i++ { // want `nested retry`
 		if _, err = dial(ctx); err == nil {
 			once.Do(func() { err = flush(ctx) })
-			return err
+			if err == nil {
+				return nil
+			}
 		}
 		time.Sleep(jittered(time.Second))
 	}
