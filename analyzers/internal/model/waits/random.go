@@ -89,6 +89,8 @@ func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // draw: a configured delay, the same for every retry of every client
 // that shares the configuration, so a wait of it has no jitter whatever
 // its value. A function or interface field is a policy that may jitter.
+// Nor is one the package sets from a response (a Retry-After parsed into
+// an error's field): the server's word, not a configuration.
 func (m *Result) fixedField(f *types.Var) bool {
 	b, ok := f.Type().Underlying().(*types.Basic)
 	if !ok || b.Info()&types.IsNumeric == 0 {
@@ -99,12 +101,13 @@ func (m *Result) fixedField(f *types.Var) bool {
 }
 
 // findRandomFields lists the fields the package assigns, in a statement
-// or a composite literal, a value with a random draw.
+// or a composite literal, a value with a random draw or one read from an
+// HTTP response.
 func (m *Result) findRandomFields() map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Var]bool{}
 	mark := func(lhs ast.Expr, value ast.Expr) {
-		if f, ok := analysisutil.ReferredObject(info, lhs).(*types.Var); ok && f.IsField() && m.isRandom(value) {
+		if f, ok := analysisutil.ReferredObject(info, lhs).(*types.Var); ok && f.IsField() && (m.isRandom(value) || m.fromResponse(value, 0)) {
 			out[f] = true
 		}
 	}
@@ -180,4 +183,41 @@ func (m *Result) drawBound(e ast.Expr, depth int) ast.Expr {
 func (m *Result) drawCall(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	return fn != nil && (m.IsRandomCall(call, fn) || analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter"))
+}
+
+// fromResponse reports whether e reads an HTTP response (its header, its
+// status, its body), directly or through local variables assigned from
+// one (`s, _ := strconv.Atoi(resp.Header.Get("Retry-After"))`), depth
+// levels deep.
+func (m *Result) fromResponse(e ast.Expr, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	info := m.pass.TypesInfo
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		x, ok := n.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if t := info.TypeOf(x); t != nil && (analysisutil.IsNamedType(t, "net/http", "Response") || analysisutil.IsNamedType(t, "net/http", "Header")) {
+			found = true
+			return false
+		}
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && provenance.IsLocal(v) {
+				for _, a := range m.vals.Assigns[v] {
+					if a.Value != nil && a.Value != ast.Expr(id) && m.fromResponse(a.Value, depth+1) {
+						found = true
+						return false
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
