@@ -44,8 +44,9 @@ func (in Calls) WaitsHere(n ast.Node) bool {
 	return false
 }
 
-// mayWait reports whether call is a call of a function value that is
-// given a time.Duration (a sleeper handed in by the caller: `sp(ctx, d)`)
+// mayWait reports whether call is a call of a function value or an
+// interface method that is given a time.Duration (a sleeper handed in by
+// the caller: `sp(ctx, d)`, `p.Pause(d)`)
 // or is held in a field (a hook: `c.onRetry(n, err)`), or of a function in
 // Result.WaitMethods, or a method called on what a call of the package's
 // or another module's given a time.Duration returned (a timer scheduled
@@ -61,7 +62,10 @@ func (in Calls) mayWait(call *ast.CallExpr) bool {
 		}
 	}
 	if fn := analysisutil.Callee(in.Info, call); fn != nil {
-		return in.Methods[fn]
+		// An interface method given a duration (`p.Pause(d)`) may be a
+		// sleeper whose implementation the model cannot see, as a
+		// function value given one may.
+		return in.Methods[fn] || analysisutil.IsInterfaceMethod(fn) && in.givenDuration(call)
 	}
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
