@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -35,7 +36,10 @@ const maxBodyDepth = 6
 // logical request (`json.Marshal(batch{ID: newID(), ...})` once, then
 // every attempt sends the same bytes), which the server can deduplicate
 // on as on a header. A value drawn inside the retry differs from attempt
-// to attempt and names nothing. (NamedOnce is its exported form.)
+// to attempt and names nothing. So does a value of a type whose every
+// value the package makes names itself (keyDraws: `[]event` where every
+// event gets `ID: newID()` when it is queued), none named inside the
+// retry. (NamedOnce is its exported form.)
 func (m *layer) namedOnce(r *model.Retry, s *Send) bool {
 	if r == nil {
 		return false
@@ -72,6 +76,14 @@ func (m *layer) namedOnce(r *model.Retry, s *Send) bool {
 				}
 			case *ast.Ident:
 				v, ok := pass.TypesInfo.Uses[x].(*types.Var)
+				if ok && !v.IsField() {
+					// A value of a type the package always names
+					// (event{ID: newID()}), drawn outside the retry.
+					if draws, keyed := m.keyDraws(v.Type()); keyed && !slices.ContainsFunc(draws, inRetry) {
+						found = true
+						return false
+					}
+				}
 				if !ok || !provenance.IsLocal(v) || seen[v] {
 					return true
 				}
