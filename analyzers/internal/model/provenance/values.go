@@ -413,6 +413,28 @@ func (v *Values) Funcs() []*types.Func {
 	return fns
 }
 
+// Marked computes, in rounds, the package's declared functions (with a
+// body) for which holds is true, given those marked so far: a property
+// that passes from a function to its callers (it calls one that has it).
+// Each round is linear in the package; rounds stop when one marks
+// nothing new, or after max.
+func (v *Values) Marked(max int, holds func(fn *types.Func, d *ast.FuncDecl, marked map[*types.Func]bool) bool) map[*types.Func]bool {
+	marked := map[*types.Func]bool{}
+	for range max {
+		changed := false
+		for fn, d := range v.Decls {
+			if !marked[fn] && d.Body != nil && holds(fn, d, marked) {
+				marked[fn] = true
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return marked
+}
+
 // Spread returns the arguments of call from index from on, as the
 // variadic parameter receives them: with `xs...`, the elements of the
 // slice literal that is the only value xs may hold (a local variable, a

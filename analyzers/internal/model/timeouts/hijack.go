@@ -25,30 +25,19 @@ const maxHijackRounds = 8
 // findHijackers computes the package's functions that take a connection
 // over and exports their facts.
 func (m *layer) findHijackers() {
-	m.hijackers = map[*types.Func]bool{}
 	info := m.pass.TypesInfo
-	for round := 0; round < maxHijackRounds; round++ {
-		changed := false
-		for fn, d := range m.vals.Decls {
-			if m.hijackers[fn] || d.Body == nil {
-				continue
+	m.hijackers = map[*types.Func]bool{}
+	m.hijackers = m.vals.Marked(maxHijackRounds, func(_ *types.Func, d *ast.FuncDecl, marked map[*types.Func]bool) bool {
+		m.hijackers = marked // what hijacks asks, as marked so far
+		found := false
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && m.hijacks(analysisutil.Callee(info, c)) {
+				found = true
 			}
-			found := false
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && m.hijacks(analysisutil.Callee(info, c)) {
-					found = true
-				}
-				return !found
-			})
-			if found {
-				m.hijackers[fn] = true
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+			return !found
+		})
+		return found
+	})
 	for fn := range m.hijackers {
 		m.pass.ExportObjectFact(fn, &HijackFact{})
 	}

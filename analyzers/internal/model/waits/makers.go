@@ -23,52 +23,41 @@ func (*MakerFact) String() string { return "makes a wait" }
 // findMakers computes the package's wait makers, in rounds (one may return
 // another's result), and exports their facts.
 func (m *Result) findMakers() {
-	m.makers = map[*types.Func]bool{}
 	info := m.pass.TypesInfo
-	for round := 0; round < maxFactRounds; round++ {
-		changed := false
-		for fn, d := range m.vals.Decls {
-			if m.makers[fn] || d.Body == nil {
-				continue
-			}
-			sig := fn.Type().(*types.Signature)
-			if sig.Results().Len() != 1 {
-				continue
-			}
-			if _, ok := sig.Results().At(0).Type().Underlying().(*types.Signature); !ok {
-				continue
-			}
-			all, some := true, false
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.FuncLit:
+	m.makers = map[*types.Func]bool{}
+	m.makers = m.vals.Marked(maxFactRounds, func(fn *types.Func, d *ast.FuncDecl, marked map[*types.Func]bool) bool {
+		m.makers = marked // what IsMaker asks, as marked so far
+		sig := fn.Type().(*types.Signature)
+		if sig.Results().Len() != 1 {
+			return false
+		}
+		if _, ok := sig.Results().At(0).Type().Underlying().(*types.Signature); !ok {
+			return false
+		}
+		all, some := true, false
+		ast.Inspect(d.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(x.Results) != 1 {
+					all = false
 					return false
-				case *ast.ReturnStmt:
-					if len(x.Results) != 1 {
-						all = false
-						return false
-					}
-					switch r := analysisutil.Unparen(x.Results[0]).(type) {
-					case *ast.FuncLit:
-						all = all && m.BodyWaits(r.Body)
-					case *ast.CallExpr:
-						all = all && m.IsMaker(analysisutil.Callee(info, r))
-					default:
-						all = false
-					}
-					some = true
 				}
-				return all
-			})
-			if all && some {
-				m.makers[fn] = true
-				changed = true
+				switch r := analysisutil.Unparen(x.Results[0]).(type) {
+				case *ast.FuncLit:
+					all = all && m.BodyWaits(r.Body)
+				case *ast.CallExpr:
+					all = all && m.IsMaker(analysisutil.Callee(info, r))
+				default:
+					all = false
+				}
+				some = true
 			}
-		}
-		if !changed {
-			break
-		}
-	}
+			return all
+		})
+		return all && some
+	})
 	for fn := range m.makers {
 		m.pass.ExportObjectFact(fn, &MakerFact{})
 	}
