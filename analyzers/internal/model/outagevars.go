@@ -81,7 +81,9 @@ func (m *builder) outageValue(e ast.Expr) bool {
 		return false
 	}
 	const status = "google.golang.org/grpc/status"
-	if analysisutil.IsMethod(fn, status, "Status", "Err") {
+	// status.Status is an alias of the internal package's type, whose
+	// method Err is.
+	if analysisutil.IsMethod(fn, status, "Status", "Err") || analysisutil.IsMethod(fn, "google.golang.org/grpc/internal/status", "Status", "Err") {
 		// status.New(codes.Unavailable, msg).Err()
 		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
