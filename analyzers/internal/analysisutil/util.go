@@ -206,3 +206,10 @@ var ErrorType = types.Universe.Lookup("error").Type()
 func IsErrorType(t types.Type) bool {
 	return t != nil && types.Identical(t, ErrorType)
 }
+
+// ReturnsNothing reports whether call's function, static, an interface
+// method or a function value of an unnamed type, has no results.
+func ReturnsNothing(info *types.Info, call *ast.CallExpr) bool {
+	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	return ok && sig.Results().Len() == 0
+}

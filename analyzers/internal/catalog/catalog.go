@@ -225,6 +225,12 @@ const (
 	// Tick and NewTicker start one. A wait through it is read as
 	// time's own.
 	ClockMethod
+	// MatchMethod: a method of the errors package's protocol satisfied
+	// implicitly — an error type's `Is(error) bool` says whether another
+	// error matches it (by code, by type). Any such method of this name
+	// asked of a package-level error (`ErrNoQuorum.Is(err)`) picks out a
+	// family of failures, as errors.Is would.
+	MatchMethod
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -590,6 +596,7 @@ var protocolRows = []Row{
 	{Path: "context", Recv: "Context", Name: "Err", Role: NotOperation},
 	{Path: "io/fs", Recv: "PathError", Name: "Unwrap", Role: NotOperation},
 	{Path: "os/exec", Recv: "Cmd", Name: "Wait", Role: NotOperation},
+	{Path: "syscall", Recv: "Errno", Name: "Is", Role: MatchMethod},
 }
 
 // hostLocalRows are the standard library's calls, outside the packages of
@@ -756,7 +763,7 @@ var names map[Role]map[string]bool
 func init() {
 	names = map[Role]map[string]bool{}
 	for _, r := range Rows {
-		if r.Role == OpenMethod || r.Role == NotOperation {
+		if r.Role == OpenMethod || r.Role == NotOperation || r.Role == MatchMethod {
 			if names[r.Role] == nil {
 				names[r.Role] = map[string]bool{}
 			}
@@ -766,7 +773,7 @@ func init() {
 }
 
 // ProtocolMethod reports whether name is the name of a method of an
-// OpenMethod or NotOperation row (role): those rows are matched by name,
+// OpenMethod, NotOperation or MatchMethod row (role): those rows are matched by name,
 // since any type may satisfy their protocol.
 func ProtocolMethod(role Role, name string) bool {
 	return names[role][name]

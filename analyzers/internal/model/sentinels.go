@@ -307,10 +307,10 @@ func isZeroConst(v constant.Value) bool {
 }
 
 // sentinelIs reports whether call is `S.Is(err)`: the method of the
-// errors package's Is protocol (`Is(error) bool` on an error type) called
-// on a package-level error S.
+// errors package's Is protocol (a catalog MatchMethod row, `Is(error)
+// bool` on an error type) called on a package-level error S.
 func (in *interp) sentinelIs(fn *types.Func, call *ast.CallExpr) bool {
-	if fn == nil || fn.Name() != "Is" {
+	if fn == nil || !catalog.ProtocolMethod(catalog.MatchMethod, fn.Name()) {
 		return false
 	}
 	sig := fn.Signature()

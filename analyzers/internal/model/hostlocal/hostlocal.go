@@ -422,7 +422,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		}
 	}
 	fn := analysisutil.Callee(info, call)
-	if fn != nil && analysisutil.IsInterfaceMethod(fn) && noResults(info, call) {
+	if fn != nil && analysisutil.IsInterfaceMethod(fn) && analysisutil.ReturnsNothing(info, call) {
 		// An interface method that returns nothing (a logging
 		// facade's Warnf): it cannot fail the attempt, so what it
 		// reaches is not what is retried. (A hook in a function value
@@ -471,16 +471,6 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, binds
 	}
 	return r.streamArgLocal(fn, call), false
-}
-
-// noResults reports whether call returns nothing.
-func noResults(info *types.Info, call *ast.CallExpr) bool {
-	t := info.TypeOf(call.Fun)
-	if t == nil {
-		return false
-	}
-	sig, ok := t.Underlying().(*types.Signature)
-	return ok && sig.Results().Len() == 0
 }
 
 // loopbackAddr reports whether e is a constant "host:port" address whose

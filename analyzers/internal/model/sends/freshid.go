@@ -51,18 +51,7 @@ func (m *layer) findFreshIDs() {
 // idResult reports whether sig's first result can hold an identifier: a
 // string, or a slice or array of bytes.
 func idResult(sig *types.Signature) bool {
-	if sig.Results().Len() == 0 {
-		return false
-	}
-	switch t := sig.Results().At(0).Type().Underlying().(type) {
-	case *types.Basic:
-		return t.Info()&types.IsString != 0
-	case *types.Slice:
-		return isByte(t.Elem())
-	case *types.Array:
-		return isByte(t.Elem())
-	}
-	return false
+	return sig.Results().Len() > 0 && idType(sig.Results().At(0).Type())
 }
 
 func isByte(t types.Type) bool {

@@ -97,11 +97,9 @@ func idType(t types.Type) bool {
 	case *types.Basic:
 		return u.Info()&types.IsString != 0
 	case *types.Slice:
-		b, ok := u.Elem().Underlying().(*types.Basic)
-		return ok && b.Kind() == types.Byte
+		return isByte(u.Elem())
 	case *types.Array:
-		b, ok := u.Elem().Underlying().(*types.Basic)
-		return ok && b.Kind() == types.Byte
+		return isByte(u.Elem())
 	}
 	return false
 }

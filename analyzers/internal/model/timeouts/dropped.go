@@ -340,11 +340,7 @@ func (m *layer) unreadParam(fn *types.Func, i int, visiting map[*types.Var]bool,
 // function is static or an interface method does not matter: the
 // signature says it.
 func (m *layer) returnsNothing(call *ast.CallExpr) bool {
-	sig, ok := m.pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
-	if !ok {
-		return false
-	}
-	return sig.Results().Len() == 0
+	return analysisutil.ReturnsNothing(m.pass.TypesInfo, call)
 }
 
 // producerOfCaller reports whether a context derived from Background,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Contexts made from Background with a lifetime of their own: detached
@@ -18,11 +19,8 @@ import (
 // returnsContext reports whether call's first result is a
 // context.Context.
 func (m *layer) returnsContext(call *ast.CallExpr) bool {
-	t := m.pass.TypesInfo.TypeOf(call)
-	if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
-		t = tup.At(0).Type()
-	}
-	return t != nil && analysisutil.IsNamedType(t, "context", "Context")
+	res := waits.Results(m.pass.TypesInfo, call)
+	return len(res) > 0 && isContextType(res[0])
 }
 
 // ownLifetime reports whether the context derived from bg (a
@@ -152,7 +150,7 @@ func (m *layer) cancelledOnTimer(v *types.Var, body inspector.Cursor) bool {
 			}
 		}
 		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW || !timeChan(info.TypeOf(u.X)) {
+		if !ok || u.Op != token.ARROW || !waits.IsTimeChan(info.TypeOf(u.X)) {
 			continue
 		}
 		for _, st := range cc.Body {
@@ -168,14 +166,4 @@ func (m *layer) cancelledOnTimer(v *types.Var, body inspector.Cursor) bool {
 		}
 	}
 	return false
-}
-
-// timeChan reports whether t is a channel of time.Time (a timer's, a
-// ticker's, time.After's).
-func timeChan(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	ch, ok := t.Underlying().(*types.Chan)
-	return ok && analysisutil.IsNamedType(ch.Elem(), "time", "Time")
 }

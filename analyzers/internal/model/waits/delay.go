@@ -37,7 +37,7 @@ func (in Calls) Waits(stmt ast.Node) bool {
 func (in Calls) WaitsHere(n ast.Node) bool {
 	switch x := n.(type) {
 	case *ast.UnaryExpr:
-		return x.Op == token.ARROW && (isTimeChan(in.Info.TypeOf(x.X)) || in.isDone(x.X))
+		return x.Op == token.ARROW && (IsTimeChan(in.Info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
 		return in.IsDelayCall(x) || in.Closure != nil && in.Closure(x) || !in.Certain && in.mayWait(x)
 	}
@@ -94,7 +94,9 @@ func isDoneCall(info *types.Info, e ast.Expr) bool {
 	return ok && analysisutil.IsMethod(analysisutil.Callee(info, c), "context", "Context", "Done")
 }
 
-func isTimeChan(t types.Type) bool {
+// IsTimeChan reports whether t is a channel of time.Time (a timer's, a
+// ticker's, time.After's): a receive from it waits.
+func IsTimeChan(t types.Type) bool {
 	if t == nil {
 		return false
 	}

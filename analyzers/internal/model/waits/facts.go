@@ -401,7 +401,7 @@ func (m *Result) BlindBody(body *ast.BlockStmt) bool {
 		case *ast.UnaryExpr:
 			if in.WaitsHere(x) {
 				found = true
-				if !isTimeChan(info.TypeOf(x.X)) {
+				if !IsTimeChan(info.TypeOf(x.X)) {
 					blind = false // <-ctx.Done()
 				}
 			}
