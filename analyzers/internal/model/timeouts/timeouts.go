@@ -420,11 +420,18 @@ func (m *layer) clientWithoutTimeout(call *ast.CallExpr) bool {
 		}
 		switch x := analysisutil.Unparen(o.Expr).(type) {
 		case *ast.SelectorExpr:
-			if v, ok := m.pass.TypesInfo.Uses[x.Sel].(*types.Var); !ok || analysisutil.PkgPath(v) != "net/http" || v.Name() != "DefaultClient" {
+			if !m.isHTTPVar(x, "DefaultClient") {
 				return false
 			}
 		case *ast.CompositeLit:
 			if _, ok := provenance.LitField(x, "Timeout"); ok {
+				return false
+			}
+			tr, ok := provenance.LitField(x, "Transport")
+			if w := m.vals.LastWrite(o.Via, "Transport"); w != nil {
+				tr, ok = w.Value, true
+			}
+			if ok && !m.transportUnbounded(tr) {
 				return false
 			}
 		default:
@@ -432,6 +439,46 @@ func (m *layer) clientWithoutTimeout(call *ast.CallExpr) bool {
 		}
 	}
 	return true
+}
+
+// transportUnbounded reports whether a client's Transport is known to
+// bound no wait for a response: http.DefaultTransport, or an
+// http.Transport literal without ResponseHeaderTimeout that nothing sets
+// later. A transport that bounds the wait for the headers cannot hang on
+// a server that accepts and never answers; one the layer cannot see into
+// (a parameter's, a wrapper's, a clone's) may bound it.
+func (m *layer) transportUnbounded(tr ast.Expr) bool {
+	origins := m.vals.Trace(tr)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if w := m.vals.LastWrite(o.Via, "ResponseHeaderTimeout"); w != nil {
+			return false
+		}
+		switch x := analysisutil.Unparen(o.Expr).(type) {
+		case *ast.SelectorExpr:
+			if !m.isHTTPVar(x, "DefaultTransport") {
+				return false
+			}
+		case *ast.CompositeLit:
+			if !analysisutil.IsNamedType(m.pass.TypesInfo.TypeOf(x), "net/http", "Transport") {
+				return false
+			}
+			if _, ok := provenance.LitField(x, "ResponseHeaderTimeout"); ok {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isHTTPVar reports whether sel names the package variable name of
+// net/http.
+func (m *layer) isHTTPVar(sel *ast.SelectorExpr, name string) bool {
+	return analysisutil.IsPkgVar(m.pass.TypesInfo.Uses[sel.Sel], "net/http", name)
 }
 
 // requestWithoutDeadline reports whether the request of a send is known
