@@ -267,8 +267,13 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					}
 					// key := fmt.Sprintf("%s/%d", p, time.Now().UnixNano()):
 					// a value made fresh in every pass.
-					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) && inNodes(nodes, v.Pos()) {
+					// A local declared before the loop counts by the
+					// values the loop gives it (s = servers[i]).
+					if v, ok := info.Uses[x].(*types.Var); ok && isLocal(v) {
 						for _, a := range m.vals.Assigns[v] {
+							if !inNodes(nodes, a.Pos) {
+								continue
+							}
 							if a.Value != nil && m.fresh(a.Value) {
 								changing = true
 							}
