@@ -122,6 +122,12 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 		}
 		pass.Report(d)
 	}
+	if r.SelectBreak != nil && r.Attempts == 0 && !r.CountBounded && !r.Identified {
+		// Meant to end with the context, and going on without it: a cap
+		// on the backoff does not make that the design.
+		pass.Report(selectBreakDiagnostic(pass, r))
+		return
+	}
 	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified && !backsOffToCap(r) {
 		pass.Report(analysis.Diagnostic{
 			Pos:      r.Pos,

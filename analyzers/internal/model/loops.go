@@ -254,10 +254,25 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if r.Immediate && anyIn(r.Ops, in.waitsHere) {
 		r.Immediate, r.ImmediateIdentified = false, false
 	}
-	r.TimeBounded = m.timeBounded(r.Ops) || m.condStop(stmt)
+	// A loop whose stop is a `case <-ctx.Done(): break` meant to leave
+	// it: an attempt that fails once the context is done only makes it go
+	// round, so the attempts do not bound it by time.
+	// Nor does what that case calls.
+	var skip func(*ast.CallExpr) bool
+	var clause *ast.CommClause
+	if clause, r.SelectBreak = m.breakOnlySelect(r.Ops); r.SelectBreak != nil {
+		r.SelectDone = m.receivesDone(clause.Comm)
+		skip = func(call *ast.CallExpr) bool {
+			return in.isOp(call) || clause.Pos() <= call.Pos() && call.End() <= clause.End()
+		}
+	}
+	r.TimeBounded = m.timeBounded(r.Ops, skip) || m.condStop(stmt)
 	if fs, ok := stmt.(*ast.ForStmt); ok && fs.Cond != nil && !r.TimeBounded {
 		// for time.Now().Before(end): the loop's own condition.
 		r.TimeBounded = m.readsClock(fs.Cond, m.clockVars(r.Ops))
+	}
+	if r.TimeBounded {
+		r.SelectBreak, r.SelectDone = nil, nil
 	}
 	r.CountBounded = v.attempts > 0 || v.givesUp || m.countBounded(stmt, r.Ops)
 	m.add(r)
@@ -269,7 +284,9 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 // a function that checks the context it is given (CtxCheckFact), or
 // leaves when a channel other than a timer's is ready (a stop or close
 // channel: another goroutine ends the loop).
-func (m *builder) timeBounded(nodes []ast.Node) bool {
+//
+// skip, when not nil, names calls that do not count (the attempts).
+func (m *builder) timeBounded(nodes []ast.Node, skip func(*ast.CallExpr) bool) bool {
 	info := m.pass.TypesInfo
 	// The calls whose result is dropped decide nothing.
 	dropped := map[*ast.CallExpr]bool{}
@@ -295,7 +312,7 @@ func (m *builder) timeBounded(nodes []ast.Node) bool {
 			return m.flagStop(ifs)
 		}
 		call, ok := n.(*ast.CallExpr)
-		if !ok {
+		if !ok || skip != nil && skip(call) {
 			return false
 		}
 		fn := analysisutil.Callee(info, call)

@@ -131,7 +131,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	r.Immediate = !anyIn(r.Ops, in.waitsHere)
 	r.Identified = identified
 	r.ImmediateIdentified = r.Immediate && identified
-	r.TimeBounded = m.timeBounded(r.Ops)
+	r.TimeBounded = m.timeBounded(r.Ops, nil)
 	m.add(r)
 }
 

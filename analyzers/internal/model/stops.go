@@ -13,21 +13,13 @@ import (
 )
 
 // stopCase reports whether a select case receives from a channel and
-// leaves the loop (returns or breaks): the loop ends when another
-// goroutine closes or signals that channel, or when a deadline's timer
-// fires (`case <-deadline.C: return`).
+// leaves the loop (returns, or breaks to a label or jumps past it): the
+// loop ends when another goroutine closes or signals that channel, or
+// when a deadline's timer fires (`case <-deadline.C: return`). A break
+// without a label leaves the select (or a statement inside the case),
+// never the loop around it.
 func (m *builder) stopCase(cc *ast.CommClause) bool {
-	if cc.Comm == nil {
-		return false
-	}
-	var recv *ast.UnaryExpr
-	ast.Inspect(cc.Comm, func(n ast.Node) bool {
-		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-			recv = u
-		}
-		return recv == nil
-	})
-	if recv == nil {
+	if !receives(cc) {
 		return false
 	}
 	leaves := false
@@ -39,7 +31,7 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 			case *ast.ReturnStmt:
 				leaves = true
 			case *ast.BranchStmt:
-				if x.Tok == token.BREAK || x.Tok == token.GOTO {
+				if (x.Tok == token.BREAK && x.Label != nil) || x.Tok == token.GOTO {
 					leaves = true
 				}
 			}
@@ -47,6 +39,81 @@ func (m *builder) stopCase(cc *ast.CommClause) bool {
 		})
 	}
 	return leaves
+}
+
+// receives reports whether a select case receives from a channel.
+func receives(cc *ast.CommClause) bool {
+	if cc.Comm == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(cc.Comm, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// breakOnlySelect returns a select case in nodes, and its break, that
+// receives from a context's Done and ends with a break without a label,
+// after nothing but calls (a log line): nothing it sets can make the
+// loop leave later. The author meant the
+// case to end the loop, but the break leaves only the select, and the
+// loop goes round for ever once the context is done
+// (`case <-ctx.Done(): break`). Nil when there is none.
+func (m *builder) breakOnlySelect(nodes []ast.Node) (*ast.CommClause, *ast.BranchStmt) {
+	var clause *ast.CommClause
+	var found *ast.BranchStmt
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				return false // another function's, an inner loop's
+			case *ast.CommClause:
+				if found != nil || !receives(x) || len(x.Body) == 0 || m.stopCase(x) || m.receivesDone(x.Comm) == nil {
+					return true
+				}
+				for _, st := range x.Body[:len(x.Body)-1] {
+					if _, ok := st.(*ast.ExprStmt); !ok {
+						return true // err = ctx.Err(): something may test it later
+					}
+				}
+				if br, ok := x.Body[len(x.Body)-1].(*ast.BranchStmt); ok && br.Tok == token.BREAK && br.Label == nil {
+					clause, found = x, br
+				}
+			}
+			return found == nil
+		})
+	}
+	return clause, found
+}
+
+// receivesDone returns the Done call of a context that a select case's
+// communication receives from, or nil.
+func (m *builder) receivesDone(comm ast.Stmt) *ast.CallExpr {
+	var e ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		e = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			e = c.Rhs[0]
+		}
+	}
+	u, ok := analysisutil.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return nil
+	}
+	call, ok := analysisutil.Unparen(u.X).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn == nil || !analysisutil.IsMethod(fn, "context", "Context", "Done") {
+		return nil
+	}
+	return call
 }
 
 // waitsOnStop reports whether call runs a function of this package, or a

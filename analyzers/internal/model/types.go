@@ -59,6 +59,13 @@ type Retry struct {
 	Delays      []*waits.Delay
 	Immediate   bool
 	TimeBounded bool
+	// SelectBreak, for a hand-written loop that is not bounded by time:
+	// a select case of the loop that receives from a context's Done
+	// (SelectDone) and ends with a break without a label, after nothing
+	// but calls (`case <-ctx.Done(): break`). The break leaves the select,
+	// not the loop: once the context is done the loop goes on.
+	SelectBreak *ast.BranchStmt
+	SelectDone  *ast.CallExpr
 	// ImmediateIdentified: every attempt that follows the previous one
 	// with no wait does so after a failure the code identified first (an
 	// error value, an error type, its text, or the operation's own
