@@ -39,7 +39,9 @@ type IdentifyFact struct {
 	// errors.Is(err, target)` (or As) of its own parameters, Param and
 	// Target (a package's errors.Is and errors.As, as github.com/pkg/errors
 	// and many SDKs have them): a call of it is read as a call of the
-	// standard one, its target as what the standard one's would be.
+	// standard one, its target as what the standard one's would be. An
+	// equality of two errors (comparesErrors: `ErrorEqual(a, b)`, by
+	// identity or message) forwards as "Is".
 	Forwards string
 	Target   int
 }
@@ -112,6 +114,9 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, boo
 	}
 	if name, param, target, ok := forwardsErrors(m.pass.TypesInfo, sig, d); ok {
 		return IdentifyFact{Param: param, Forwards: name, Target: target}, true
+	}
+	if param, target, ok := comparesErrors(m.pass.TypesInfo, sig, d); ok {
+		return IdentifyFact{Param: param, Forwards: "Is", Target: target}, true
 	}
 	param := -1
 	for i := range sig.Params().Len() {
