@@ -238,8 +238,9 @@ func isFuncParam(v *types.Var) bool {
 // parameter its i'th argument is given to: the parameter is blank or
 // unnamed (`func (b *bucket) iter(_ context.Context, ...)`, also in
 // another package: export data keeps the names), or a function of this
-// package never uses it but to hand it on, as it is, to a parameter that
-// is not read either (a constructor that passes its context to a method
+// package never uses it but to read a value it carries (`ctx.Value(k)`:
+// no deadline or cancellation reaches anything through it) or to hand it
+// on, as it is, to a parameter that is not read either (a constructor that passes its context to a method
 // that ignores it; fixture `testdata/src/timeoutchain/detach/unread.go`),
 // or a function of another package does so (its UnreadFact). An
 // interface method or a function value may be anything.
@@ -249,8 +250,10 @@ func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 }
 
 // UnreadFact is exported for a function whose context parameters at
-// Params it never reads but to hand them on, as they are, to parameters
-// that are not read either.
+// Params it never reads but for the values they carry (`ctx.Value(k)`:
+// an id for a log line or an error) or to hand them on, as they are, to
+// parameters that are not read either: their deadline and cancellation
+// reach nothing.
 type UnreadFact struct {
 	Params []int
 }
@@ -317,6 +320,16 @@ func (m *layer) unreadParam(fn *types.Func, i int, visiting map[*types.Var]bool,
 		id, ok := n.(*ast.Ident)
 		if used || !ok || m.pass.TypesInfo.Uses[id] != origin {
 			return !used
+		}
+		if len(stack) > 1 {
+			// ctx.Value(k): a value it carries, not its deadline.
+			if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.X == ast.Expr(id) {
+				if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && c.Fun == ast.Expr(sel) {
+					if fn := analysisutil.Callee(m.pass.TypesInfo, c); analysisutil.IsMethod(fn, "context", "Context", "Value") {
+						return false
+					}
+				}
+			}
 		}
 		if len(stack) > 0 {
 			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok {
