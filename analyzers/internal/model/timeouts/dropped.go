@@ -456,6 +456,13 @@ func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor, scope string,
 	if !ok || !provenance.IsLocal(v) {
 		return false
 	}
+	if m.following[v] {
+		// out = withUser(out, u): derived back into the variable being
+		// judged, whose other uses decide.
+		return true
+	}
+	m.following[v] = true
+	defer delete(m.following, v)
 	compared, other := 0, false
 	for cur := range body.Preorder((*ast.Ident)(nil)) {
 		x := cur.Node().(*ast.Ident)
@@ -479,6 +486,13 @@ func (m *layer) neverRunUnder(lhs ast.Expr, body inspector.Cursor, scope string,
 		}
 		if as, ok := parent.Node().(*ast.AssignStmt); ok && slices.Contains(as.Lhs, ast.Expr(x)) {
 			continue // given another value, not used
+		}
+		if _, ok := parent.Node().(*ast.ReturnStmt); ok {
+			// Returned, as `return context.Background()` is (passedDown):
+			// nothing runs under it here; a helper that builds a context
+			// (values copied onto a Background) hands it to its callers.
+			compared++
+			continue
 		}
 		if _, ok := parent.Node().(*ast.CallExpr); ok && !m.passedDown(cur, body, scope, depth+1) {
 			compared++ // handed where nothing of the request runs under it

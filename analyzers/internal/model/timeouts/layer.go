@@ -35,6 +35,7 @@ type layer struct {
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 	unread    map[*types.Var]bool   // unreadParam's answers, for parameters asked first (dropped.go)
+	following map[*types.Var]bool   // the locals neverRunUnder is judging (dropped.go)
 	hijackers map[*types.Func]bool  // functions that take an HTTP connection over (hijack.go)
 }
 
@@ -53,6 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 		carriers:  provenance.NewSummaries[CarrierFact](),
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
 		unread:    map[*types.Var]bool{},
+		following: map[*types.Var]bool{},
 	}
 	m.findHijackers()
 	for _, fn := range m.vals.Funcs() {
