@@ -465,7 +465,8 @@ func (m *builder) exportStateGetters() {
 }
 
 // stateGetter reports whether fn is a method with no parameters and one
-// bool result that reads a field of its receiver and writes none (`func
+// result, a bool or a named integer or string type (a state of an enum:
+// `c.state() == closed`; not a count), that reads a field of its receiver and writes none (`func
 // (l *Listener) closed() bool { l.mu.Lock(); defer l.mu.Unlock(); return
 // l.isClosed }`, `func (b *Backoff) Ongoing() bool { return b.ctx.Err() ==
 // nil && b.tries < b.max }`): a question about shared state. A method of
@@ -475,7 +476,13 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 		return false
 	}
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !analysisutil.IsBool(sig.Results().At(0).Type()) {
+	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	// A bool, or a state of an enum: a named integer or string type.
+	res := sig.Results().At(0).Type()
+	_, named := types.Unalias(res).(*types.Named)
+	if b, ok := res.Underlying().(*types.Basic); !ok || b.Info()&types.IsBoolean == 0 && (!named || b.Info()&(types.IsInteger|types.IsString) == 0) {
 		return false
 	}
 	if fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {

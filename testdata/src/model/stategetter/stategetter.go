@@ -38,3 +38,23 @@ func (b *backoff) Allows(n int) bool { return n < b.max }
 func (b *backoff) Left() int { return b.max - b.tries }
 
 func ready(b *backoff) bool { return b.tries == 0 }
+
+// A state of an enum, read under the lock: a question about shared state
+// too.
+type phase int
+
+const (
+	connecting phase = iota
+	closing
+)
+
+type conn struct {
+	mu sync.Mutex
+	ph phase
+}
+
+func (c *conn) phase() phase { // want phase:"state getter"
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ph
+}
