@@ -208,8 +208,16 @@ func IsErrorType(t types.Type) bool {
 }
 
 // ReturnsNothing reports whether call's function, static, an interface
-// method or a function value of an unnamed type, has no results.
+// method or a function value (of a named func type too), has no results.
+// A conversion is no call.
 func ReturnsNothing(info *types.Info, call *ast.CallExpr) bool {
-	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return false
+	}
+	t := info.TypeOf(call.Fun)
+	if t == nil {
+		return false
+	}
+	sig, ok := t.Underlying().(*types.Signature)
 	return ok && sig.Results().Len() == 0
 }

@@ -422,11 +422,13 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		}
 	}
 	fn := analysisutil.Callee(info, call)
-	if fn != nil && analysisutil.IsInterfaceMethod(fn) && analysisutil.ReturnsNothing(info, call) {
+	if analysisutil.ReturnsNothing(info, call) && (fn != nil && analysisutil.IsInterfaceMethod(fn) || fn == nil && formats(info.TypeOf(call.Fun))) {
 		// An interface method that returns nothing (a logging
-		// facade's Warnf): it cannot fail the attempt, so what it
-		// reaches is not what is retried. (A hook in a function value
-		// stays unknown: it is the caller's code, run on every pass.)
+		// facade's Warnf), or a function value of a printf's shape
+		// that returns nothing (a logf field): it cannot fail the
+		// attempt, so what it reaches is not what is retried. (Any
+		// other hook in a function value stays unknown: it is the
+		// caller's code, run on every pass.)
 		return true, false
 	}
 	if fn == nil {
@@ -502,4 +504,24 @@ func unixNetwork(info *types.Info, e ast.Expr) bool {
 		return false
 	}
 	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
+}
+
+// formats reports whether t is a function type that ends in a format and
+// its arguments (`func(level int, format string, args ...any)`): a
+// printf's shape.
+func formats(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || !sig.Variadic() || sig.Params().Len() < 2 {
+		return false
+	}
+	n := sig.Params().Len()
+	if b, ok := sig.Params().At(n - 2).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	s, ok := sig.Params().At(n - 1).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	it, ok := s.Elem().Underlying().(*types.Interface)
+	return ok && it.Empty()
 }

@@ -19,7 +19,7 @@ var analyzer = &analysis.Analyzer{
 	Run: func(pass *analysis.Pass) (any, error) {
 		res := pass.ResultOf[model.Analyzer].(*model.Result)
 		for _, r := range res.Retries {
-			pass.Reportf(r.Pos, "%s (%s), up to %d calls, %d inner; time-bounded %v, count-bounded %v, identified %v, immediate %v, select break %v", r.Describe(), model.AttemptsText(r.Attempts), r.Amp, len(r.Inner), r.TimeBounded, r.CountBounded, r.Identified, r.Immediate, r.SelectBreak != nil)
+			pass.Reportf(r.Pos, "%s (%s), up to %d calls, %d inner; time-bounded %v, count-bounded %v, identified %v, immediate %v, select break %v, client errors %v, immediate identified %v, specific %v", r.Describe(), model.AttemptsText(r.Attempts), r.Amp, len(r.Inner), r.TimeBounded, r.CountBounded, r.Identified, r.Immediate, r.SelectBreak != nil, r.ClientErrors, r.ImmediateIdentified, r.Specific)
 		}
 		for _, r := range res.Resumes {
 			pass.Reportf(r.Pos, "resume loop, %d waits", len(r.Delays))
