@@ -90,7 +90,9 @@ func (m *Result) constSeeded(call *ast.CallExpr) (token.Pos, bool) {
 // that shares the configuration, so a wait of it has no jitter whatever
 // its value. A function or interface field is a policy that may jitter.
 // Nor is one the package sets from a response (a Retry-After parsed into
-// an error's field): the server's word, not a configuration.
+// an error's field): the server's word, not a configuration; nor one it
+// sets from a call of a function value or an interface method
+// (`r.wait = r.policy(r)`): that policy's answer, which may jitter.
 func (m *Result) fixedField(f *types.Var) bool {
 	b, ok := f.Type().Underlying().(*types.Basic)
 	if !ok || b.Info()&types.IsNumeric == 0 {
@@ -101,13 +103,13 @@ func (m *Result) fixedField(f *types.Var) bool {
 }
 
 // findRandomFields lists the fields the package assigns, in a statement
-// or a composite literal, a value with a random draw or one read from an
-// HTTP response.
+// or a composite literal, a value with a random draw, one read from an
+// HTTP response, or one a policy the layer cannot see into computes.
 func (m *Result) findRandomFields() map[*types.Var]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Var]bool{}
 	mark := func(lhs ast.Expr, value ast.Expr) {
-		if f, ok := analysisutil.ReferredObject(info, lhs).(*types.Var); ok && f.IsField() && (m.isRandom(value) || m.fromResponse(value, 0)) {
+		if f, ok := analysisutil.ReferredObject(info, lhs).(*types.Var); ok && f.IsField() && (m.isRandom(value) || m.fromResponse(value, 0) || m.fromPolicy(value)) {
 			out[f] = true
 		}
 	}
@@ -220,4 +222,19 @@ func (m *Result) fromResponse(e ast.Expr, depth int) bool {
 		return true
 	})
 	return found
+}
+
+// fromPolicy reports whether e is a call of a function value or an
+// interface method (not a conversion): a policy the layer cannot see
+// into.
+func (m *Result) fromPolicy(e ast.Expr) bool {
+	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if tv, ok := m.pass.TypesInfo.Types[call.Fun]; ok && tv.IsType() {
+		return false
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	return fn == nil || analysisutil.IsInterfaceMethod(fn)
 }
