@@ -33,8 +33,9 @@ type loopVerdict struct {
 	// one failure of no outage kind (state.outage).
 	specific bool
 	// notDone: every path that goes round after a failure knows the
-	// server did not act on the request: a client-error response, or a
-	// failure before it was sent (state.unsent).
+	// server did not act on the request: a 4xx response (429 included:
+	// refused before anything ran; state.refused), or a failure before it
+	// was sent (state.unsent).
 	notDone bool
 	// cancelProof: every path that goes round after a failure knows it
 	// to be one a cancelled attempt cannot have: a client-error
@@ -187,7 +188,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			if !t.identified {
 				anyFailBack = true
 			}
-			if !t.clientError() && !t.unsent {
+			if !t.refused() && !t.unsent {
 				anyDoneBack = true
 			}
 			if !t.clientError() && !(t.identified && !t.outage) && !(t.identified && t.ownType) {

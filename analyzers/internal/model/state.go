@@ -53,6 +53,30 @@ var clientErrorMask = func() uint64 {
 	return m
 }()
 
+// refusedMask holds the sample statuses that say the server did not act
+// on the request: every 4xx, 408, 425 and 429 included (a rate limiter
+// refuses before anything runs).
+var refusedMask = func() uint64 {
+	var m uint64
+	for i, c := range httpSamples {
+		if c >= 400 && c < 500 {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// refused reports whether the path knows a response of its to have one
+// of refusedMask's statuses: resending the request cannot do it twice.
+func (s *state) refused() bool {
+	for _, sl := range s.slots {
+		if sl.isResp && sl.mask != 0 && sl.mask&^refusedMask == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // clientError reports whether the path knows a response of its to have
 // one of clientErrorMask's statuses: its failure is a refusal of this
 // request (an expired token, a conflict), which no outage causes.

@@ -90,8 +90,9 @@ type Retry struct {
 	// when a dependency goes down.
 	Specific bool
 	// NotDone: every path that goes round after a failure knows the
-	// server did not act on the request: it refused it with a client
-	// error (ClientErrors), or the request never reached it (a
+	// server did not act on the request: it refused it with a 4xx (a
+	// client error, or 408, 425, 429: refused before anything ran), or
+	// the request never reached it (a
 	// connection refused: errors.Is(err, syscall.ECONNREFUSED), the
 	// catalog's Unsent rows). Resending it cannot do it twice.
 	NotDone bool
