@@ -56,6 +56,7 @@ var factSamples = []analysis.Fact{
 	&waits.CtxCheckFact{Param: 1},
 	&model.IdentifyFact{Param: 1, Specific: true, Forwards: "Is", Target: 2},
 	&model.OutageFact{},
+	&model.StatusTestFact{Param: 1, Codes: []int64{401, 403}},
 	&model.NeverTrueFact{},
 	&model.SessionFact{},
 	&model.StateGetterFact{},

@@ -462,10 +462,36 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			return []*state{s}, []*state{s}
 		}
 	}
+	var test *StatusTestFact // wantsGrant(resp): true only for some statuses
+	if in.statusTest != nil {
+		test = in.statusTest(fn)
+	}
 	t, f := s, s
 	for _, k := range keys {
 		if sl, ok := s.slot(k); ok && sl.isResp && sl.accepted {
 			continue // judged already by the call that accepted it
+		}
+		if sl, ok := s.slot(k); ok && sl.isResp && test != nil && test.Param < len(call.Args) && in.objOf(call.Args[test.Param]) == k {
+			if t != nil {
+				var m uint64
+				for i, code := range httpSamples {
+					if slices.Contains(test.Codes, code) {
+						m |= 1 << i
+					}
+				}
+				if m &= sl.mask; m == 0 {
+					t = nil
+				} else {
+					t = t.clone()
+					n, _ := t.slot(k)
+					n.mask = m
+					t.setSlot(n)
+				}
+			}
+			if f != nil {
+				f = markChecked(f, k)
+			}
+			continue
 		}
 		if sl, ok := s.slot(k); ok && sl.isResp {
 			t, f = markChecked(t, k), markChecked(f, k)

@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil)},
 }
 
 type builder struct {
@@ -45,19 +45,20 @@ type builder struct {
 	walkingLits    map[*types.Var]bool
 	helpers        map[*types.Func]*RetryHelperFact
 	fsummaries     *summaries[FieldsFact]
-	popsMemo       map[*ast.FuncDecl]bool        // methods that take a value off a receiver field (changing.go)
-	stopMemo       map[ast.Node]bool             // function bodies that wait on a stop kept outside them (waits.go)
-	keeps          map[*types.Func][]int         // function parameters kept to run later (stored.go)
-	paramStops     map[*types.Var]bool           // channel parameters a function returns on receiving from (waits.go)
-	yields         map[types.Object]bool         // the yield parameters of iterator functions
-	viaMemo        viaMemo                       // derivedVia's memo for the loop being judged (iterates.go)
-	classifiers    map[*types.Func]IdentifyFact  // identifying functions (classifiers.go)
-	statusFields   map[string]bool               // fields that hold a response's status (statusfields.go)
-	neverTrueFuncs map[*types.Func]bool          // functions whose bool first result is always false (predicates.go)
-	localSentinels map[*types.Var]bool           // local variables holding an error made once in the function (sentinels.go)
-	statusVars     map[types.Object]types.Object // local variables holding a response's status, to the response (statusfields.go)
-	outageVars     map[*types.Var]bool           // package-level errors an outage gives every client (outagevars.go)
-	sessionFuncs   map[*types.Func]bool          // functions that return only non-nil errors (sessions.go)
+	popsMemo       map[*ast.FuncDecl]bool          // methods that take a value off a receiver field (changing.go)
+	stopMemo       map[ast.Node]bool               // function bodies that wait on a stop kept outside them (waits.go)
+	keeps          map[*types.Func][]int           // function parameters kept to run later (stored.go)
+	paramStops     map[*types.Var]bool             // channel parameters a function returns on receiving from (waits.go)
+	yields         map[types.Object]bool           // the yield parameters of iterator functions
+	viaMemo        viaMemo                         // derivedVia's memo for the loop being judged (iterates.go)
+	classifiers    map[*types.Func]IdentifyFact    // identifying functions (classifiers.go)
+	statusTests    map[*types.Func]*StatusTestFact // response status tests (statustests.go)
+	statusFields   map[string]bool                 // fields that hold a response's status (statusfields.go)
+	neverTrueFuncs map[*types.Func]bool            // functions whose bool first result is always false (predicates.go)
+	localSentinels map[*types.Var]bool             // local variables holding an error made once in the function (sentinels.go)
+	statusVars     map[types.Object]types.Object   // local variables holding a response's status, to the response (statusfields.go)
+	outageVars     map[*types.Var]bool             // package-level errors an outage gives every client (outagevars.go)
+	sessionFuncs   map[*types.Func]bool            // functions that return only non-nil errors (sessions.go)
 	result         *Result
 }
 
@@ -93,6 +94,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findStatusFields()
 	m.findOutageVars()
 	m.findClassifiers()
+	m.findStatusTests()
 	m.findKeepers()
 	m.findNeverTrue()
 	m.findSessions()
@@ -151,7 +153,7 @@ func (m *builder) newInterp() *interp {
 		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
 		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
-		classifier: m.classifier, statusFields: m.statusFields, hookGated: m.hookGated,
+		classifier: m.classifier, statusTest: m.statusTest, statusFields: m.statusFields, hookGated: m.hookGated,
 	}
 }
 
