@@ -81,9 +81,7 @@ type interp struct {
 	// classifier gives the error parameter of an identifying function
 	// (IdentifyFact).
 	classifier func(*types.Func) (IdentifyFact, bool)
-	// statusTest gives the statuses for which a function given a
-	// response may answer true (StatusTestFact).
-	statusTest func(*types.Func) *StatusTestFact
+	statusTest func(*types.Func) *StatusTestFact // StatusTestFact of a function
 	// statusFields are the fields that hold a response's status
 	// (StatusFieldsFact), by statusFieldKey.
 	statusFields map[string]bool
