@@ -523,3 +523,25 @@ func Site(fset *token.FileSet, r *Retry) string {
 
 // RetryDepth is the number of retries nested in r, r included.
 func RetryDepth(r *Retry) int { return retryDepth(r) }
+
+// waitsFirst reports whether a loop body surely waits before its first
+// operation: a statement of the body itself (not in a branch) that waits,
+// with no operation in the statements before it (`for err != nil {
+// time.Sleep(d); again, err = op() }`).
+func (in *interp) waitsFirst(body []ast.Stmt) bool {
+	for _, st := range body {
+		if analysisutil.AnyIn([]ast.Node{st}, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			return ok && in.isOp(c) && !in.isDelayCall(c)
+		}) {
+			return false
+		}
+		switch st.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt:
+			if in.waits(st) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -162,6 +162,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 		}
 	}
+	topWait := in.waitsFirst(body)
 	prevResume := in.resume
 	in.resume = &rs
 	defer func() { in.resume = prevResume }()
@@ -180,9 +181,11 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			// "not yet" from an operation's own bool goes round: a poll
 			// until done (see opVerdict)
 			okBack = true
-		case t.verdict && !t.delayed:
+		case t.verdict && !t.delayed && !topWait:
 			// "go on" from an operation's own bool, at once: an
-			// iterator's "more", not a retry (see opVerdict)
+			// iterator's "more", not a retry (see opVerdict). A body
+			// that waits before its first operation waits before the
+			// next attempt all the same.
 		case t.failing():
 			failBack = true
 			if !t.identified {
