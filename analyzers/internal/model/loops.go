@@ -311,6 +311,9 @@ func (m *builder) timeBounded(nodes []ast.Node, skip func(*ast.CallExpr) bool) b
 		if ifs, ok := n.(*ast.IfStmt); ok {
 			return m.flagStop(ifs)
 		}
+		if sw, ok := n.(*ast.SwitchStmt); ok && m.switchStop(sw) {
+			return true
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || skip != nil && skip(call) {
 			return false

@@ -274,6 +274,39 @@ func (m *builder) flagStop(ifs *ast.IfStmt) bool {
 	return m.stateCond(ifs.Cond)
 }
 
+// switchStop reports whether sw returns from one of its cases when state
+// kept outside the function says so: its tag reads that state (stateCond),
+// directly or through the local its init statement sets
+// (`switch s := c.State(); s { case Closed: return }`). A break there
+// leaves only the switch.
+func (m *builder) switchStop(sw *ast.SwitchStmt) bool {
+	if sw.Tag == nil {
+		return false
+	}
+	tag := sw.Tag
+	if as, ok := sw.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+		if l, ok := as.Lhs[0].(*ast.Ident); ok {
+			if t, ok := analysisutil.Unparen(tag).(*ast.Ident); ok && m.pass.TypesInfo.ObjectOf(t) == m.pass.TypesInfo.ObjectOf(l) {
+				tag = as.Rhs[0]
+			}
+		}
+	} else if sw.Init != nil {
+		return false
+	}
+	if !m.stateCond(tag) {
+		return false
+	}
+	for _, st := range sw.Body.List {
+		cc := st.(*ast.CaseClause)
+		if n := len(cc.Body); n > 0 {
+			if _, ok := cc.Body[n-1].(*ast.ReturnStmt); ok && cc.List != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // leavesLoop reports whether a branch's statements end by leaving the loop:
 // a return or a break.
 func leavesLoop(list []ast.Stmt) bool {
@@ -479,10 +512,20 @@ func (m *builder) stateGetter(fn *types.Func) bool {
 	if !ok || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
 		return false
 	}
-	// A bool, or a state of an enum: a named integer or string type.
+	// A bool, or a state of an enum: a named integer or string type, or a
+	// named comparable struct (its values the package's variables).
 	res := sig.Results().At(0).Type()
 	_, named := types.Unalias(res).(*types.Named)
-	if b, ok := res.Underlying().(*types.Basic); !ok || b.Info()&types.IsBoolean == 0 && (!named || b.Info()&(types.IsInteger|types.IsString) == 0) {
+	switch u := res.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsBoolean == 0 && (!named || u.Info()&(types.IsInteger|types.IsString) == 0) {
+			return false
+		}
+	case *types.Struct:
+		if !named || !types.Comparable(res) {
+			return false
+		}
+	default:
 		return false
 	}
 	if fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
