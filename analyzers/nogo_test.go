@@ -51,6 +51,7 @@ var factSamples = []analysis.Fact{
 	&timeouts.CarrierFact{Param: 1},
 	&timeouts.ValueContextFact{Param: 1},
 	&timeouts.UnreadFact{Params: []int{0, 2}},
+	&timeouts.BoundsFact{Params: []int{0}},
 	&timeouts.HijackFact{},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12", Blind: true, ClientErrors: true, NotDone: true, Spaced: true},
 	&waits.CtxCheckFact{Param: 1},

@@ -118,60 +118,6 @@ func (m *layer) detachesParam(call *ast.CallExpr, i int) bool {
 	return used && !outside
 }
 
-// boundsParam reports whether the function call calls gives its context
-// parameter i a lifetime of its own before anything else uses it: the
-// first use of the parameter, a statement of the body itself (not inside
-// a branch), is the parent of a deadline (context.WithTimeout,
-// WithDeadline) that is not only a default for callers without one, and
-// either rebinds the parameter or is its only use (`ctx, cancel :=
-// context.WithTimeout(ctx, closeTimeout)`). A Background handed to it is
-// bounded there, not dropped: cleanup given a fresh context on purpose,
-// so that it runs after the caller's context is done.
-func (m *layer) boundsParam(call *ast.CallExpr, i int) bool {
-	info := m.pass.TypesInfo
-	param, d := m.calleeParam(call, i)
-	if param == nil {
-		return false
-	}
-	uses := func(n ast.Node) int {
-		k := 0
-		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == param {
-				k++
-			}
-			return true
-		})
-		return k
-	}
-	for j, st := range d.Body.List {
-		if uses(st) == 0 {
-			continue
-		}
-		as, ok := st.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 {
-			return false
-		}
-		dl, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || len(dl.Args) < 2 || !m.isContextFunc(dl, "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause") || m.defaultOnly(dl) {
-			return false
-		}
-		if id, ok := analysisutil.Unparen(dl.Args[0]).(*ast.Ident); !ok || info.Uses[id] != param || uses(dl) != 1 {
-			return false
-		}
-		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && info.Uses[id] == param {
-				return true // rebound: every later use is of the deadline
-			}
-		}
-		rest := 0
-		for _, later := range d.Body.List[j+1:] {
-			rest += uses(later)
-		}
-		return rest == 0
-	}
-	return false
-}
-
 // calleeParam returns the parameter that call's i'th argument is given
 // to, and the declaration of the called function, when it is one of this
 // package with a body (not a variadic parameter); nil otherwise.

@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil)},
 }
 
 type layer struct {
@@ -68,6 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.unreadSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.boundsSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

@@ -2,7 +2,6 @@ package timeouts
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -78,7 +77,7 @@ func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, bo
 	if !provenance.IsLocal(v) {
 		return true // a package-level variable
 	}
-	if m.escapes(v, body) || m.cancelledOnTimer(v, body) {
+	if m.escapes(v, body) || timerCancels(m.pass.TypesInfo, v, body.Node()) {
 		return true
 	}
 	var derived ast.Expr
@@ -126,42 +125,6 @@ func (m *layer) escapes(v *types.Var, body inspector.Cursor) bool {
 			}
 			if _, ok := call.Parent().Node().(*ast.GoStmt); ok {
 				return true // another goroutine
-			}
-		}
-	}
-	return false
-}
-
-// cancelledOnTimer reports whether the cancel function v is called in a
-// select case that receives from a timer (`case <-time.After(grace):
-// cancel()`): the code ends the context itself, a bounded time after what
-// it waits for.
-func (m *layer) cancelledOnTimer(v *types.Var, body inspector.Cursor) bool {
-	info := m.pass.TypesInfo
-	for cur := range body.Preorder((*ast.CommClause)(nil)) {
-		cc := cur.Node().(*ast.CommClause)
-		var recv ast.Expr
-		switch c := cc.Comm.(type) {
-		case *ast.ExprStmt:
-			recv = c.X
-		case *ast.AssignStmt:
-			if len(c.Rhs) == 1 {
-				recv = c.Rhs[0]
-			}
-		}
-		u, ok := analysisutil.Unparen(recv).(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW || !waits.IsTimeChan(info.TypeOf(u.X)) {
-			continue
-		}
-		for _, st := range cc.Body {
-			es, ok := st.(*ast.ExprStmt)
-			if !ok {
-				continue
-			}
-			if call, ok := analysisutil.Unparen(es.X).(*ast.CallExpr); ok && len(call.Args) == 0 {
-				if id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident); ok && info.Uses[id] == v {
-					return true
-				}
 			}
 		}
 	}
