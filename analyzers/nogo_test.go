@@ -52,6 +52,7 @@ var factSamples = []analysis.Fact{
 	&timeouts.ValueContextFact{Param: 1},
 	&timeouts.UnreadFact{Params: []int{0, 2}},
 	&timeouts.BoundsFact{Params: []int{0}},
+	&waits.DelayFact{Exponential: true, Capped: true},
 	&timeouts.HijackFact{},
 	&model.RetryHelperFact{OpParam: 2, Attempts: 3, AttemptsParam: 1, AttemptsPlus: 1, Site: "retry loop (3 attempts) at retry.go:12", Blind: true, ClientErrors: true, NotDone: true, Spaced: true},
 	&waits.CtxCheckFact{Param: 1},

@@ -54,6 +54,17 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 						return true
 					}
 				}
+				if funcs, ok := m.defaultFuncs(x.Fun, 0); ok && !slices.ContainsFunc(funcs, func(f funcVal) bool {
+					return f.lit == nil && m.vals.Decls[f.fn] == nil && m.delayFact(f.fn) == nil && !m.isRandomFunc(f.fn)
+				}) {
+					// pause(i) with a default the model sees into: its
+					// returns were followed; the arguments give the
+					// values.
+					for _, a := range x.Args {
+						ast.Inspect(a, visitOpaque)
+					}
+					return false
+				}
 				if _, ok := m.fieldFuncs(x.Fun); ok {
 					// A function field the package alone sets, followed
 					// into the functions it holds: the arguments give
@@ -64,9 +75,9 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 					return false
 				}
 				opaque = true
-			} else if m.vals.Decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry {
+			} else if m.vals.Decls[fn] == nil && analysisutil.PkgPath(fn) != "time" && analysisutil.PkgPath(fn) != "math" && analysisutil.PkgPath(fn) != catalog.ResilintRetry && m.delayFact(fn) == nil {
 				opaque = true
-			} else if m.vals.Decls[fn] != nil {
+			} else if m.vals.Decls[fn] != nil || m.delayFact(fn) != nil {
 				// A helper of this package, followed into its
 				// returns: the receiver it is called on gives no
 				// value of its own; the arguments do.

@@ -33,6 +33,10 @@ func (m *Result) ShapeCounting(dur ast.Expr, fnBody *ast.BlockStmt, counters map
 type shapeOpts struct {
 	level    int
 	counters map[types.Object]bool
+	// of, when set, asks the shape of the returns of a function of
+	// the package (its parameters the caller's values) instead of dur's
+	// (delayShapeOf).
+	of *ast.FuncDecl
 }
 
 // shape is Shape.
@@ -47,6 +51,26 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 	var helpers []*ast.FuncDecl // helpers whose returns were followed
 	var lits []*ast.FuncLit     // function literals whose returns were followed
 	var visitExpr func(e ast.Expr, depth int)
+	// returns follows the returns of a function into the delay: if d >
+	// b.max { return b.max }; return d: every return of a local is past
+	// such a guard.
+	returns := func(body *ast.BlockStmt, depth int) {
+		capped, uncapped := false, false
+		ast.Inspect(body, func(n ast.Node) bool {
+			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+				if cappedReturn(info, body, r) {
+					capped = true
+				} else if v, ok := info.Uses[identOf(r.Results[0])].(*types.Var); ok && provenance.IsLocal(v) {
+					uncapped = true
+				}
+				visitExpr(r.Results[0], depth+1)
+			}
+			return true
+		})
+		if capped && !uncapped {
+			sh.Capped = true
+		}
+	}
 	visitExpr = func(e ast.Expr, depth int) {
 		if e == nil || seen[e] || depth > 8 {
 			return
@@ -119,25 +143,6 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 					// no delay of its own (libJitter reads it).
 					return false
 				}
-				returns := func(body *ast.BlockStmt) {
-					// if d > b.max { return b.max }; return d: every
-					// return of a local is past such a guard.
-					capped, uncapped := false, false
-					ast.Inspect(body, func(n ast.Node) bool {
-						if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
-							if cappedReturn(info, body, r) {
-								capped = true
-							} else if v, ok := info.Uses[identOf(r.Results[0])].(*types.Var); ok && provenance.IsLocal(v) {
-								uncapped = true
-							}
-							visitExpr(r.Results[0], depth+1)
-						}
-						return true
-					})
-					if capped && !uncapped {
-						sh.Capped = true
-					}
-				}
 				if fn := analysisutil.Callee(info, x); fn != nil {
 					if d := m.vals.Decls[fn]; d != nil {
 						helpers = append(helpers, d)
@@ -148,19 +153,50 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 								unfollowed = true
 							}
 						} else {
-							returns(d.Body)
+							returns(d.Body, depth)
+						}
+					} else if f := m.delayFact(fn); f != nil {
+						// steps.Doubling(n): another package's function
+						// of its inputs (its DelayFact); the arguments
+						// give the values.
+						sh.Exponential = sh.Exponential || f.Exponential
+						sh.Capped = sh.Capped || f.Capped
+					}
+				} else if funcs, ok := m.defaultFuncs(x.Fun, 0); ok {
+					// pause(i), pause the caller's function or, when it
+					// set none, the package's default: the default's
+					// shape, what a caller who sets nothing gets.
+					for _, f := range funcs {
+						switch {
+						case f.lit != nil:
+							lits = append(lits, f.lit)
+							returns(f.lit.Body, depth)
+						case m.vals.Decls[f.fn] != nil:
+							helpers = append(helpers, m.vals.Decls[f.fn])
+							returns(m.vals.Decls[f.fn].Body, depth)
+						case m.isRandomFunc(f.fn):
+							random = true
+						default:
+							if df := m.delayFact(f.fn); df != nil {
+								sh.Exponential = sh.Exponential || df.Exponential
+								sh.Capped = sh.Capped || df.Capped
+							}
 						}
 					}
+					for _, a := range x.Args {
+						visitExpr(a, depth+1)
+					}
+					return false
 				} else if funcs, ok := m.fieldFuncs(x.Fun); ok {
 					// c.delay(n): a function field the package alone sets.
 					for _, f := range funcs {
 						switch f := f.(type) {
 						case *ast.FuncDecl:
 							helpers = append(helpers, f)
-							returns(f.Body)
+							returns(f.Body, depth)
 						case *ast.FuncLit:
 							lits = append(lits, f)
-							returns(f.Body)
+							returns(f.Body, depth)
 						}
 					}
 				}
@@ -168,7 +204,12 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 			return true
 		})
 	}
-	visitExpr(dur, 0)
+	if o.of != nil {
+		helpers = append(helpers, o.of)
+		returns(o.of.Body, 0)
+	} else {
+		visitExpr(dur, 0)
+	}
 
 	// A random draw that is not added to a fixed part is full jitter: when
 	// the delay has such an alternative (a jitter mode switch), it is not
@@ -316,7 +357,7 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 		sh.Jitter = JitterFull
 	default:
 		sh.Jitter = JitterNone
-		if libUnknown || unfollowed || m.opaque(exprs, helpers, lits, o.counters) {
+		if libUnknown || unfollowed || m.opaque(exprs, helpers, lits, o.counters) || o.of != nil && m.readsState(exprs) {
 			sh.Jitter = JitterUnknown
 		}
 	}

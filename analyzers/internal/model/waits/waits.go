@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil)},
+	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil), (*DelayFact)(nil)},
 }
 
 // Result is the waits layer of one package: its functions that wait,
@@ -57,6 +57,7 @@ type Result struct {
 	ctxChecks   map[*types.Func]int // functions that check their context parameter, by its index
 	capFuncs    map[*types.Func]*CapFact
 	makers      map[*types.Func]bool // functions that return a waiting closure (MakerFact)
+	delays      map[*types.Func]*DelayFact
 	// randomFields are the fields the package sets from a random draw
 	// (computed when first needed).
 	randomOnce   sync.Once
@@ -109,6 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.findCtxChecks()
 	m.findCapFuncs()
 	m.findMakers()
+	m.exportDelayFacts()
 	return m, nil
 }
 

@@ -49,15 +49,16 @@ func spreadIsJitter(ctx context.Context) error {
 	return err
 }
 
-// A helper named for jitter that draws nothing is no jitter, but what it
-// returns is not a shape the model can read: unknown, so no finding.
-func namedJitterIsUnknown(ctx context.Context) error {
+// A helper named for jitter that draws nothing is no jitter: its
+// DelayFact says it doubles what it is given, with no random part.
+// Reported.
+func namedJitterIsNone(ctx context.Context) error {
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = call(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(waithelpers.JitterFree(time.Second)) //resilint:ignore timeoutchain the fixture is about jitter
+		time.Sleep(waithelpers.JitterFree(time.Second)) // want `retry delay has no jitter`
 	}
 	return err
 }

@@ -62,7 +62,7 @@ func Jitter(d time.Duration) time.Duration { // want Jitter:"random"
 func spread(d time.Duration) time.Duration { return d/2 + Jitter(d/2) } // want spread:"random"
 
 // randomName has the name of a random draw and returns a constant.
-func randomName() time.Duration { return time.Second }
+func randomName() time.Duration { return time.Second } // want randomName:`delay\(exponential=false, capped=false\)`
 
 // newSource is a constructor of a generator, no random draw.
 func newSource() *rand.Rand { return rand.New(rand.NewSource(1)) }
@@ -83,7 +83,7 @@ var _ = []any{retrySleeps, sleepy, randomName, newSource, carries, Nap, fetchThe
 const ceiling = 30 * time.Second
 
 // Clamp is at most max, and at most d: it caps either.
-func Clamp(d, max time.Duration) time.Duration { // want Clamp:`caps\(\[0 1\]\)`
+func Clamp(d, max time.Duration) time.Duration { // want Clamp:`caps\(\[0 1\]\)` Clamp:`delay\(exponential=false, capped=true\)`
 	if d > max {
 		return max
 	}
@@ -91,7 +91,7 @@ func Clamp(d, max time.Duration) time.Duration { // want Clamp:`caps\(\[0 1\]\)`
 }
 
 // limit is at most a constant.
-func limit(d time.Duration) time.Duration { // want limit:`caps\(\[\], const\)`
+func limit(d time.Duration) time.Duration { // want limit:`caps\(\[\], const\)` limit:`delay\(exponential=false, capped=true\)`
 	if d >= ceiling {
 		return ceiling
 	}
@@ -102,7 +102,7 @@ func limit(d time.Duration) time.Duration { // want limit:`caps\(\[\], const\)`
 func smaller(a, b int) int { return min(a, b) } // want smaller:`caps\(\[0 1\]\)`
 
 // raise keeps d at least lo: a floor, no cap.
-func raise(d, lo time.Duration) time.Duration {
+func raise(d, lo time.Duration) time.Duration { // want raise:`delay\(exponential=false, capped=false\)`
 	if d < lo {
 		return lo
 	}
@@ -110,7 +110,7 @@ func raise(d, lo time.Duration) time.Duration {
 }
 
 // sometimes caps only even values: it is at most d, never max.
-func sometimes(d, max time.Duration) time.Duration { // want sometimes:`caps\(\[0\]\)`
+func sometimes(d, max time.Duration) time.Duration { // want sometimes:`caps\(\[0\]\)` sometimes:`delay\(exponential=false, capped=false\)`
 	if d > max && d%2 == 0 {
 		return max
 	}
@@ -118,7 +118,7 @@ func sometimes(d, max time.Duration) time.Duration { // want sometimes:`caps\(\[
 }
 
 // reassigned changes its input after the test: no cap.
-func reassigned(d, max time.Duration) time.Duration {
+func reassigned(d, max time.Duration) time.Duration { // want reassigned:`delay\(exponential=true, capped=true\)`
 	if d > max {
 		return max
 	}
@@ -127,6 +127,6 @@ func reassigned(d, max time.Duration) time.Duration {
 }
 
 // fixed returns a constant and caps no input.
-func fixed() time.Duration { return ceiling }
+func fixed() time.Duration { return ceiling } // want fixed:`delay\(exponential=false, capped=false\)`
 
 var _ = []any{limit, smaller, raise, sometimes, reassigned, fixed}

@@ -23,6 +23,6 @@ func other(ctx context.Context) bool { return ctx != nil }
 var _ = []any{wait, backoff, done, other}
 
 // clamp returns the other package's cap of its input.
-func clamp(d time.Duration) time.Duration { return facts.Clamp(d, time.Minute) } // want clamp:`caps\(\[0\], const\)`
+func clamp(d time.Duration) time.Duration { return facts.Clamp(d, time.Minute) } // want clamp:`caps\(\[0\], const\)` clamp:`delay\(exponential=false, capped=true\)`
 
 var _ = clamp
