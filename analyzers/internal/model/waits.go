@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -138,9 +139,15 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 				case m.delayFuncs[fn.Origin()] || m.importWait(fn.Origin()) != nil:
 					// sleep(ctx, d): a function that waits (this package's,
 					// or one with a WaitFact), given one duration, waits
-					// that long.
+					// that long; a duration that bounds its wait as a
+					// timeout (g.Wait(ctx, time.Until(deadline))) is no
+					// pause.
 					helper = true
-					for _, a := range x.Args {
+					timeouts := m.waitLayer.TimeoutParams(fn.Origin())
+					for i, a := range x.Args {
+						if slices.Contains(timeouts, i) {
+							continue
+						}
 						if analysisutil.IsNamedType(info.TypeOf(a), "time", "Duration") {
 							if dur != nil {
 								dur = nil

@@ -1,6 +1,7 @@
 package waits
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -36,6 +37,10 @@ type WaitFact struct {
 	// (`time.Sleep(time.Duration(attempt) * time.Second)`): called between
 	// attempts, it is a wait without jitter.
 	Fixed bool
+	// Timeouts are the indices of the duration parameters that bound the
+	// wait as a timeout (the function waits for something else and fails
+	// when that long has passed first: TimeoutParams), no pause.
+	Timeouts []int
 }
 
 func (*WaitFact) AFact() {}
@@ -53,6 +58,9 @@ func (f *WaitFact) String() string {
 	}
 	if f.Blind {
 		attrs = append(attrs, "blind")
+	}
+	if len(f.Timeouts) > 0 {
+		attrs = append(attrs, fmt.Sprintf("timeouts%v", f.Timeouts))
 	}
 	if len(attrs) == 0 {
 		return "waits"
@@ -346,7 +354,7 @@ func (m *Result) findDispatchers() map[*types.Func]bool {
 // package, once all of its parts are known.
 func (m *Result) exportWaitFacts() {
 	for fn := range m.WaitFuncs {
-		m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: m.JitterWaits[fn], Fixed: m.FixedWaits[fn], Blind: m.BlindWaits[fn]})
+		m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: m.JitterWaits[fn], Fixed: m.FixedWaits[fn], Blind: m.BlindWaits[fn], Timeouts: m.timeouts[fn]})
 	}
 }
 

@@ -58,6 +58,7 @@ type Result struct {
 	capFuncs    map[*types.Func]*CapFact
 	makers      map[*types.Func]bool // functions that return a waiting closure (MakerFact)
 	delays      map[*types.Func]*DelayFact
+	timeouts    map[*types.Func][]int // duration parameters that are timeouts (WaitFact.Timeouts)
 	// randomFields are the fields the package sets from a random draw
 	// (computed when first needed).
 	randomOnce   sync.Once
@@ -106,6 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.findJitterWaits()
 	m.findFixedWaits()
 	m.findBlindWaits()
+	m.findTimeoutParams()
 	m.exportWaitFacts()
 	m.findCtxChecks()
 	m.findCapFuncs()
