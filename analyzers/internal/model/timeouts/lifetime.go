@@ -77,7 +77,7 @@ func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, bo
 	if !provenance.IsLocal(v) {
 		return true // a package-level variable
 	}
-	if m.escapes(v, body) || timerCancels(m.pass.TypesInfo, v, body.Node()) {
+	if m.escapes(v, body) || timerCancels(m.pass.TypesInfo, v, body.Node()) || cancelledFirst(m.pass.TypesInfo, grand, v, body.Node()) {
 		return true
 	}
 	var derived ast.Expr
@@ -88,6 +88,39 @@ func (m *layer) ownLifetime(bg ast.Expr, deriv *ast.CallExpr, grand ast.Node, bo
 		derived = g.Names[0]
 	}
 	return m.producerOfCaller(derived, v, body)
+}
+
+// cancelledFirst reports whether the statement after def (the
+// derivation, assigned to the cancel function v and a context) in its
+// block calls v (`cctx, cancel := context.WithCancel(context.Background());
+// cancel()`): a context done before anything uses it, made so that what
+// it is given does no work that could wait. No work runs under a live
+// context there.
+func cancelledFirst(info *types.Info, def ast.Node, v *types.Var, body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		b, ok := n.(*ast.BlockStmt)
+		if found || !ok {
+			return !found
+		}
+		for i, st := range b.List {
+			if st != def || i+1 >= len(b.List) {
+				continue
+			}
+			es, ok := b.List[i+1].(*ast.ExprStmt)
+			if !ok {
+				return false
+			}
+			c, ok := analysisutil.Unparen(es.X).(*ast.CallExpr)
+			if ok && len(c.Args) == 0 {
+				id, isID := analysisutil.Unparen(c.Fun).(*ast.Ident)
+				found = isID && info.Uses[id] == v
+			}
+			return false
+		}
+		return true
+	})
+	return found
 }
 
 // escapes reports whether the local function variable v is used in body

@@ -52,3 +52,33 @@ func shutdownOnSignal(ctx context.Context, stopped, quit <-chan struct{}) {
 	case <-ctx.Done():
 	}
 }
+
+type object struct{}
+
+// Length answers from what it has, or asks the server under ctx.
+func (o *object) Length(ctx context.Context) (int64, error) { return 0, ctx.Err() }
+
+// lengthIfKnown gives a context cancelled before its use: the object
+// answers only from what it already has, no request is made. Not
+// reported.
+func lengthIfKnown(ctx context.Context, o *object) int64 {
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	n, err := o.Length(cctx)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// lengthLate cancels it only after the call: the call ran under a live
+// Background. Reported.
+func lengthLate(ctx context.Context, o *object) int64 {
+	cctx, cancel := context.WithCancel(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	n, err := o.Length(cctx)
+	cancel()
+	if err != nil {
+		return -1
+	}
+	return n
+}
