@@ -270,6 +270,24 @@ func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok
 	if op == nil {
 		return nil, nil, false
 	}
+	for _, sl := range s.slots {
+		if sl.isResp || sl.op != op || sl.status() != stUnknown {
+			continue
+		}
+		// ws == nil || err != nil, the result tested before the error:
+		// the nil branch holds the failure and a success that answered
+		// with nothing, the other both outcomes.
+		failed, okay := refine(s, sl.key, stFailed), refine(s, sl.key, stOK)
+		nilOK := okay
+		if okay != nil {
+			nilOK = okay.clone()
+			nilOK.empty = true
+		}
+		if e.Op == token.EQL {
+			return nonNil(failed, nilOK), nonNil(failed, okay), true
+		}
+		return nonNil(failed, okay), nonNil(failed, nilOK), true
+	}
 	isNil := s
 	for _, sl := range s.slots {
 		if !sl.isResp && sl.op == op && sl.status() == stOK {
