@@ -2,8 +2,10 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
@@ -398,4 +400,90 @@ func recvField(info *types.Info, recv types.Object, e ast.Expr) types.Object {
 		return s.Obj()
 	}
 	return nil
+}
+
+// picksUntilEmpty reports whether each pass takes its candidate from a
+// call, leaves when the call has none left, and hands each candidate
+// back after its operation (`addr := p.pick(); if addr == "" { return
+// err }; ...fetch(addr)...; p.markDown(addr)`): a fail-over over a pool
+// that the failures drain, not a retry of one request.
+func (m *builder) picksUntilEmpty(in *interp, stmt ast.Stmt, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	var body *ast.BlockStmt
+	switch s := stmt.(type) {
+	case *ast.ForStmt:
+		body = s.Body
+	case *ast.RangeStmt:
+		body = s.Body
+	}
+	if body == nil || len(body.List) < 3 {
+		return false
+	}
+	as, ok := body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	pick, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	id, isID := as.Lhs[0].(*ast.Ident)
+	if !ok || !isID || in.isOp(pick) {
+		return false
+	}
+	x := info.Defs[id]
+	if x == nil {
+		return false
+	}
+	// if addr == "" { return err }: the pool has none left.
+	ifs, ok := body.List[1].(*ast.IfStmt)
+	if !ok || ifs.Init != nil || !leavesLoop(ifs.Body.List) {
+		return false
+	}
+	be, ok := analysisutil.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL {
+		return false
+	}
+	zero := func(e ast.Expr) bool {
+		tv := info.Types[e]
+		return tv.IsNil() || tv.Value != nil && (tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == "" ||
+			tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0)
+	}
+	isX := func(e ast.Expr) bool {
+		i, ok := analysisutil.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[i] == x
+	}
+	if !(isX(be.X) && zero(be.Y) || isX(be.Y) && zero(be.X)) {
+		return false
+	}
+	nodes := []ast.Node{body}
+	takes := func(call *ast.CallExpr) bool {
+		found := false
+		for _, a := range call.Args {
+			ast.Inspect(a, func(n ast.Node) bool {
+				if e, ok := n.(*ast.Ident); ok && (isX(e) || m.derivedVia(e, x, nodes)) {
+					found = true
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	if !slices.ContainsFunc(ops, takes) {
+		return false
+	}
+	// p.markDown(addr): the candidate handed back, by a call that is no
+	// operation of its own.
+	back := false
+	for _, st := range body.List[2:] {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok || back {
+				return false
+			}
+			if es, ok := n.(*ast.ExprStmt); ok {
+				if c, ok := analysisutil.Unparen(es.X).(*ast.CallExpr); ok && !in.isOp(c) && !slices.Contains(ops, c) && takes(c) {
+					back = true
+				}
+			}
+			return true
+		})
+	}
+	return back
 }
