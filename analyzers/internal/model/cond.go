@@ -271,7 +271,10 @@ func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok
 		return nil, nil, false
 	}
 	for _, sl := range s.slots {
-		if sl.isResp || sl.op != op || sl.status() != stUnknown {
+		if sl.isResp || sl.op != op || sl.status() != stUnknown || waits.ErrorField(in.pkg, obj.Type()) != nil {
+			// (res != nil of a result that carries its own error,
+			// read next: `if res != nil { err = res.Error }`, asks
+			// whether there is one.)
 			continue
 		}
 		// ws == nil || err != nil, the result tested before the error:
