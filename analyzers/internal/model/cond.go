@@ -80,6 +80,11 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			return f, t
 		}
 	case *ast.BinaryExpr:
+		if (e.Op == token.LAND || e.Op == token.LOR) && in.resultBeforeError(e, s) {
+			// ws == nil || err != nil: the error first, as the same test
+			// reads the other way round (comparisons, no effects).
+			e = &ast.BinaryExpr{X: e.Y, OpPos: e.OpPos, Op: e.Op, Y: e.X}
+		}
 		switch e.Op {
 		case token.LAND:
 			xt, xf := in.cond(e.X, s)
@@ -270,27 +275,6 @@ func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok
 	if op == nil {
 		return nil, nil, false
 	}
-	for _, sl := range s.slots {
-		if sl.isResp || sl.op != op || sl.status() != stUnknown || waits.ErrorField(in.pkg, obj.Type()) != nil {
-			// (res != nil of a result that carries its own error,
-			// read next: `if res != nil { err = res.Error }`, asks
-			// whether there is one.)
-			continue
-		}
-		// ws == nil || err != nil, the result tested before the error:
-		// the nil branch holds the failure and a success that answered
-		// with nothing, the other both outcomes.
-		failed, okay := refine(s, sl.key, stFailed), refine(s, sl.key, stOK)
-		nilOK := okay
-		if okay != nil {
-			nilOK = okay.clone()
-			nilOK.empty = true
-		}
-		if e.Op == token.EQL {
-			return nonNil(failed, nilOK), nonNil(failed, okay), true
-		}
-		return nonNil(failed, okay), nonNil(failed, nilOK), true
-	}
 	isNil := s
 	for _, sl := range s.slots {
 		if !sl.isResp && sl.op == op && sl.status() == stOK {
@@ -303,6 +287,47 @@ func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok
 		return []*state{isNil}, []*state{s}, true
 	}
 	return []*state{s}, []*state{isNil}, true
+}
+
+// resultBeforeError reports whether e (an && or ||) tests a result of an
+// operation for nil before it tests that operation's error for nil (`ws
+// == nil || err != nil`, `resp != nil && err == nil`): both plain
+// comparisons, so the test may be read the other way round, the error
+// first, and the result's test then knows how the call went.
+func (in *interp) resultBeforeError(e *ast.BinaryExpr, s *state) bool {
+	nilOf := func(x ast.Expr) types.Object {
+		be, ok := analysisutil.Unparen(x).(*ast.BinaryExpr)
+		if !ok || be.Op != token.EQL && be.Op != token.NEQ {
+			return nil
+		}
+		other := be.X
+		if in.isNil(be.X) {
+			other = be.Y
+		} else if !in.isNil(be.Y) {
+			return nil
+		}
+		id, ok := analysisutil.Unparen(other).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		return in.objOf(id)
+	}
+	res, errv := nilOf(e.X), nilOf(e.Y)
+	if res == nil || errv == nil {
+		return false
+	}
+	var op *ast.CallExpr
+	for _, sl := range s.slots {
+		if sl.isResp && sl.key == res || !sl.isResp && slices.Contains(sl.partials, res) {
+			op = sl.op
+		}
+	}
+	for _, sl := range s.slots {
+		if op != nil && !sl.isResp && sl.key == errv && sl.op == op {
+			return true
+		}
+	}
+	return false
 }
 
 var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
