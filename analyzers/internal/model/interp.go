@@ -48,13 +48,13 @@ const (
 )
 
 type interp struct {
-	pkg *types.Package // the package analyzed
-	// closureWait reports whether a call runs a local closure that waits.
-	closureWait func(*ast.CallExpr) bool
+	pkg         *types.Package           // the package analyzed
+	closureWait func(*ast.CallExpr) bool // whether a call runs a local closure that waits
 	info        *types.Info
 	pkgVals     func(*types.Var) (constant.Value, bool) // package-level vars with constant values
 	opVars      map[types.Object]bool                   // vars that hold an operation's error
 	track       map[types.Object]bool                   // local ints and bools tracked concretely
+	writesOf    func(*ast.BlockStmt) *writeIndex        // a function body's writes, indexed once (tracked.go)
 	steps       int
 	budget      int // steps left for the function's loops
 	fnSize      int // syntax nodes of the function: what each judged loop's scans of it cost

@@ -51,6 +51,7 @@ type builder struct {
 	paramStops     map[*types.Var]bool             // channel parameters a function returns on receiving from (waits.go)
 	yields         map[types.Object]bool           // the yield parameters of iterator functions
 	viaMemo        viaMemo                         // derivedVia's memo for the loop being judged (iterates.go)
+	writeIdx       map[*ast.BlockStmt]*writeIndex  // each function body's writes (writesOf)
 	classifiers    map[*types.Func]IdentifyFact    // identifying functions (classifiers.go)
 	statusTests    map[*types.Func]*StatusTestFact // response status tests (statustests.go)
 	statusFields   map[string]bool                 // fields that hold a response's status (statusfields.go)
@@ -154,7 +155,22 @@ func (m *builder) newInterp() *interp {
 		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
 		classifier: m.classifier, statusTest: m.statusTest, statusFields: m.statusFields, hookGated: m.hookGated,
+		writesOf: m.writesOf,
 	}
+}
+
+// writesOf indexes the writes of a function's body once for all its
+// loops.
+func (m *builder) writesOf(body *ast.BlockStmt) *writeIndex {
+	if idx, ok := m.writeIdx[body]; ok {
+		return idx
+	}
+	if m.writeIdx == nil {
+		m.writeIdx = map[*ast.BlockStmt]*writeIndex{}
+	}
+	idx := indexWrites(m.pass.TypesInfo, body)
+	m.writeIdx[body] = idx
+	return idx
 }
 
 func (m *builder) pkgVal(v *types.Var) (constant.Value, bool) { return m.vals.Const(v) }

@@ -252,16 +252,24 @@ func (in *interp) untrackUnknown(s0 *state, partners map[types.Object][]types.Ob
 	return widen
 }
 
-// initialValues finds the values the tracked variables declared before
-// the loop have when it starts: known only when the declaration is the
-// single write before the loop and gives a constant.
-func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track map[types.Object]bool) map[types.Object]constant.Value {
-	info := in.info
-	type write struct {
-		pos   token.Pos
-		value ast.Expr // nil: zero value
-		plain bool     // a declaration or plain assignment
-	}
+// A write is one write of a variable: a declaration, an assignment, an
+// increment, a range clause.
+type write struct {
+	pos   token.Pos
+	value ast.Expr // nil: zero value
+	plain bool     // a declaration or plain assignment
+}
+
+// writeIndex lists the writes of every local variable of a function's
+// body, and those written inside a closure.
+type writeIndex struct {
+	writes  map[types.Object][]write
+	escaped map[types.Object]bool
+}
+
+// indexWrites walks fnBody once for every loop of the function to read
+// (initialValues).
+func indexWrites(info *types.Info, fnBody *ast.BlockStmt) *writeIndex {
 	writes := map[types.Object][]write{}
 	escaped := map[types.Object]bool{}
 	inClosure := 0
@@ -283,7 +291,7 @@ func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track 
 				if obj == nil {
 					obj = info.Uses[id]
 				}
-				if obj == nil || !track[obj] {
+				if obj == nil {
 					continue
 				}
 				if inClosure > 0 {
@@ -296,13 +304,13 @@ func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track 
 				writes[obj] = append(writes[obj], w)
 			}
 		case *ast.IncDecStmt:
-			if id, ok := analysisutil.Unparen(n.X).(*ast.Ident); ok && track[info.Uses[id]] {
+			if id, ok := analysisutil.Unparen(n.X).(*ast.Ident); ok && info.Uses[id] != nil {
 				writes[info.Uses[id]] = append(writes[info.Uses[id]], write{pos: n.Pos()})
 			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				obj := info.Defs[id]
-				if obj == nil || !track[obj] {
+				if obj == nil {
 					continue
 				}
 				w := write{pos: id.Pos(), plain: true}
@@ -316,7 +324,7 @@ func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track 
 		case *ast.RangeStmt:
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if id, ok := e.(*ast.Ident); ok {
-					if obj := info.ObjectOf(id); obj != nil && track[obj] {
+					if obj := info.ObjectOf(id); obj != nil {
 						writes[obj] = append(writes[obj], write{pos: n.Pos()})
 					}
 				}
@@ -325,6 +333,21 @@ func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track 
 		return true
 	}
 	ast.Inspect(fnBody, visit)
+	return &writeIndex{writes: writes, escaped: escaped}
+}
+
+// initialValues finds the values the tracked variables declared before
+// the loop have when it starts: known only when the declaration is the
+// single write before the loop and gives a constant. The function's
+// writes are indexed once (in.writesOf), not once per loop.
+func (in *interp) initialValues(fnBody *ast.BlockStmt, loopPos token.Pos, track map[types.Object]bool) map[types.Object]constant.Value {
+	var idx *writeIndex
+	if in.writesOf != nil {
+		idx = in.writesOf(fnBody)
+	} else {
+		idx = indexWrites(in.info, fnBody)
+	}
+	writes, escaped := idx.writes, idx.escaped
 
 	out := map[types.Object]constant.Value{}
 	for obj := range track {
