@@ -64,7 +64,7 @@ func (m *Result) timeoutParams(sig *types.Signature, body *ast.BlockStmt) []int 
 				}
 			case *ast.CallExpr:
 				fn := analysisutil.Callee(info, x)
-				if (analysisutil.IsFunc(fn, "context", "WithTimeout") || analysisutil.IsFunc(fn, "context", "WithTimeoutCause")) && len(x.Args) >= 2 && isVar(info, x.Args[1], p) {
+				if (analysisutil.IsFunc(fn, "context", "WithTimeout") || analysisutil.IsFunc(fn, "context", "WithTimeoutCause")) && len(x.Args) >= 2 && analysisutil.ReferredObject(info, x.Args[1]) == types.Object(p) {
 					bounding++
 				}
 			}
@@ -83,7 +83,7 @@ func (m *Result) failsOnTimer(cc *ast.CommClause, p *types.Var) bool {
 	info := m.pass.TypesInfo
 	ch := analysisutil.CommRecv(cc.Comm)
 	call, ok := analysisutil.Unparen(ch).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || TimeFunc(analysisutil.Callee(info, call)) != "After" || !isVar(info, call.Args[0], p) {
+	if !ok || len(call.Args) != 1 || TimeFunc(analysisutil.Callee(info, call)) != "After" || analysisutil.ReferredObject(info, call.Args[0]) != types.Object(p) {
 		return false
 	}
 	if len(cc.Body) == 0 {
@@ -102,10 +102,4 @@ func (m *Result) failsOnTimer(cc *ast.CommClause, p *types.Var) bool {
 		return false
 	}
 	return true
-}
-
-// isVar reports whether e is the variable v.
-func isVar(info *types.Info, e ast.Expr, v *types.Var) bool {
-	id, ok := analysisutil.Unparen(e).(*ast.Ident)
-	return ok && info.Uses[id] == v
 }

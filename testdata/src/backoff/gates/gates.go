@@ -110,3 +110,31 @@ func fetchPaced(ctx context.Context, c *http.Client, req *http.Request) (*http.R
 	}
 	return nil, lastErr
 }
+
+// ready waits for the signal under a deadline of budget: budget bounds
+// the wait, it is no pause.
+func ready(ctx context.Context, signal <-chan struct{}, budget time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-signal:
+		return nil
+	}
+}
+
+// The budget given to a wait that bounds it with a context deadline is
+// not the pause: not reported.
+func fetchWhenReady(ctx context.Context, c *http.Client, signal <-chan struct{}, req *http.Request) (*http.Response, error) {
+	for {
+		if err := ready(ctx, signal, 30*time.Second); err != nil {
+			return nil, err
+		}
+		resp, err := c.Do(req.WithContext(ctx))
+		if err != nil {
+			continue
+		}
+		return resp, nil
+	}
+}
