@@ -101,7 +101,7 @@ func (m *builder) findDelayParams() {
 			continue
 		}
 		fn, d := m.declAt(r.Pos)
-		if d == nil || own[fn] != nil || inFuncLit(d.Body, r.Node) {
+		if d == nil || own[fn] != nil || m.inFuncLit(d.Body, r.Node) {
 			continue
 		}
 		for _, dl := range r.Delays {

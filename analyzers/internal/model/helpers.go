@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -76,7 +77,7 @@ func (m *builder) findHelpers() {
 				continue
 			}
 			for _, r := range m.result.Retries {
-				if !(d.Body.Pos() <= r.Pos && r.Pos < d.Body.End()) || inFuncLit(d.Body, r.Node) || !m.runsParam(r, p) {
+				if !(d.Body.Pos() <= r.Pos && r.Pos < d.Body.End()) || m.inFuncLit(d.Body, r.Node) || !m.runsParam(r, p) {
 					continue
 				}
 				if r.Kind == LibraryRetry && r.Attempts == 0 {
@@ -125,15 +126,26 @@ func blindRetry(sig *types.Signature, r *Retry) bool {
 }
 
 // inFuncLit reports whether n is inside a function literal within body.
-func inFuncLit(body *ast.BlockStmt, n ast.Node) bool {
-	found := false
-	ast.Inspect(body, func(x ast.Node) bool {
-		if lit, ok := x.(*ast.FuncLit); ok && lit.Pos() <= n.Pos() && n.End() <= lit.End() {
-			found = true
+// The outermost literals of each body are listed once, in source order,
+// so that asking for every retry of a long function stays linear.
+func (m *builder) inFuncLit(body *ast.BlockStmt, n ast.Node) bool {
+	lits, ok := m.litSpans[body]
+	if !ok {
+		if m.litSpans == nil {
+			m.litSpans = map[*ast.BlockStmt][]*ast.FuncLit{}
 		}
-		return !found
-	})
-	return found
+		ast.Inspect(body, func(x ast.Node) bool {
+			if lit, ok := x.(*ast.FuncLit); ok {
+				lits = append(lits, lit)
+				return false
+			}
+			return true
+		})
+		m.litSpans[body] = lits
+	}
+	// The last literal starting at or before n.
+	i := sort.Search(len(lits), func(i int) bool { return lits[i].Pos() > n.Pos() }) - 1
+	return i >= 0 && n.End() <= lits[i].End()
 }
 
 // runsParam reports whether each attempt of r calls the parameter p (or

@@ -45,21 +45,22 @@ type builder struct {
 	walkingLits    map[*types.Var]bool
 	helpers        map[*types.Func]*RetryHelperFact
 	fsummaries     *summaries[FieldsFact]
-	popsMemo       map[*ast.FuncDecl]bool          // methods that take a value off a receiver field (changing.go)
-	stopMemo       map[ast.Node]bool               // function bodies that wait on a stop kept outside them (waits.go)
-	keeps          map[*types.Func][]int           // function parameters kept to run later (stored.go)
-	paramStops     map[*types.Var]bool             // channel parameters a function returns on receiving from (waits.go)
-	yields         map[types.Object]bool           // the yield parameters of iterator functions
-	viaMemo        viaMemo                         // derivedVia's memo for the loop being judged (iterates.go)
-	writeIdx       map[*ast.BlockStmt]*writeIndex  // each function body's writes (writesOf)
-	classifiers    map[*types.Func]IdentifyFact    // identifying functions (classifiers.go)
-	statusTests    map[*types.Func]*StatusTestFact // response status tests (statustests.go)
-	statusFields   map[string]bool                 // fields that hold a response's status (statusfields.go)
-	neverTrueFuncs map[*types.Func]bool            // functions whose bool first result is always false (predicates.go)
-	localSentinels map[*types.Var]bool             // local variables holding an error made once in the function (sentinels.go)
-	statusVars     map[types.Object]types.Object   // local variables holding a response's status, to the response (statusfields.go)
-	outageVars     map[*types.Var]bool             // package-level errors an outage gives every client (outagevars.go)
-	sessionFuncs   map[*types.Func]bool            // functions that return only non-nil errors (sessions.go)
+	popsMemo       map[*ast.FuncDecl]bool            // methods that take a value off a receiver field (changing.go)
+	stopMemo       map[ast.Node]bool                 // function bodies that wait on a stop kept outside them (waits.go)
+	keeps          map[*types.Func][]int             // function parameters kept to run later (stored.go)
+	paramStops     map[*types.Var]bool               // channel parameters a function returns on receiving from (waits.go)
+	yields         map[types.Object]bool             // the yield parameters of iterator functions
+	viaMemo        viaMemo                           // derivedVia's memo for the loop being judged (iterates.go)
+	writeIdx       map[*ast.BlockStmt]*writeIndex    // each function body's writes (writesOf)
+	litSpans       map[*ast.BlockStmt][]*ast.FuncLit // each function body's outermost function literals (inFuncLit)
+	classifiers    map[*types.Func]IdentifyFact      // identifying functions (classifiers.go)
+	statusTests    map[*types.Func]*StatusTestFact   // response status tests (statustests.go)
+	statusFields   map[string]bool                   // fields that hold a response's status (statusfields.go)
+	neverTrueFuncs map[*types.Func]bool              // functions whose bool first result is always false (predicates.go)
+	localSentinels map[*types.Var]bool               // local variables holding an error made once in the function (sentinels.go)
+	statusVars     map[types.Object]types.Object     // local variables holding a response's status, to the response (statusfields.go)
+	outageVars     map[*types.Var]bool               // package-level errors an outage gives every client (outagevars.go)
+	sessionFuncs   map[*types.Func]bool              // functions that return only non-nil errors (sessions.go)
 	result         *Result
 }
 
