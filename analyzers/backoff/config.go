@@ -179,13 +179,13 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 }
 
 func isCenkalti(path string) bool {
-	return path == catalog.CenkaltiV4 || path == catalog.CenkaltiV5
+	return catalog.ClassicCenkalti(path) || path == catalog.CenkaltiV5
 }
 
 // attemptOption names the option that bounds the attempts of a
 // cenkalti/backoff retry.
 func attemptOption(path string) string {
-	if path == catalog.CenkaltiV5 {
+	if path == catalog.CenkaltiV5 || path == catalog.CenkaltiGopkg1 {
 		return "WithMaxTries"
 	}
 	return "WithMaxRetries"

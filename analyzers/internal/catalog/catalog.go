@@ -311,6 +311,12 @@ type Row struct {
 const (
 	CenkaltiV4          = "github.com/cenkalti/backoff/v4"
 	CenkaltiV5          = "github.com/cenkalti/backoff/v5"
+	// The earlier majors of cenkalti/backoff, still imported by many
+	// modules: the v4 API before data, generics and options.
+	CenkaltiV3     = "github.com/cenkalti/backoff/v3"
+	CenkaltiV2     = "github.com/cenkalti/backoff" // v0 to v2, +incompatible
+	CenkaltiGopkg2 = "gopkg.in/cenkalti/backoff.v2"
+	CenkaltiGopkg1 = "gopkg.in/cenkalti/backoff.v1"
 	RetryGo             = "github.com/avast/retry-go/v4"
 	SethRetry           = "github.com/sethvargo/go-retry"
 	RetryableHTTP       = "github.com/hashicorp/go-retryablehttp"
@@ -530,6 +536,37 @@ var Rows = []Row{
 	{Path: ResilintRetry, Name: "JitterEqual", Role: DelayOption, Jitter: JitterHas},
 }
 
+// cenkaltiClassic is the rows of an earlier major of cenkalti/backoff
+// (v1 to v3) at path: Retry(op, b BackOff) and BackOff values as in v4,
+// its attempts bounded by tries (WithMaxTries in v1, WithMaxRetries
+// after it), whose 0 means no bound rather than v4's no retry.
+func cenkaltiClassic(path, tries string) []Row {
+	return []Row{
+		{Path: path, Name: "Retry", Role: Retry, Lib: "backoff.Retry", OpArg: 0, BoundArg: 1},
+		{Path: path, Name: "RetryNotify", Role: Retry, Lib: "backoff.RetryNotify", OpArg: 0, BoundArg: 1},
+		{Path: path, Name: tries, Role: AttemptOption, ValueArg: 1, Plus: 1, ZeroMeans: -1, Inner: -1},
+		{Path: path, Name: "WithContext", Role: Wrapper, Inner: 0},
+		{Path: path, Name: "NewExponentialBackOff", Role: Constructor},
+		{Path: path, Recv: "ExponentialBackOff", Name: "RandomizationFactor", Role: JitterField, FixValue: "0.5"},
+		{Path: path, Recv: "ExponentialBackOff", Name: "MaxElapsedTime", Role: ElapsedField},
+		{Path: path, Name: "ZeroBackOff", Role: DelayOption, Jitter: JitterZero},
+		{Path: path, Name: "NewConstantBackOff", Role: Constructor, Jitter: JitterNone, Fixed: true},
+		{Path: path, Recv: "ExponentialBackOff", Name: "NextBackOff", Role: NextDelay, Grows: true, Capped: true},
+		{Path: path, Recv: "ConstantBackOff", Name: "NextBackOff", Role: NextDelay, Jitter: JitterNone},
+		{Path: path, Name: "Permanent", Role: Permanent},
+	}
+}
+
+// ClassicCenkalti reports whether path is cenkalti/backoff v4 or an
+// earlier major: Retry(op, b), its bounds in the BackOff value.
+func ClassicCenkalti(path string) bool {
+	switch path {
+	case CenkaltiV4, CenkaltiV3, CenkaltiV2, CenkaltiGopkg2, CenkaltiGopkg1:
+		return true
+	}
+	return false
+}
+
 // Breakers: circuit breaker calls, policies, open errors, and the ways
 // retries are told to stop.
 var breakerRows = []Row{
@@ -720,6 +757,10 @@ var HostStatePackages = map[string]bool{
 
 func init() {
 	Rows = append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...)
+	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
+		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
+		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),
+		cenkaltiClassic(CenkaltiGopkg1, "WithMaxTries")...)
 }
 
 // TestEnds are the methods of package testing's T, B and TB that end the

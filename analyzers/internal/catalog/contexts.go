@@ -33,6 +33,11 @@ var ContextRows = []Row{
 	// it the BackOff stops only at MaxElapsedTime (15 minutes by
 	// default) or its retry count.
 	{Path: CenkaltiV4, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
+	// So do its earlier majors.
+	{Path: CenkaltiV3, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
+	{Path: CenkaltiV2, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
+	{Path: CenkaltiGopkg2, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
+	{Path: CenkaltiGopkg1, Name: "WithContext", Role: RetryContext, ValueArg: 1, Inner: 0},
 	// avast/retry-go v4: Do(fn, retry.Context(ctx)); context.Background
 	// otherwise.
 	{Path: RetryGo, Name: "Context", Role: RetryContext, ValueArg: 0, Inner: -1},

@@ -154,10 +154,14 @@ func (rd *reader) add(s *Setting) {
 // retry reads the configuration of the library retry call.
 func (rd *reader) retry(call *ast.CallExpr) {
 	row := rd.r.Row
-	switch row.Path {
+	path := row.Path
+	if catalog.ClassicCenkalti(path) {
+		path = catalog.CenkaltiV4
+	}
+	switch path {
 	case catalog.CenkaltiV4:
 		if row.BoundArg >= 0 && row.BoundArg < len(call.Args) {
-			rd.cenkalti(call.Args[row.BoundArg], false, rd.stopsOnCancel(call, row), true, 0)
+			rd.cenkalti(call.Args[row.BoundArg], false, rd.stopsOnCancel(call, row), row.Path, 0)
 		}
 	case catalog.CenkaltiV5:
 		var elapsed0 *ast.CallExpr
@@ -170,7 +174,7 @@ func (rd *reader) retry(call *ast.CallExpr) {
 				switch {
 				case orow == nil:
 				case orow.Name == "WithBackOff" && len(c.Args) == 1:
-					rd.cenkalti(c.Args[0], false, false, false, 0) // v5: bounds are options of Retry
+					rd.cenkalti(c.Args[0], false, false, catalog.CenkaltiV5, 0) // v5: bounds are options of Retry
 				case orow.Name == "WithMaxTries":
 					maxTries = true
 				case orow.Name == "WithMaxElapsedTime" && len(c.Args) == 1 && rd.isZero(c.Args[0]):

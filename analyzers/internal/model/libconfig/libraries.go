@@ -14,15 +14,13 @@ import (
 )
 
 // cenkalti reads a cenkalti/backoff BackOff value: bounded says an
-// attempt bound wraps it, ctx a context, v4 which major version it is.
-func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
+// attempt bound wraps it, ctx a context; path is its major version's
+// import path, v4 or earlier unless it is v5.
+func (rd *reader) cenkalti(e ast.Expr, bounded, ctx bool, path string, depth int) {
 	if depth > 8 {
 		return
 	}
-	path := catalog.CenkaltiV5
-	if v4 {
-		path = catalog.CenkaltiV4
-	}
+	v4 := path != catalog.CenkaltiV5
 	// Every setting of the value carries the wrappers around it.
 	add := func(s *Setting) {
 		s.AttemptBound, s.ContextBound = bounded, ctx
@@ -36,13 +34,14 @@ func (rd *reader) cenkalti(e ast.Expr, bounded, ctx, v4 bool, depth int) {
 				continue
 			}
 			switch row.Name {
-			case "WithMaxRetries":
+			case "WithMaxRetries", "WithMaxTries":
 				if len(x.Args) == 2 {
-					rd.cenkalti(x.Args[0], true, ctx, v4, depth+1)
+					// Before v4, a bound of 0 is no bound (ZeroMeans).
+					rd.cenkalti(x.Args[0], row.ZeroMeans >= 0 || !rd.isZero(x.Args[1]), ctx, path, depth+1)
 				}
 			case "WithContext":
 				if len(x.Args) == 2 {
-					rd.cenkalti(x.Args[0], bounded, true, v4, depth+1)
+					rd.cenkalti(x.Args[0], bounded, true, path, depth+1)
 				}
 			case "NewConstantBackOff":
 				add(&Setting{Knob: Delay, Form: Call, Val: row, Node: x, Qual: qualifier(x)})
