@@ -208,6 +208,40 @@ func (m *Result) defaultFuncs(fun ast.Expr, depth int) ([]funcVal, bool) {
 	return nil, false
 }
 
+// hookReturns returns the returns of body that call a function value the
+// caller configures, taken only when it is set (`if c.Wait != nil {
+// return c.Wait(n) }; return c.Backoff`), when body has a return of
+// another value: that one is the delay of a caller who sets no function,
+// the default, as in defaultFuncs.
+func (m *Result) hookReturns(body *ast.BlockStmt) map[*ast.ReturnStmt]bool {
+	var hooks map[*ast.ReturnStmt]bool
+	others := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch r := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(r.Results) != 1 {
+				return true
+			}
+			call, ok := analysisutil.Unparen(r.Results[0]).(*ast.CallExpr)
+			if ok && analysisutil.Callee(m.pass.TypesInfo, call) == nil && m.takenWhenSet(body, call.Fun, r.Pos()) {
+				if hooks == nil {
+					hooks = map[*ast.ReturnStmt]bool{}
+				}
+				hooks[r] = true
+			} else {
+				others = true
+			}
+		}
+		return true
+	})
+	if !others {
+		return nil
+	}
+	return hooks
+}
+
 // takenWhenSet reports whether the value e, read at pos, is read there
 // only when it is set: pos is inside the body of an `if e != nil`.
 func (m *Result) takenWhenSet(body *ast.BlockStmt, e ast.Expr, pos token.Pos) bool {

@@ -80,8 +80,13 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 			} else if m.vals.Decls[fn] != nil || m.delayFact(fn) != nil {
 				// A helper of this package, followed into its
 				// returns: the receiver it is called on gives no
-				// value of its own; the arguments do.
+				// value of its own; the arguments do, but for a
+				// configuration handed over whole (delayFor(c.conf,
+				// n)), whose fields the helper reads and is judged by.
 				for _, a := range x.Args {
+					if t := info.TypeOf(a); t != nil && !durationLike(t) && isStructLike(t) && m.fieldPath(a, 0) {
+						continue
+					}
 					ast.Inspect(a, visitOpaque)
 				}
 				return false
@@ -112,6 +117,15 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 		ast.Inspect(e, visitOpaque)
 	}
 	return opaque
+}
+
+// isStructLike reports whether t is a struct or a pointer to one.
+func isStructLike(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 // fieldPath reports whether e is a variable or a chain of field

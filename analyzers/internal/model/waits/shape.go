@@ -56,8 +56,9 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 	// such a guard.
 	returns := func(body *ast.BlockStmt, depth int) {
 		capped, uncapped := false, false
+		hooks := m.hookReturns(body)
 		ast.Inspect(body, func(n ast.Node) bool {
-			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 {
+			if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 1 && !hooks[r] {
 				if cappedReturn(info, body, r) {
 					capped = true
 				} else if v, ok := info.Uses[identOf(r.Results[0])].(*types.Var); ok && provenance.IsLocal(v) {
