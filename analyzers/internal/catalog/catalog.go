@@ -309,14 +309,14 @@ type Row struct {
 
 // Library import paths.
 const (
-	CenkaltiV4          = "github.com/cenkalti/backoff/v4"
-	CenkaltiV5          = "github.com/cenkalti/backoff/v5"
+	CenkaltiV4 = "github.com/cenkalti/backoff/v4"
+	CenkaltiV5 = "github.com/cenkalti/backoff/v5"
 	// The earlier majors of cenkalti/backoff, still imported by many
 	// modules: the v4 API before data, generics and options.
-	CenkaltiV3     = "github.com/cenkalti/backoff/v3"
-	CenkaltiV2     = "github.com/cenkalti/backoff" // v0 to v2, +incompatible
-	CenkaltiGopkg2 = "gopkg.in/cenkalti/backoff.v2"
-	CenkaltiGopkg1 = "gopkg.in/cenkalti/backoff.v1"
+	CenkaltiV3          = "github.com/cenkalti/backoff/v3"
+	CenkaltiV2          = "github.com/cenkalti/backoff" // v0 to v2, +incompatible
+	CenkaltiGopkg2      = "gopkg.in/cenkalti/backoff.v2"
+	CenkaltiGopkg1      = "gopkg.in/cenkalti/backoff.v1"
 	RetryGo             = "github.com/avast/retry-go/v4"
 	SethRetry           = "github.com/sethvargo/go-retry"
 	RetryableHTTP       = "github.com/hashicorp/go-retryablehttp"
