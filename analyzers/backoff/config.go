@@ -76,6 +76,9 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 			if s.Own != nil && (s.Form == libconfig.Field || s.Form == libconfig.Write) {
 				return "no-jitter", s.Field + ": a function whose delays have no random part"
 			}
+			if s.Own != nil && s.Form == libconfig.Call && s.Row != nil {
+				return "no-jitter", s.Row.Name + ": a function whose delays have no random part"
+			}
 			return "", ""
 		}
 		if s.Val.Jitter == catalog.JitterZero {

@@ -506,6 +506,7 @@ var Rows = []Row{
 	{Path: GRPCRetry, Name: "StreamClientInterceptor", Role: RetryInterceptor, Lib: "grpc_retry.StreamClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
 	{Path: GRPCRetry, Name: "WithMax", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: -1},
 	{Path: GRPCRetry, Name: "WithBackoff", Role: Wrapper, Inner: 0},
+	{Path: GRPCRetry, Name: "WithBackoffContext", Role: Wrapper, Inner: 0},
 	{Path: GRPCRetry, Name: "BackoffLinear", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffLinearWithJitter", FixValue: "0.5", Fixed: true},
 	{Path: GRPCRetry, Name: "BackoffExponential", Role: DelayOption, Jitter: JitterNone, JitterFix: "BackoffExponentialWithJitter", FixValue: "0.5"},
 	{Path: GRPCRetry, Name: "BackoffLinearWithJitter", Role: DelayOption, Jitter: JitterHas},

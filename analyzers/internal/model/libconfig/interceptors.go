@@ -78,5 +78,10 @@ func (rd *reader) interceptors() {
 				rd.add(&Setting{Knob: Delay, Form: Call, Row: wrapper, Val: brow, Node: bc, Qual: qualifier(bc)})
 			}
 		}
+		// WithBackoff(func(attempt uint) time.Duration { ... }): a
+		// function of the package's own, judged by its returns.
+		if own := rd.ownDelay(backoff); own != nil {
+			rd.add(&Setting{Knob: Delay, Form: Call, Row: wrapper, Node: backoff, Value: backoff, Qual: qualifier(backoff), Own: own})
+		}
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
-type BackoffFunc func(ctx context.Context, attempt uint) time.Duration
+type BackoffFunc func(attempt uint) time.Duration
+
+type BackoffFuncContext func(ctx context.Context, attempt uint) time.Duration
 
 type CallOption struct {
 	grpc.CallOption
@@ -21,7 +23,7 @@ type CallOption struct {
 
 type options struct {
 	max     uint
-	backoff BackoffFunc
+	backoff BackoffFuncContext
 	codes   []codes.Code
 }
 
@@ -30,6 +32,12 @@ func WithMax(maxRetries uint) CallOption {
 }
 
 func WithBackoff(bf BackoffFunc) CallOption {
+	return CallOption{apply: func(o *options) {
+		o.backoff = func(_ context.Context, attempt uint) time.Duration { return bf(attempt) }
+	}}
+}
+
+func WithBackoffContext(bf BackoffFuncContext) CallOption {
 	return CallOption{apply: func(o *options) { o.backoff = bf }}
 }
 
@@ -40,21 +48,21 @@ func WithCodes(retryCodes ...codes.Code) CallOption {
 func Disable() CallOption { return WithMax(0) }
 
 func BackoffLinear(waitBetween time.Duration) BackoffFunc {
-	return func(context.Context, uint) time.Duration { return waitBetween }
+	return func(uint) time.Duration { return waitBetween }
 }
 
 func BackoffLinearWithJitter(waitBetween time.Duration, jitterFraction float64) BackoffFunc {
-	return func(context.Context, uint) time.Duration {
+	return func(uint) time.Duration {
 		return time.Duration(float64(waitBetween) * (1 + jitterFraction*(rand.Float64()*2-1)))
 	}
 }
 
 func BackoffExponential(scalar time.Duration) BackoffFunc {
-	return func(_ context.Context, attempt uint) time.Duration { return scalar << attempt }
+	return func(attempt uint) time.Duration { return scalar << attempt }
 }
 
 func BackoffExponentialWithJitter(scalar time.Duration, jitterFraction float64) BackoffFunc {
-	return func(_ context.Context, attempt uint) time.Duration {
+	return func(attempt uint) time.Duration {
 		return time.Duration(float64(scalar<<attempt) * (1 + jitterFraction*(rand.Float64()*2-1)))
 	}
 }
