@@ -139,6 +139,45 @@ type resumeSeen struct {
 	// session: a failure of a session (SessionFact) went round: the
 	// session was the success, ended by that failure
 	session bool
+	// first is the loop's first operation in its body, the fetch or
+	// watch it is built around (nil when not known).
+	first *ast.CallExpr
+}
+
+// firstOp returns the first operation in list, in source order (not in
+// function literals); nil when there is none.
+func (in *interp) firstOp(list []ast.Stmt) *ast.CallExpr {
+	var first *ast.CallExpr
+	for _, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if first == nil && in.isOp(x) {
+					first = x
+				}
+			}
+			return first == nil
+		})
+		if first != nil {
+			break
+		}
+	}
+	return first
+}
+
+// skipsItem reports whether the path's first result is that of the
+// loop's first operation, which succeeded: a failure the path holds is
+// a later step's, handling what the fetch got (`if err :=
+// merge(kvs); err != nil { continue }`), and going round at once skips
+// that item.
+func (rs *resumeSeen) skipsItem(t *state) bool {
+	if rs.first == nil || len(t.slots) == 0 || t.slots[0].op != rs.first {
+		return false
+	}
+	st := t.slots[0].status()
+	return st == stOK || st == stMaybe
 }
 
 // see records the path t that goes round. A failure (a success) that
@@ -178,6 +217,11 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 		}
 		rs.fail, rs.session = true, true
 		pendFail = !waited
+	case slotsFailing(t) && !waited && rs.skipsItem(t):
+		// The fetch succeeded and a later step failed, going round
+		// with no wait: the item is skipped, the pass a success.
+		rs.ok = true
+		pendOK = true
 	case slotsFailing(t):
 		rs.fail = true
 		pendFail = !waited
