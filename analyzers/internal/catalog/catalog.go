@@ -231,6 +231,12 @@ const (
 	// asked of a package-level error (`ErrNoQuorum.Is(err)`) picks out a
 	// family of failures, as errors.Is would.
 	MatchMethod
+	// ValueDeriver: a function or method whose first result is the
+	// context at argument ValueArg with values put on it (a trace task,
+	// a span, propagated baggage) and nothing else: its deadline and
+	// cancellation are the argument's, as context.WithValue's result's
+	// are (contexts.go).
+	ValueDeriver
 )
 
 // Errors says what a retry does with the errors an option names.

@@ -13,6 +13,13 @@ package catalog
 // RequestBuilder).
 var ContextRows = []Row{
 	{Path: NetHTTP, Name: "NewRequestWithContext", Role: ContextCarrier, ValueArg: 0},
+	// Tracing puts a task, a span or propagated values on a context and
+	// returns it; it neither waits nor bounds anything.
+	{Path: "runtime/trace", Name: "NewTask", Role: ValueDeriver, ValueArg: 0},
+	{Path: "go.opentelemetry.io/otel/trace", Recv: "Tracer", Name: "Start", Role: ValueDeriver, ValueArg: 0},
+	{Path: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpan", Role: ValueDeriver, ValueArg: 0},
+	{Path: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpanContext", Role: ValueDeriver, ValueArg: 0},
+	{Path: "go.opentelemetry.io/otel/propagation", Recv: "TextMapPropagator", Name: "Extract", Role: ValueDeriver, ValueArg: 0},
 	{Path: NetHTTP, Recv: "Request", Name: "Clone", Role: ContextCarrier, ValueArg: 0},
 	{Path: NetHTTP, Recv: "Request", Name: "WithContext", Role: ContextCarrier, ValueArg: 0},
 	{Path: "net/http/httputil", Name: "DumpRequestOut", Role: RequestReader, ValueArg: 0},

@@ -172,6 +172,9 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
 			if r == ast.Expr(bg) && i < len(p.Lhs) {
+				if id, ok := p.Lhs[i].(*ast.Ident); ok && id.Name == "_" {
+					return false // _, span := tracer.Start(bg, name): the context is thrown away
+				}
 				return !m.neverRunUnder(p.Lhs[i], body, scope, depth)
 			}
 		}

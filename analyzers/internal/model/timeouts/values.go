@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 )
 
@@ -79,6 +80,9 @@ func (m *layer) valueArg(call *ast.CallExpr) int {
 		return 0
 	}
 	if fn := analysisutil.Callee(m.pass.TypesInfo, call); fn != nil {
+		if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ValueDeriver {
+			return row.ValueArg // trace.NewTask(ctx, name): a task put on it
+		}
 		if f := m.valueSummary(fn); f != nil {
 			return f.Param
 		}
