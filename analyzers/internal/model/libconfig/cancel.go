@@ -15,6 +15,10 @@ import (
 // context.Canceled), or that it returns on a branch taken only then
 // (`if ctx.Err() != nil`, a select case receiving from ctx.Done()). Such
 // a retry is bounded by that context, as one wrapped in WithContext is.
+// So is one that returns it under a condition on state the attempt does
+// not make (`if c.Closed() { return backoff.Permanent(err) }`): no
+// variable the literal assigns, none of the attempt's results, so the
+// retry ends when something outside it says so (a Close, a shutdown).
 func (rd *reader) stopsOnCancel(call *ast.CallExpr, row *catalog.Row) bool {
 	if row.OpArg < 0 || row.OpArg >= len(call.Args) {
 		return false
@@ -47,7 +51,7 @@ func (rd *reader) stopsOnCancel(call *ast.CallExpr, row *catalog.Row) bool {
 			for i := len(stack) - 1; i >= 0; i-- {
 				switch p := stack[i].(type) {
 				case *ast.IfStmt:
-					if rd.mentionsDone(p.Cond) && i+1 < len(stack) && stack[i+1] == p.Body {
+					if (rd.mentionsDone(p.Cond) || rd.outsideState(p.Cond, lit)) && i+1 < len(stack) && stack[i+1] == p.Body {
 						found = true
 					}
 				case *ast.CommClause:
@@ -85,4 +89,50 @@ func (rd *reader) mentionsDone(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// outsideState reports whether cond, a condition in lit, reads state
+// the attempt does not make: it is no constant, and it reads variables,
+// none of them declared or assigned in lit (the attempt's error, its
+// response, a counter it steps), through no call given such a variable.
+func (rd *reader) outsideState(cond ast.Expr, lit *ast.FuncLit) bool {
+	info := rd.pass.TypesInfo
+	if tv, ok := info.Types[cond]; ok && tv.Value != nil {
+		return false
+	}
+	written := map[types.Object]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if obj := analysisutil.ReferredObject(info, l); obj != nil {
+					written[obj] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if obj := analysisutil.ReferredObject(info, x.X); obj != nil {
+				written[obj] = true
+			}
+		case *ast.ValueSpec:
+			for _, id := range x.Names {
+				written[info.Defs[id]] = true
+			}
+		}
+		return true
+	})
+	reads, inner := false, false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if v, ok := info.Uses[id].(*types.Var); ok {
+			reads = true
+			if written[v] || lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
+				inner = true
+			}
+		}
+		return true
+	})
+	return reads && !inner
 }

@@ -3,6 +3,7 @@ package timeouts
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -79,6 +80,11 @@ func (m *layer) leavesOut(e ast.Expr, bind *catalog.Row, depth int) bool {
 		return false
 	}
 	for _, o := range origins {
+		if slices.ContainsFunc(o.Via, isField) {
+			// c.Strategy: a field its users may set, bound to any
+			// context; what the package puts there is not all it holds.
+			return false
+		}
 		x := analysisutil.Unparen(o.Expr)
 		if u, ok := x.(*ast.UnaryExpr); ok {
 			x = analysisutil.Unparen(u.X)
@@ -169,4 +175,10 @@ func wrappedType(fn *types.Func, bind *catalog.Row) types.Type {
 		return nil
 	}
 	return sig.Params().At(bind.Inner).Type()
+}
+
+// isField reports whether obj is a struct field.
+func isField(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	return ok && v.IsField()
 }

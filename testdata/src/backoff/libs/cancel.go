@@ -2,7 +2,9 @@ package libs
 
 import (
 	"context"
+	"errors"
 	"net"
+	"sync/atomic"
 
 	backoff "github.com/cenkalti/backoff/v4"
 )
@@ -64,6 +66,56 @@ func redialPlain(ctx context.Context, addr string) (net.Conn, error) {
 		c, err = d.DialContext(ctx, "tcp", addr)
 		if err != nil && c == nil {
 			return backoff.Permanent(err) // permanent, but not because the context is done
+		}
+		return err
+	}, b)
+	return c, err
+}
+
+// A reconnect loop that ends once its owner is closed: the operation
+// returns a permanent error when Close has run, state the attempt does
+// not make. Not reported as unbounded.
+type redialer struct {
+	closed atomic.Bool
+	addr   string
+}
+
+func (r *redialer) redialUntilClosed() (net.Conn, error) {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 0
+	var c net.Conn
+	err := backoff.Retry(func() error {
+		var d net.Dialer
+		conn, err := d.Dial("tcp", r.addr)
+		if err == nil {
+			c = conn
+			return nil
+		}
+		if r.closed.Load() {
+			return backoff.Permanent(err)
+		}
+		return err
+	}, b)
+	return c, err
+}
+
+var errRefused = errors.New("refused")
+
+// The near miss: the permanent error is chosen by the attempt's own
+// error, which an outage does not change: unbounded while it lasts.
+func (r *redialer) redialUnlessRefused() (net.Conn, error) {
+	b := backoff.NewExponentialBackOff()
+	b.MaxElapsedTime = 0 // want `backoff.Retry has no bound \(MaxElapsedTime = 0 without WithMaxRetries\)`
+	var c net.Conn
+	err := backoff.Retry(func() error {
+		var d net.Dialer
+		conn, err := d.Dial("tcp", r.addr)
+		if err == nil {
+			c = conn
+			return nil
+		}
+		if errors.Is(err, errRefused) {
+			return backoff.Permanent(err)
 		}
 		return err
 	}, b)
