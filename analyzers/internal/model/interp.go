@@ -74,10 +74,10 @@ type interp struct {
 	// in this package waits).
 	waitMethods map[*types.Func]bool
 	imports     func(*types.Func) *waits.WaitFact
-	// certainWaits leaves out the calls that only may wait (a function
-	// value given a duration): a function's WaitFact needs a wait that
-	// happens, not one that might.
+	// certainWaits leaves out the calls that only may wait (a function value given a duration): a
+	// function's WaitFact needs a wait that happens, not one that might. waitMemo: waits' answers.
 	certainWaits bool
+	waitMemo     map[waitKey]bool
 	// classifier gives the error parameter of an identifying function
 	// (IdentifyFact).
 	classifier func(*types.Func) (IdentifyFact, bool)

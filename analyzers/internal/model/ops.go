@@ -18,6 +18,7 @@ func isHTTPResponse(t types.Type) bool {
 }
 
 // isOp reports whether call is a fallible operation (waits.Calls.IsOp).
+
 func (in *interp) isOp(call *ast.CallExpr) bool { return in.calls().IsOp(call) }
 
 var noReturnFuncs = map[string]map[string]bool{

@@ -238,12 +238,16 @@ func BenchmarkScale(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", in.name, n), func(b *testing.B) {
 				src := in.gen(n)
 				b.ReportAllocs()
+				retries := 0
 				for b.Loop() {
 					b.StopTimer()
 					pass := scalePass(b, src)
 					b.StartTimer()
-					buildAll(pass)
+					retries = len(buildAll(pass).Retries)
 				}
+				// The retries recognized: fewer than the input holds
+				// when a budget cut the work short.
+				b.ReportMetric(float64(retries), "retries")
 			})
 		}
 	}

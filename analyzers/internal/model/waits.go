@@ -30,7 +30,26 @@ func (in *interp) calls() waits.Calls {
 	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg, Closure: in.closureWait}
 }
 
-func (in *interp) waits(stmt ast.Node) bool            { return in.calls().Waits(stmt) }
+// waits reports whether stmt waits, each statement asked once per mode:
+// a loop's statements are interpreted on every path of every pass.
+func (in *interp) waits(stmt ast.Node) bool {
+	k := waitKey{stmt, in.certainWaits}
+	if w, ok := in.waitMemo[k]; ok {
+		return w
+	}
+	if in.waitMemo == nil {
+		in.waitMemo = map[waitKey]bool{}
+	}
+	w := in.calls().Waits(stmt)
+	in.waitMemo[k] = w
+	return w
+}
+
+type waitKey struct {
+	n       ast.Node
+	certain bool
+}
+
 func (in *interp) waitsHere(n ast.Node) bool           { return in.calls().WaitsHere(n) }
 func (in *interp) isDelayCall(call *ast.CallExpr) bool { return in.calls().IsDelayCall(call) }
 func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPureWait(call) }
