@@ -73,10 +73,11 @@ func ConfigVerdict(s *libconfig.Setting) (category, what string) {
 	switch s.Knob {
 	case libconfig.Delay:
 		if s.Val == nil {
-			if s.Own != nil && (s.Form == libconfig.Field || s.Form == libconfig.Write) {
+			switch {
+			case s.Own == nil:
+			case s.Form == libconfig.Field || s.Form == libconfig.Write:
 				return "no-jitter", s.Field + ": a function whose delays have no random part"
-			}
-			if s.Own != nil && s.Form == libconfig.Call && s.Row != nil {
+			case s.Form == libconfig.Call && s.Row != nil: // WithBackoff(func...)
 				return "no-jitter", s.Row.Name + ": a function whose delays have no random part"
 			}
 			return "", ""
@@ -186,10 +187,10 @@ func isCenkalti(path string) bool {
 }
 
 // attemptOption names the option that bounds the attempts of a
-// cenkalti/backoff retry.
+// cenkalti/backoff retry (its catalog AttemptOption row).
 func attemptOption(path string) string {
-	if path == catalog.CenkaltiV5 || path == catalog.CenkaltiGopkg1 {
-		return "WithMaxTries"
+	if row := catalog.AttemptOptionOf(path); row != nil {
+		return row.Name
 	}
 	return "WithMaxRetries"
 }

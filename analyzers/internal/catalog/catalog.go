@@ -564,6 +564,17 @@ func cenkaltiClassic(path, tries string) []Row {
 	}
 }
 
+// AttemptOptionOf returns the AttemptOption row of path (the option
+// that bounds its retries' attempts), or nil.
+func AttemptOptionOf(path string) *Row {
+	for i := range Rows {
+		if r := &Rows[i]; r.Role == AttemptOption && r.Path == path {
+			return r
+		}
+	}
+	return nil
+}
+
 // ClassicCenkalti reports whether path is cenkalti/backoff v4 or an
 // earlier major: Retry(op, b), its bounds in the BackOff value.
 func ClassicCenkalti(path string) bool {

@@ -113,14 +113,7 @@ var localPkgs = map[string]bool{
 // its failures synchronizes no clients of a dependency.
 func (m *builder) onlyLocal(nodes []ast.Node) bool {
 	info := m.pass.TypesInfo
-	in := m.newInterp()
-	var first *ast.CallExpr
-	anyIn(nodes, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && in.isOp(call) {
-			first = call
-		}
-		return first != nil
-	})
+	first := m.newInterp().firstOp(nodes)
 	if first == nil {
 		return false
 	}
@@ -144,26 +137,16 @@ type resumeSeen struct {
 	first *ast.CallExpr
 }
 
-// firstOp returns the first operation in list, in source order (not in
+// firstOp returns the first operation in nodes, in source order (not in
 // function literals); nil when there is none.
-func (in *interp) firstOp(list []ast.Stmt) *ast.CallExpr {
+func (in *interp) firstOp(nodes []ast.Node) *ast.CallExpr {
 	var first *ast.CallExpr
-	for _, st := range list {
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if first == nil && in.isOp(x) {
-					first = x
-				}
-			}
-			return first == nil
-		})
-		if first != nil {
-			break
+	anyIn(nodes, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && in.isOp(call) {
+			first = call
 		}
-	}
+		return first != nil
+	})
 	return first
 }
 

@@ -163,7 +163,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		}
 	}
 	topWait := in.waitsFirst(body)
-	rs.first = in.firstOp(body)
+	rs.first = in.firstOp(stmtNodes(body))
 	prevResume := in.resume
 	in.resume = &rs
 	defer func() { in.resume = prevResume }()

@@ -22,3 +22,12 @@ func loopNodes(stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) []ast.Node {
 	}
 	return nodes
 }
+
+// stmtNodes returns list as nodes.
+func stmtNodes(list []ast.Stmt) []ast.Node {
+	nodes := make([]ast.Node, len(list))
+	for i, s := range list {
+		nodes[i] = s
+	}
+	return nodes
+}

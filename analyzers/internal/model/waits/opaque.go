@@ -121,10 +121,7 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 
 // isStructLike reports whether t is a struct or a pointer to one.
 func isStructLike(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	_, ok := t.Underlying().(*types.Struct)
+	_, ok := analysisutil.Deref(t).Underlying().(*types.Struct)
 	return ok
 }
 
