@@ -237,6 +237,12 @@ const (
 	// cancellation are the argument's, as context.WithValue's result's
 	// are (contexts.go).
 	ValueDeriver
+	// InProcess: a method that, given the context at ValueArg, reads
+	// what this process recorded (a metric reader collecting the
+	// measurements its own SDK holds) and reaches nothing outside it: a
+	// context.Background() there leaves no work running after the
+	// caller gave up (contexts.go).
+	InProcess
 )
 
 // Errors says what a retry does with the errors an option names.

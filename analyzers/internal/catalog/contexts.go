@@ -36,6 +36,11 @@ var ContextRows = []Row{
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "Do", Role: SharedRun, ValueArg: 1},
 	{Path: "golang.org/x/sync/singleflight", Recv: "Group", Name: "DoChan", Role: SharedRun, ValueArg: 1},
 	{Path: NetHTTP, Recv: "Server", Name: "Shutdown", Role: OwnShutdown, ValueArg: 0},
+	// OpenTelemetry's metric readers collect the measurements the
+	// process's own meter provider aggregated; exporting them is another
+	// call (an exporter's Export, a reader's ForceFlush).
+	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "ManualReader", Name: "Collect", Role: InProcess, ValueArg: 0},
+	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "PeriodicReader", Name: "Collect", Role: InProcess, ValueArg: 0},
 	// cenkalti/backoff v4: Retry(op, backoff.WithContext(b, ctx)); without
 	// it the BackOff stops only at MaxElapsedTime (15 minutes by
 	// default) or its retry count.

@@ -156,7 +156,9 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 				if fn := analysisutil.Callee(m.pass.TypesInfo, p); fn != nil {
 					// srv.Shutdown(context.Background()): the process's
 					// own server, stopped whatever the caller does.
-					if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.OwnShutdown && row.ValueArg == i {
+					// mr.Collect(context.Background(), &rm): a read of
+					// what this process recorded, nothing downstream.
+					if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && (row.Role == catalog.OwnShutdown || row.Role == catalog.InProcess) && row.ValueArg == i {
 						return false
 					}
 					// lc.Listen(context.Background(), "tcp", addr): binding
