@@ -6,7 +6,11 @@
 // reaches a dependency that other clients share. It exports LocalFact for
 // them, so a package's own bind helper counts wherever it is called, and
 // a DialsParamFact for those whose only other calls dial the address a
-// parameter holds (local where the attempt binds that address).
+// parameter holds (local where the attempt binds that address). Among
+// the local functions that bind nothing, it marks those that touch only
+// this process's memory and those of them that synchronize with its
+// other goroutines (memory.go): an attempt of those contends for an
+// in-process lock or counter, not for a dependency.
 //
 // The standard library is judged by catalog rows (catalog.HostLocal,
 // catalog.HostLocalDial and catalog.HostLocalPackages); any other call —

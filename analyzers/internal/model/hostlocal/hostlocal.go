@@ -34,15 +34,24 @@ var Analyzer = &analysis.Analyzer{
 // its callees too), so that an attempt that calls it reaches this host
 // and no other; a function that binds nothing (a port parser, a buffer
 // sizer) only keeps an attempt local.
+//
+// Memory: it binds nothing and touches only this process's memory (no
+// goroutine, channel or wait for other goroutines; memory.go); Syncs: it
+// locks, or reads or swaps atomically, memory other goroutines share.
 type LocalFact struct {
-	Binds bool
+	Binds  bool
+	Memory bool
+	Syncs  bool
 }
 
 func (*LocalFact) AFact() {}
 
 func (f *LocalFact) String() string {
-	if f.Binds {
+	switch {
+	case f.Binds:
 		return "hostlocal"
+	case f.Memory && f.Syncs:
+		return "hostlocal(in memory, syncs)"
 	}
 	return "hostlocal(binds nothing)"
 }
@@ -65,6 +74,8 @@ type Result struct {
 	pass       *analysis.Pass
 	local      map[*types.Func]bool // the package's functions whose every call stays on this host
 	binds      map[*types.Func]bool // those of them that bind or dial on this host (LocalFact)
+	memory     map[*types.Func]bool // those that touch only this process's memory (memory.go)
+	syncs      map[*types.Func]bool // those of them that synchronize with other goroutines
 	dialsParam map[*types.Func]int  // the package's functions with a DialsParamFact
 	// streamParam: the package's functions with a StreamParamFact;
 	// assumed: the parameter findStreamParams takes for this host's.
@@ -90,8 +101,9 @@ func run(pass *analysis.Pass) (any, error) {
 			break
 		}
 	}
+	r.findMemory()
 	for fn := range r.local {
-		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn]})
+		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn], Memory: r.memory[fn], Syncs: r.syncs[fn]})
 	}
 	for fn, d := range vals.Decls {
 		if r.local[fn] || d.Body == nil {
@@ -280,8 +292,9 @@ func (r *Result) dialsBound(call *ast.CallExpr, bound map[types.Object]bool) boo
 
 // Within reports whether an attempt made of nodes and funcs reaches this
 // host and no other: every call in them stays on this host, and one of
-// them binds a listener or dials a Unix socket (an attempt that calls
-// nothing of the kind is not known to reach anything).
+// them binds a listener or dials a Unix socket, or the attempt contends
+// only for this process's memory (InMemory). An attempt that calls
+// nothing of either kind is not known to reach anything.
 func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
 	binds := false
 	for _, fn := range funcs {
@@ -308,7 +321,7 @@ func (r *Result) Within(nodes []ast.Node, funcs []*types.Func) bool {
 			return false
 		}
 	}
-	return binds
+	return binds || r.InMemory(nodes, funcs)
 }
 
 // everyCall reports whether ok holds for every call in n. A function

@@ -13,7 +13,10 @@ import (
 	"time"
 )
 
-func call(ctx context.Context) error { return errors.New("down") }
+// dependency stands for what an attempt reaches: another service.
+var dependency interface{ Call(ctx context.Context) error }
+
+func call(ctx context.Context) error { return dependency.Call(ctx) }
 
 func jittered(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
 

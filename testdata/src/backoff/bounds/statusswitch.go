@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -20,7 +21,7 @@ type link struct {
 	st linkState
 }
 
-func (l *link) open() error { return nil }
+func (l *link) open() error { return call(context.Background()) }
 
 // Close moves the link to its last state.
 func (l *link) Close() {

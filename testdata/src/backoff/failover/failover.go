@@ -13,7 +13,12 @@ import (
 	"backoff/failover/endpoints"
 )
 
-func query(ctx context.Context, addr string) error { return errors.New("down") }
+// backend stands for the instances an attempt reaches.
+var backend interface {
+	Query(ctx context.Context, addr string) error
+}
+
+func query(ctx context.Context, addr string) error { return backend.Query(ctx, addr) }
 
 func querySeq(ctx context.Context, addr string, seq int) error { return errors.New("down") }
 
