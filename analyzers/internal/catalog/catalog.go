@@ -243,6 +243,11 @@ const (
 	// context.Background() there leaves no work running after the
 	// caller gave up (contexts.go).
 	InProcess
+	// UntilDone: a call that runs until the context at ValueArg is done
+	// and then returns nil, failing only on an error it does not retry
+	// itself (Pub/Sub's Receive): a loop that leaves on its success is
+	// bounded by that context, as if it checked it (contexts.go).
+	UntilDone
 )
 
 // Errors says what a retry does with the errors an option names.

@@ -41,6 +41,11 @@ var ContextRows = []Row{
 	// call (an exporter's Export, a reader's ForceFlush).
 	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "ManualReader", Name: "Collect", Role: InProcess, ValueArg: 0},
 	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "PeriodicReader", Name: "Collect", Role: InProcess, ValueArg: 0},
+	// Pub/Sub's Receive blocks until its context is done and returns nil
+	// then; it returns an error only when the service answers with one it
+	// does not retry (its documented contract).
+	{Path: "cloud.google.com/go/pubsub", Recv: "Subscription", Name: "Receive", Role: UntilDone, ValueArg: 0},
+	{Path: "cloud.google.com/go/pubsub/v2", Recv: "Subscriber", Name: "Receive", Role: UntilDone, ValueArg: 0},
 	// cenkalti/backoff v4: Retry(op, backoff.WithContext(b, ctx)); without
 	// it the BackOff stops only at MaxElapsedTime (15 minutes by
 	// default) or its retry count.

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // CtxCheckFact is exported for every function that checks whether the
@@ -94,6 +95,10 @@ func (m *Result) ChecksContext(fn *types.Func, call *ast.CallExpr) bool {
 		return false
 	}
 	idx, ok := m.ctxChecks[fn]
+	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.UntilDone {
+		// sub.Receive(ctx, f): it returns, with nil, once ctx is done.
+		idx, ok = row.ValueArg, true
+	}
 	if !ok && fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg {
 		var f CtxCheckFact
 		if m.pass.ImportObjectFact(fn, &f) {
