@@ -14,7 +14,9 @@ import (
 )
 
 // dependency stands for what an attempt reaches: another service.
-var dependency interface{ Call(ctx context.Context) error }
+var dependency interface {
+	Call(ctx context.Context) error
+}
 
 func call(ctx context.Context) error { return dependency.Call(ctx) }
 
