@@ -489,6 +489,12 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 			}
 		}
 	}
+	if !isErrorsIs && fn == nil && in.statefulPred != nil && in.statefulPred(call) {
+		// shouldRetry(err), a closure a constructor made that counts its
+		// calls (and may wait, or give up): the code's own policy picks
+		// out what goes round, as a classifier's does.
+		isErrorsIs = true
+	}
 	if !isErrorsIs && len(call.Args) == 1 && in.sentinelIs(fn, call) {
 		// ErrNoQuorum.Is(err): the errors package's Is protocol asked of a
 		// package-level error, a family it matches (by code, by type):
@@ -579,22 +585,4 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		return identify(nonNil(t)), nonNil(f)
 	}
 	return nonNil(t), nonNil(f)
-}
-
-// carries reports whether call is an operation whose one result carries
-// its outcome in an error field (waits.ErrorField) rather than being an
-// error.
-func (in *interp) carries(call *ast.CallExpr) bool {
-	res := in.results(call)
-	return len(res) == 1 && !analysisutil.IsErrorType(res[0]) && !isHTTPResponse(res[0]) && waits.ErrorField(in.pkg, res[0]) != nil
-}
-
-// markChecked returns a copy of s in which the response slot k has been
-// judged (a predicate given it, a set indexed by its status).
-func markChecked(s *state, k any) *state {
-	c := s.clone()
-	n, _ := c.slot(k)
-	n.checked = true
-	c.setSlot(n)
-	return c
 }

@@ -80,7 +80,10 @@ type interp struct {
 	// classifier gives the error parameter of an identifying function
 	// (IdentifyFact).
 	classifier func(*types.Func) (IdentifyFact, bool)
-	statusTest func(*types.Func) *StatusTestFact // StatusTestFact of a function
+	// statefulPred: a call of a function value that keeps its own
+	// history (statefulpreds.go).
+	statefulPred func(*ast.CallExpr) bool
+	statusTest   func(*types.Func) *StatusTestFact // StatusTestFact of a function
 	// statusFields are the fields that hold a response's status
 	// (StatusFieldsFact), by statusFieldKey.
 	statusFields map[string]bool

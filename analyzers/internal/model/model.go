@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil)},
 }
 
 type builder struct {
@@ -57,6 +57,7 @@ type builder struct {
 	statusTests    map[*types.Func]*StatusTestFact   // response status tests (statustests.go)
 	statusFields   map[string]bool                   // fields that hold a response's status (statusfields.go)
 	neverTrueFuncs map[*types.Func]bool              // functions whose bool first result is always false (predicates.go)
+	statefulMakers map[*types.Func]bool              // functions that make stateful predicates (statefulpreds.go)
 	localSentinels map[*types.Var]bool               // local variables holding an error made once in the function (sentinels.go)
 	statusVars     map[types.Object]types.Object     // local variables holding a response's status, to the response (statusfields.go)
 	outageVars     map[*types.Var]bool               // package-level errors an outage gives every client (outagevars.go)
@@ -99,6 +100,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findStatusTests()
 	m.findKeepers()
 	m.findNeverTrue()
+	m.findStatefulPreds()
 	m.findSessions()
 	m.exportStateGetters()
 	for _, f := range pass.Files {
@@ -156,7 +158,7 @@ func (m *builder) newInterp() *interp {
 		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
 		classifier: m.classifier, statusTest: m.statusTest, statusFields: m.statusFields, hookGated: m.hookGated,
-		writesOf: m.writesOf,
+		writesOf: m.writesOf, statefulPred: m.statefulPredCall,
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"go/types"
 	"hash/maphash"
 	"slices"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // status is what a path knows about the outcome of one fallible operation.
@@ -468,4 +471,22 @@ func (set stateSet) add(s *state) bool {
 	}
 	set[h] = append(set[h], s)
 	return true
+}
+
+// carries reports whether call is an operation whose one result carries
+// its outcome in an error field (waits.ErrorField) rather than being an
+// error.
+func (in *interp) carries(call *ast.CallExpr) bool {
+	res := in.results(call)
+	return len(res) == 1 && !analysisutil.IsErrorType(res[0]) && !isHTTPResponse(res[0]) && waits.ErrorField(in.pkg, res[0]) != nil
+}
+
+// markChecked returns a copy of s in which the response slot k has been
+// judged (a predicate given it, a set indexed by its status).
+func markChecked(s *state, k any) *state {
+	c := s.clone()
+	n, _ := c.slot(k)
+	n.checked = true
+	c.setSlot(n)
+	return c
 }
