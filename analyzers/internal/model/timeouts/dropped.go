@@ -177,6 +177,9 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 				if id, ok := p.Lhs[i].(*ast.Ident); ok && id.Name == "_" {
 					return false // _, span := tracer.Start(bg, name): the context is thrown away
 				}
+				if m.chosenOver(p.Lhs[i], cur.Parent(), body, scope) {
+					return false
+				}
 				return !m.neverRunUnder(p.Lhs[i], body, scope, depth)
 			}
 		}
@@ -515,6 +518,41 @@ func detachedUse(cur, body inspector.Cursor) bool {
 	for p := cur.Parent(); p.Node() != nil && p.Node() != body.Node(); p = p.Parent() {
 		switch p.Node().(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
+			return true
+		}
+	}
+	return false
+}
+
+// chosenOver reports whether lhs, a local variable the statement at
+// assign gives a Background, is also given the context in scope outside
+// the branch (an if's, a case's) that holds assign (`handlerCtx := ctx;
+// if w.graceful { handlerCtx = context.Background() }`): the code chooses
+// between the two under a condition of its own (an option to let work
+// finish after a shutdown); it has not dropped the context by mistake.
+func (m *layer) chosenOver(lhs ast.Expr, assign, body inspector.Cursor, scope string) bool {
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || !provenance.IsLocal(v) {
+		return false
+	}
+	var branch ast.Node
+	for p := assign.Parent(); p.Node() != nil && p.Node() != body.Node() && branch == nil; p = p.Parent() {
+		switch p.Node().(type) {
+		case *ast.IfStmt, *ast.CaseClause:
+			branch = p.Node()
+		case *ast.FuncLit:
+			return false
+		}
+	}
+	if branch == nil {
+		return false
+	}
+	for _, a := range m.vals.Assigns[v] {
+		if a.Value != nil && (a.Pos < branch.Pos() || a.Pos >= branch.End()) && analysisutil.Text(m.pass, a.Value) == scope {
 			return true
 		}
 	}
