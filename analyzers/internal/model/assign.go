@@ -240,6 +240,13 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 
 // bindOp records a fresh operation result in the variables lhs.
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
+	if s.opIter && in.resume != nil && in.resume.first != nil {
+		for _, l := range lhs {
+			if sl, ok := s.slot(in.objOf(l)); ok && sl.op == in.resume.first && sl.status() == stOK {
+				s.firstOK = true // the fetch's success, about to be overwritten
+			}
+		}
+	}
 	in.startOp(s, call)
 	if in.isDelayCall(call) {
 		s.delayed, s.delayMay = true, false // an operation that also waits (a helper that retries)

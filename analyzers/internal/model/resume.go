@@ -135,6 +135,9 @@ type resumeSeen struct {
 	// first is the loop's first operation in its body, the fetch or
 	// watch it is built around (nil when not known).
 	first *ast.CallExpr
+	// items: the variables holding what first handed out, found when
+	// first needed (skipitems.go).
+	items map[types.Object]bool
 }
 
 // firstOp returns the first operation in nodes, in source order (not in
@@ -151,11 +154,15 @@ func (in *interp) firstOp(nodes []ast.Node) *ast.CallExpr {
 }
 
 // skipsItem reports whether the path's first result is that of the
-// loop's first operation, which succeeded: a failure the path holds is
+// loop's first operation, which succeeded (or the first success it
+// overwrote in this pass is): a failure the path holds is
 // a later step's, handling what the fetch got (`if err :=
 // merge(kvs); err != nil { continue }`), and going round at once skips
 // that item.
 func (rs *resumeSeen) skipsItem(t *state) bool {
+	if rs.first != nil && t.firstOK {
+		return true // its result overwritten by the later step's
+	}
 	if rs.first == nil || len(t.slots) == 0 || t.slots[0].op != rs.first {
 		return false
 	}

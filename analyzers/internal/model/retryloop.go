@@ -187,6 +187,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			// iterator's "more", not a retry (see opVerdict). A body
 			// that waits before its first operation waits before the
 			// next attempt all the same.
+		case t.failing() && in.skipsItemOf(t, &rs, stmtNodes(body)):
+			// the next item's fetch goes round after a later step failed
+			// on this one: the item is skipped (skipitems.go)
+			okBack = true
 		case t.failing():
 			failBack = true
 			if !t.identified {
@@ -267,6 +271,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 						}
 					}
 				}
+				t.firstOK = false
 				t.opIter, t.stickyFail, t.stickyOK, t.progress, t.verdict, t.verdictNo, t.empty = false, false, false, false, false, false, false
 				entering = append(entering, t)
 			}

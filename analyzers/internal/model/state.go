@@ -180,12 +180,16 @@ type state struct {
 	bools      []boolDef
 	stickyFail bool // an operation failed earlier on this path and was then overwritten
 	stickyOK   bool // an operation succeeded earlier on this path and was then overwritten
-	opIter     bool // an operation ran in the current iteration
-	progress   bool // a partial result of an unsuccessful operation was used in this iteration
-	delayed    bool // the path waited (sleep, timer) since its last operation
-	boundFork  bool // the path went one way of an undecided test of the loop's bound
-	verdict    bool // an outcome was examined only through its operation's own bool (opVerdict)...
-	verdictNo  bool // ...and the bool was false
+	// firstOK: the judged loop's first operation succeeded in this pass
+	// and a later one overwrote its outcome (`r, err := decode(u)` after
+	// `u, err := s.Recv()`)
+	firstOK   bool
+	opIter    bool // an operation ran in the current iteration
+	progress  bool // a partial result of an unsuccessful operation was used in this iteration
+	delayed   bool // the path waited (sleep, timer) since its last operation
+	boundFork bool // the path went one way of an undecided test of the loop's bound
+	verdict   bool // an outcome was examined only through its operation's own bool (opVerdict)...
+	verdictNo bool // ...and the bool was false
 	// empty: the path learned that an operation known to have succeeded
 	// answered with nothing (`err == nil && ws != nil` taken false): a
 	// pass that goes round on it treats the empty answer as it treats
@@ -410,7 +414,7 @@ func (s *state) hash() uint64 {
 		h += mix(maphash.Comparable(keySeed, b.key), maphash.Comparable(keySeed, b.expr)^0x27d4eb2f)
 	}
 	var flags uint64
-	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay, s.pendFail, s.pendOK, s.ownType} {
+	for i, f := range [...]bool{s.stickyFail, s.stickyOK, s.opIter, s.progress, s.delayed, s.boundFork, s.verdict, s.verdictNo, s.identified, s.outage, s.unsent, s.empty, s.delayMay, s.pendFail, s.pendOK, s.ownType, s.firstOK} {
 		if f {
 			flags |= 1 << i
 		}
@@ -432,7 +436,7 @@ func mix(a, b uint64) uint64 {
 
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
-	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.opIter != b.opIter ||
+	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.firstOK != b.firstOK || a.opIter != b.opIter ||
 		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK || a.ownType != b.ownType ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
