@@ -58,6 +58,7 @@ func (m *layer) findDropped(t *Timeouts) {
 			}
 			body := decl.ChildAt(edge.FuncDecl_Body, -1)
 			var started map[types.Object]bool // computed on first need
+			var sent *types.Var               // the request handed over to send (requestToSend)
 			var walk func(n inspector.Cursor, scope string)
 			walk = func(n inspector.Cursor, scope string) {
 				n.Inspect(nil, func(c inspector.Cursor) bool {
@@ -92,7 +93,7 @@ func (m *layer) findDropped(t *Timeouts) {
 						// The walk starts at a block or an if, so a
 						// call has a parent and a grandparent inside
 						// it (passedDown reads both).
-						if scope != "" && m.isContextFunc(y, "Background", "TODO") && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && !m.reHomes(c, sent) && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 					}
@@ -100,6 +101,7 @@ func (m *layer) findDropped(t *Timeouts) {
 				})
 			}
 			scope := m.ctxInScope(fd.Type)
+			sent = m.requestToSend(fd.Type)
 			if scope != "" && m.neverCancelled(fd.Body.Lbrace+1, scope) {
 				// Every caller gives a context that is never cancelled:
 				// nothing is dropped.
