@@ -325,6 +325,15 @@ func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.No
 		if id, ok := e.(*ast.Ident); ok {
 			return made != nil && info.Uses[id] == made
 		}
+		if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 0 && timeChan(info.TypeOf(c)) {
+			// <-t.C() of an injected clock's timer: a method of the
+			// timer made or reset that gives its channel of times
+			if sx, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				obj := provenance.BaseObj(info, sx.X)
+				return obj != nil && (obj == made || obj == reset)
+			}
+			return false
+		}
 		se, ok := e.(*ast.SelectorExpr)
 		if !ok || se.Sel.Name != "C" {
 			return false
@@ -388,6 +397,12 @@ func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.No
 		return watched
 	})
 	return watched
+}
+
+// timeChan reports whether t is a channel of time.Time values.
+func timeChan(t types.Type) bool {
+	ch, ok := types.Unalias(t).(*types.Chan)
+	return ok && analysisutil.IsNamedType(ch.Elem(), "time", "Time")
 }
 
 // watchesDone reports whether a select has a case receiving from a
