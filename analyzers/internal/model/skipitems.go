@@ -24,8 +24,8 @@ import (
 // skipsItemOf reports whether the failing path t skips the item the
 // loop's first operation handed out: the first operation is a next-item
 // call that succeeded on t, and every operation that failed on t was
-// given that item (a value derived from its results in this pass) and
-// nothing else but contexts and constants.
+// given that item (a value derived from its results in this pass, as
+// receiver or argument) and nothing else but contexts and constants.
 func (in *interp) skipsItemOf(t *state, rs *resumeSeen, nodes []ast.Node) bool {
 	if !rs.skipsItem(t) || !in.nextItem(rs.first) {
 		return false
@@ -130,20 +130,27 @@ func (in *interp) itemVars(first *ast.CallExpr, nodes []ast.Node) map[types.Obje
 	return items
 }
 
-// onItem reports whether call is given the item: some argument derives
-// from it, and every other argument is a context or a constant.
+// onItem reports whether call is given the item: its receiver or some
+// argument derives from it, and every other argument is a context or a
+// constant.
 func (in *interp) onItem(call *ast.CallExpr, items map[types.Object]bool) bool {
-	on := false
-	for _, a := range call.Args {
+	derives := func(e ast.Node) bool {
 		derived := false
-		ast.Inspect(a, func(n ast.Node) bool {
+		ast.Inspect(e, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && items[in.info.Uses[id]] {
 				derived = true
 			}
 			return !derived
 		})
+		return derived
+	}
+	on := false
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && derives(sel.X) {
+		on = true // c.Handshake(ctx) of the connection accepted
+	}
+	for _, a := range call.Args {
 		switch {
-		case derived:
+		case derives(a):
 			on = true
 		case analysisutil.IsNamedType(in.info.TypeOf(a), "context", "Context"):
 		case in.info.Types[a].Value != nil:

@@ -122,3 +122,51 @@ func sendWithFreshToken(ctx context.Context, ts tokens, s sender, req request) e
 		return nil
 	}
 }
+
+type session interface {
+	Handshake(ctx context.Context) error
+	Close() error
+}
+
+type sessions interface {
+	Accept(ctx context.Context) (session, error)
+}
+
+// A session whose handshake fails is closed and the next one accepted:
+// the failed step is a method of the item itself.
+func nextSession(ctx context.Context, l sessions) (session, error) {
+	for {
+		s, err := l.Accept(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Handshake(ctx); err != nil {
+			s.Close()
+			continue
+		}
+		return s, nil
+	}
+}
+
+type link interface {
+	Send(ctx context.Context, req request) error
+}
+
+type links interface {
+	Next(ctx context.Context) (link, error)
+}
+
+// Near miss: the item is a link the caller's request is sent over; going
+// round sends the same request again over the next link, at once.
+func sendOverNext(ctx context.Context, ls links, req request) error {
+	for { // want `retry loop tries again at once after a failure`
+		l, err := ls.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if err := l.Send(ctx, req); err != nil {
+			continue
+		}
+		return nil
+	}
+}
