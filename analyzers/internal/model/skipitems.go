@@ -12,14 +12,14 @@ import (
 // Accept, an iterator's Next) and whose later step fails on that item
 // (parsing the message, identifying the peer) goes round to fetch the
 // next item: it skips the one it could not handle and sends nothing
-// again; unless the later step goes to the fetch's own receiver (an
-// index read, then the record at that index, from the same store: going
-// round asks the same dependency the same two questions). Such a path is the fetch's success going round, as in a
-// resume loop (resumeSeen.skipsItem), and makes the loop no retry. A
-// later step that is also given a value from outside the pass (the
-// caller's request) is a resend of that value, and its failure a retry's
-// as before; so is anything after a fetch that is given an argument (a
-// key: calling it again fetches the same record).
+// again. Such a path is the fetch's success going round, as in a resume
+// loop (resumeSeen.skipsItem), and makes the loop no retry. It stays a
+// retry's failure when the later step is also given a value from
+// outside the pass (the caller's request: going round resends it), when
+// the later step goes to the fetch's own receiver (an index, then the
+// record at it, from one store: going round asks the same dependency
+// the same two questions), and whenever the fetch is given an argument
+// (a key: calling it again fetches the same record).
 
 // skipsItemOf reports whether the failing path t skips the item the
 // loop's first operation handed out: the first operation is a next-item
