@@ -33,6 +33,22 @@ func (in *interp) cond(e ast.Expr, s *state) (ts, fs []*state) {
 	return ts, fs
 }
 
+// unfork returns ss with no path marked as a fork of the bound.
+func unfork(ss []*state) []*state {
+	out := ss
+	for i, x := range ss {
+		if x.boundFork {
+			if &out[0] == &ss[0] {
+				out = slices.Clone(ss)
+			}
+			x = x.clone()
+			x.boundFork = false
+			out[i] = x
+		}
+	}
+	return out
+}
+
 // boundUndecided reports whether the part of e that mentions the loop's
 // bound is what the path cannot decide: in `again && n+1 < count` with n
 // known, only `again` is undecided, and the path is no fork of the bound.

@@ -333,6 +333,12 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		var out []outcome
 		for _, s0 := range starts {
 			ts, fs := in.cond(st.Cond, s0)
+			if !s0.boundFork && endsInReturn(st.Body) {
+				// The code's own test of the bound returns on one side
+				// (`if attempt >= max { return err }`): that side is the
+				// last attempt, the other has attempts left.
+				fs = unfork(fs)
+			}
 			out = append(out, in.execList(st.Body.List, 0, ts)...)
 			if st.Else != nil {
 				for _, f := range fs {

@@ -238,7 +238,15 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			}
 			return []*state{s}, []*state{s}
 		case cond != nil:
-			return in.cond(cond, s)
+			ts, fs := in.cond(cond, s)
+			if !s.boundFork {
+				// Entering the body is no skipped wait: the pass that
+				// runs after an undecided head test still follows the
+				// last pass's failure (a wait the body skipped on an
+				// undecided test of its own stays marked).
+				ts = unfork(ts)
+			}
+			return ts, fs
 		}
 		return []*state{s}, nil
 	}

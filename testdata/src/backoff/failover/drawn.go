@@ -34,7 +34,7 @@ func (r *resolver) resolveDrawn(ctx context.Context, q string) (ans, server stri
 func (r *resolver) resolvePinned(ctx context.Context, q string) (ans, server string, err error) {
 	ring := &draw.Ring{}
 	server = r.servers[0]
-	for _, ok := ring.Next(); ok; _, ok = ring.Next() { // want `retry loop has no bound`
+	for _, ok := ring.Next(); ok; _, ok = ring.Next() { // want `retry loop has no bound` `retry loop tries again at once after a failure`
 		ans, err = r.ask(ctx, server, q)
 		if err == nil {
 			return ans, server, nil

@@ -363,3 +363,18 @@ func resendWhileLeftN(ctx context.Context, count int) error {
 	}
 	return err
 }
+
+// The code's own test of the bound returns on the last attempt: every
+// other failure has attempts left and goes round at once.
+func resendUntilLast(ctx context.Context, maxRetries int) error {
+	for attempt := 0; attempt <= maxRetries; attempt++ { // want `retry loop tries again at once after a failure`
+		err := call(ctx)
+		if err == nil {
+			return nil
+		}
+		if attempt >= maxRetries {
+			return err
+		}
+	}
+	return nil
+}
