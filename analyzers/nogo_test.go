@@ -61,6 +61,7 @@ var factSamples = []analysis.Fact{
 	&model.StatusTestFact{Param: 1, Codes: []int64{401, 403}},
 	&model.NeverTrueFact{},
 	&model.StatefulPredFact{},
+	&model.StopWaitFact{},
 	&model.SessionFact{},
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},

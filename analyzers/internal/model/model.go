@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil), (*StopWaitFact)(nil)},
 }
 
 type builder struct {
@@ -47,6 +47,7 @@ type builder struct {
 	fsummaries     *summaries[FieldsFact]
 	popsMemo       map[*ast.FuncDecl]bool            // methods that take a value off a receiver field (changing.go)
 	stopMemo       map[ast.Node]bool                 // function bodies that wait on a stop kept outside them (waits.go)
+	stopWaits      map[*types.Func]bool              // functions that wait on a stop, or return what one does (stopwaits.go)
 	keeps          map[*types.Func][]int             // function parameters kept to run later (stored.go)
 	paramStops     map[*types.Var]bool               // channel parameters a function returns on receiving from (waits.go)
 	yields         map[types.Object]bool             // the yield parameters of iterator functions
@@ -103,6 +104,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findStatefulPreds()
 	m.findSessions()
 	m.exportStateGetters()
+	m.exportStopWaits()
 	for _, f := range pass.Files {
 		m.findRetries(f)
 	}

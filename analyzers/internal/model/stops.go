@@ -153,17 +153,12 @@ func (m *builder) waitsOnStop(call *ast.CallExpr) bool {
 		}
 	}
 	for _, b := range bodies {
-		if m.stopMemo == nil {
-			m.stopMemo = map[ast.Node]bool{}
-		}
-		v, ok := m.stopMemo[b]
-		if !ok {
-			v = m.selectsOnStop(b)
-			m.stopMemo[b] = v
-		}
-		if v {
+		if m.selectsOnStopMemo(b) {
 			return true
 		}
+	}
+	if m.stopWait(analysisutil.Callee(info, call)) {
+		return true // one that returns what such a function returns, or of another package (StopWaitFact)
 	}
 	return false
 }
@@ -239,6 +234,19 @@ func returnsOnReceive(body *ast.BlockStmt, is func(ch ast.Expr) bool) bool {
 // selectsOnStop reports whether body has a select case receiving from a
 // channel kept outside the function (a field, a package variable, the
 // Done of a context in a field) whose body returns.
+// selectsOnStopMemo is selectsOnStop, computed once per body.
+func (m *builder) selectsOnStopMemo(b *ast.BlockStmt) bool {
+	if m.stopMemo == nil {
+		m.stopMemo = map[ast.Node]bool{}
+	}
+	v, ok := m.stopMemo[b]
+	if !ok {
+		v = m.selectsOnStop(b)
+		m.stopMemo[b] = v
+	}
+	return v
+}
+
 func (m *builder) selectsOnStop(body *ast.BlockStmt) bool {
 	info := m.pass.TypesInfo
 	outside := func(e ast.Expr) bool {
