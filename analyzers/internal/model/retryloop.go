@@ -187,9 +187,10 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			// iterator's "more", not a retry (see opVerdict). A body
 			// that waits before its first operation waits before the
 			// next attempt all the same.
-		case t.failing() && in.skipsItemOf(t, &rs, stmtNodes(body)):
-			// the next item's fetch goes round after a later step failed
-			// on this one: the item is skipped (skipitems.go)
+		case t.failing() && !t.delayed && in.skipsItemOf(t, &rs, stmtNodes(body)):
+			// the next item's fetch goes round at once after a later
+			// step failed on this one: the item is skipped
+			// (skipitems.go); a pass that waits first backs off
 			okBack = true
 		case t.failing():
 			failBack = true

@@ -73,20 +73,10 @@ func (in *interp) nextItem(call *ast.CallExpr) bool {
 }
 
 // itemVars returns the variables that hold the results of first (not
-// its error) or values derived from them in the loop's syntax, outside
-// function literals.
+// its error) or values made from them alone (itemReads) in the loop's
+// syntax, outside function literals.
 func (in *interp) itemVars(first *ast.CallExpr, nodes []ast.Node) map[types.Object]bool {
 	items := map[types.Object]bool{}
-	mentions := func(e ast.Node) bool {
-		found := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && items[in.info.Uses[id]] {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
 	add := func(lhs []ast.Expr) bool {
 		grew := false
 		for _, l := range lhs {
@@ -103,6 +93,21 @@ func (in *interp) itemVars(first *ast.CallExpr, nodes []ast.Node) map[types.Obje
 		}
 		return grew
 	}
+	// fromItem: every value assigned is made from the item alone.
+	fromItem := func(rhs []ast.Expr) bool {
+		some := false
+		for _, r := range rhs {
+			if analysisutil.Unparen(r) == first {
+				return true
+			}
+			reads, clean := in.itemReads(r, items)
+			if !clean {
+				return false
+			}
+			some = some || reads
+		}
+		return some
+	}
 	// Two passes in source order: values flow forward within a pass, and
 	// the second carries what the end of a pass hands to its start.
 	for range 2 {
@@ -110,14 +115,11 @@ func (in *interp) itemVars(first *ast.CallExpr, nodes []ast.Node) map[types.Obje
 		analysisutil.AnyIn(nodes, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.AssignStmt:
-				for _, r := range x.Rhs {
-					if analysisutil.Unparen(r) == first || mentions(r) {
-						grew = add(x.Lhs) || grew
-						break
-					}
+				if fromItem(x.Rhs) {
+					grew = add(x.Lhs) || grew
 				}
 			case *ast.RangeStmt:
-				if mentions(x.X) {
+				if fromItem([]ast.Expr{x.X}) {
 					grew = add([]ast.Expr{x.Key, x.Value}) || grew
 				}
 			}
@@ -130,33 +132,71 @@ func (in *interp) itemVars(first *ast.CallExpr, nodes []ast.Node) map[types.Obje
 	return items
 }
 
-// onItem reports whether call is given the item: its receiver or some
-// argument derives from it, and every other argument is a context or a
-// constant.
-func (in *interp) onItem(call *ast.CallExpr, items map[types.Object]bool) bool {
-	derives := func(e ast.Node) bool {
-		derived := false
-		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && items[in.info.Uses[id]] {
-				derived = true
-			}
-			return !derived
-		})
-		return derived
-	}
-	on := false
-	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && derives(sel.X) {
-		on = true // c.Handshake(ctx) of the connection accepted
-	}
-	for _, a := range call.Args {
-		switch {
-		case derives(a):
-			on = true
-		case analysisutil.IsNamedType(in.info.TypeOf(a), "context", "Context"):
-		case in.info.Types[a].Value != nil:
-		default:
+// itemReads reports whether e reads the item (a variable of items), and
+// whether it reads nothing else the pass did not get from it: no other
+// variable but contexts (constants, functions, types and the fields of
+// what it reads are no input), the receivers of the methods it calls
+// left aside (the handler a value is given to, not an input of it;
+// `conn.URL()` reads the item all the same). `conn.URL() + path` with
+// `path` made from the caller's options reads something else.
+func (in *interp) itemReads(e ast.Expr, items map[types.Object]bool) (reads, clean bool) {
+	clean = true
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if !clean {
 			return false
 		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			clean = false // a closure reads whatever it captures
+			return false
+		case *ast.CallExpr:
+			if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+				if s := in.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+					if r, _ := in.itemReads(sel.X, items); r {
+						reads = true
+					}
+					for _, a := range x.Args {
+						ast.Inspect(a, visit)
+					}
+					return false
+				}
+			}
+		case *ast.SelectorExpr:
+			ast.Inspect(x.X, visit) // x.Sel is a field, a method or a package's member
+			return false
+		case *ast.Ident:
+			v, ok := in.info.Uses[x].(*types.Var)
+			switch {
+			case !ok:
+			case items[v]:
+				reads = true
+			case analysisutil.IsNamedType(v.Type(), "context", "Context"):
+			default:
+				clean = false
+			}
+		}
+		return clean
+	}
+	ast.Inspect(e, visit)
+	return reads, clean
+}
+
+// onItem reports whether call is given the item: its receiver or some
+// argument reads it (itemReads), and no argument reads anything else.
+func (in *interp) onItem(call *ast.CallExpr, items map[types.Object]bool) bool {
+	on := false
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if r, _ := in.itemReads(sel.X, items); r {
+			on = true // c.Handshake(ctx) of the connection accepted
+		}
+	}
+	for _, a := range call.Args {
+		reads, clean := in.itemReads(a, items)
+		if !clean {
+			return false
+		}
+		on = on || reads
 	}
 	return on
 }

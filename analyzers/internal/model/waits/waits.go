@@ -103,6 +103,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn := range m.findDispatchers() {
 		m.WaitMethods[fn] = true
 	}
+	for fn := range m.findLoopWaits() {
+		m.WaitMethods[fn] = true
+	}
 	m.findRandomFuncs()
 	m.findJitterWaits()
 	m.findFixedWaits()

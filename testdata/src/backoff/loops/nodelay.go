@@ -1,6 +1,9 @@
 package loops
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Counting from 1: the wait before attempt i is Backoff's attempt i-2.
 func fromOne(ctx context.Context) (int, error) {
@@ -45,4 +48,44 @@ func givenBound(ctx context.Context, attempts int) error {
 		}
 	}
 	return err
+}
+
+type refresher struct {
+	stopped  bool
+	lastWait time.Duration
+}
+
+// pause waits d in steps, so that a stop is seen between them.
+func (r *refresher) pause(d time.Duration) {
+	const step = 20 * time.Millisecond
+	for d > 0 && !r.stopped {
+		s := min(step, d)
+		time.Sleep(s)
+		d -= s
+	}
+}
+
+// note records d and waits nothing.
+func (r *refresher) note(d time.Duration) { r.lastWait = d }
+
+// The pause between attempts is taken in steps, inside a loop of the
+// helper's own: it may wait, so the retry is not known to go round at
+// once.
+func (r *refresher) refresh(ctx context.Context) {
+	for attempt := 0; !r.stopped; attempt++ {
+		if err := call(ctx); err == nil {
+			return
+		}
+		r.pause(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+}
+
+// Near miss: the helper given the duration waits nothing.
+func (r *refresher) refreshNoted(ctx context.Context) {
+	for attempt := 0; !r.stopped; attempt++ { // want `retry loop tries again at once after a failure`
+		if err := call(ctx); err == nil {
+			return
+		}
+		r.note(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
 }

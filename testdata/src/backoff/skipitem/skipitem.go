@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log"
+	"time"
 )
 
 type update struct{ raw []byte }
@@ -165,6 +166,73 @@ func sendOverNext(ctx context.Context, ls links, req request) error {
 			return err
 		}
 		if err := l.Send(ctx, req); err != nil {
+			continue
+		}
+		return nil
+	}
+}
+
+type stream interface {
+	Recv() (*update, error)
+}
+
+type opener interface {
+	Open() (stream, error)
+}
+
+// Near miss: a stream opened, read until it breaks, and reopened after a
+// fixed pause: the pause backs off the reconnect (a failure of the
+// stream the code waits after is no item it skips), and it has no
+// jitter.
+func follow(ctx context.Context, o opener, apply func(*update)) error {
+	for {
+		s, err := o.Open()
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+		} else {
+			for {
+				u, err := s.Recv()
+				if err != nil {
+					if errors.Is(err, context.Canceled) {
+						return err
+					}
+					break
+				}
+				apply(u)
+			}
+		}
+		select {
+		case <-time.After(500 * time.Millisecond): // want `retry delay has no jitter`
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+type node interface {
+	URL() string
+}
+
+type pool interface {
+	Next() (node, error)
+}
+
+type poster interface {
+	Post(ctx context.Context, url string) error
+}
+
+// Near miss: the request sent over the next node is built from the
+// caller's path as well as the node: going round sends it again, at once.
+func postAnywhere(ctx context.Context, p pool, c poster, path string) error {
+	for { // want `retry loop tries again at once after a failure`
+		n, err := p.Next()
+		if err != nil {
+			return err
+		}
+		url := n.URL() + path
+		if err := c.Post(ctx, url); err != nil {
 			continue
 		}
 		return nil
