@@ -240,7 +240,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 
 // bindOp records a fresh operation result in the variables lhs.
 func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
-	if s.opIter && in.resume != nil && in.resume.first != nil {
+	if s.opIter && in.resume != nil && in.resume.firstNext {
 		for _, l := range lhs {
 			if sl, ok := s.slot(in.objOf(l)); ok && sl.op == in.resume.first && sl.status() == stOK {
 				s.firstOK = true // the fetch's success, about to be overwritten

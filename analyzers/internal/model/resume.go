@@ -135,6 +135,11 @@ type resumeSeen struct {
 	// first is the loop's first operation in its body, the fetch or
 	// watch it is built around (nil when not known).
 	first *ast.CallExpr
+	// firstNext: first hands out the next item of its receiver
+	// (nextItem); only then does a path note that its success was
+	// overwritten (state.firstOK), which would otherwise split the
+	// paths of every loop for nothing.
+	firstNext bool
 	// items: the variables holding what first handed out, found when
 	// first needed (skipitems.go).
 	items map[types.Object]bool

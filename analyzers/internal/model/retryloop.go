@@ -164,6 +164,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	}
 	topWait := in.waitsFirst(body)
 	rs.first = in.firstOp(stmtNodes(body))
+	rs.firstNext = in.nextItem(rs.first)
 	prevResume := in.resume
 	in.resume = &rs
 	defer func() { in.resume = prevResume }()
