@@ -27,7 +27,7 @@ import (
 // given that item (a value derived from its results in this pass, as
 // receiver or argument) and nothing else but contexts and constants.
 func (in *interp) skipsItemOf(t *state, rs *resumeSeen, nodes []ast.Node) bool {
-	if !rs.skipsItem(t) || !in.nextItem(rs.first) {
+	if !rs.firstNext || !rs.skipsItem(t) {
 		return false
 	}
 	if rs.items == nil {

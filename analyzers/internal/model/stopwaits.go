@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
@@ -26,25 +28,14 @@ func (*StopWaitFact) String() string { return "waits on a stop" }
 func (m *builder) exportStopWaits() {
 	m.stopWaits = map[*types.Func]bool{}
 	info := m.pass.TypesInfo
-	for range 8 { // rounds reach returns of returns
-		changed := false
-		for fn, d := range m.vals.Decls {
-			if m.stopWaits[fn] || d.Body == nil || fn.Type().(*types.Signature).Results().Len() == 0 {
-				continue
-			}
-			if m.selectsOnStopMemo(d.Body) || returnsCallOf(d.Body, func(c *ast.CallExpr) bool {
-				g := analysisutil.Callee(info, c)
-				return g != nil && (m.stopWaits[g.Origin()] || m.importedStopWait(g))
-			}) {
-				m.stopWaits[fn] = true
-				m.pass.ExportObjectFact(fn, &StopWaitFact{})
-				changed = true
-			}
+	m.funcsWhere(m.stopWaits, func(fn *types.Func, d *ast.FuncDecl) bool {
+		if fn.Type().(*types.Signature).Results().Len() == 0 {
+			return false
 		}
-		if !changed {
-			break
-		}
-	}
+		return m.selectsOnStopMemo(d.Body) || returnsCallOf(d.Body, func(c *ast.CallExpr) bool {
+			return m.stopWait(analysisutil.Callee(info, c))
+		})
+	}, func() analysis.Fact { return &StopWaitFact{} })
 }
 
 // returnsCallOf reports whether some return statement of body (not in a
@@ -70,15 +61,5 @@ func returnsCallOf(body *ast.BlockStmt, pred func(*ast.CallExpr) bool) bool {
 // stopWait reports whether fn waits on a stop: a function of this
 // package found so, or one of another package with a StopWaitFact.
 func (m *builder) stopWait(fn *types.Func) bool {
-	return fn != nil && (m.stopWaits[fn.Origin()] || m.importedStopWait(fn))
-}
-
-// importedStopWait reports whether fn, a function of another package,
-// waits on a stop (its StopWaitFact).
-func (m *builder) importedStopWait(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == m.pass.Pkg {
-		return false
-	}
-	var f StopWaitFact
-	return m.pass.ImportObjectFact(fn.Origin(), &f)
+	return m.funcHas(fn, m.stopWaits, new(StopWaitFact))
 }
