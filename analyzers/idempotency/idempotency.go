@@ -109,7 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// this package too (callers in other packages are analyzed after it).
 	callers := map[string][]analysis.RelatedInformation{}
 	for _, r := range resends(res) {
-		for _, s := range sent.Of(r) {
+		for _, s := range resent(pass, sent, r) {
 			if s.Callee == nil {
 				continue
 			}
@@ -121,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Calls that only pass the request through to a function of this
 	// package that holds its finding: related locations of that finding.
 	for _, r := range resends(res) {
-		for _, s := range sent.Of(r) {
+		for _, s := range resent(pass, sent, r) {
 			if f := passThrough[s]; f != nil {
 				callers[f.Site] = append(callers[f.Site], analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: fmt.Sprintf("the same request, passed on here to %s", s.Lib)})
 			}
@@ -134,7 +134,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var all []retried
 	for _, r := range resends(res) {
-		for _, s := range sent.Of(r) {
+		for _, s := range resent(pass, sent, r) {
 			all = append(all, retried{r, s})
 		}
 	}
@@ -361,7 +361,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 	// Sends made in this package's retries, and imported functions with
 	// the fact, mark the functions that hold or call them.
 	for _, r := range resends(res) {
-		for _, s := range sent.Of(r) {
+		for _, s := range resent(pass, sent, r) {
 			if !retried(s) || s.Callee != nil {
 				continue
 			}
@@ -389,7 +389,7 @@ func keyPlaces(pass *analysis.Pass, res *model.Result, sent *sends.Result) (func
 	propagate()
 	// A send through a function without the fact is retried here first.
 	for _, r := range resends(res) {
-		for _, s := range sent.Of(r) {
+		for _, s := range resent(pass, sent, r) {
 			if retried(s) && s.Callee != nil && lookup(s.Callee) == nil {
 				mark(enclosing(s.Pos), own(s))
 			}
@@ -702,6 +702,24 @@ func meshNote(s *sends.Send) string {
 // a connection refused before the request was sent, resends only what
 // the server refused or never saw, which it did not carry out: the
 // resend cannot do it twice (model.Retry.NotDone).
+// resent returns the requests an attempt of r sends again after they
+// may have failed: not those made through a call whose every failure
+// ends the retry (model.FailuresEnd). The operation goes round only
+// after such a call answered and the code read its answer (a zone not
+// yet active): a poll of what the call returns, whose outcome was
+// never unknown, and a key would only make the server answer the same.
+func resent(pass *analysis.Pass, sent *sends.Result, r *model.Retry) []*sends.Send {
+	all := sent.Of(r)
+	out := all[:0:0]
+	for _, s := range all {
+		if s.Callee != nil && s.Call != nil && model.FailuresEnd(pass.TypesInfo, r, s.Call) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func resends(res *model.Result) []*model.Retry {
 	out := make([]*model.Retry, 0, len(res.Retries))
 	for _, r := range res.Retries {

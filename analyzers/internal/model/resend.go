@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // SentOnce reports whether the send call, in the body of the loop retry
@@ -154,4 +155,111 @@ func leaves(info *types.Info, st ast.Stmt, label string, nested bool) bool {
 		}
 	}
 	return false
+}
+
+// FailuresEnd reports whether every failure of call, made in the
+// operation that the library retry r runs (a function literal: its body
+// is among r.Ops), ends the retry: the error the call returns is tested
+// at once (`if err != nil`, in the statement after the call or in the if
+// that makes it), and that branch ends in a return of the library's Permanent marker
+// (`z, err := c.find(ctx, q); if err != nil { return nil,
+// backoff.Permanent(err) }`). Whatever makes the operation fail after
+// that is the code's own reading of an answer the call gave: the call
+// is made again only after it answered. A call that hands back an
+// *http.Response is not one: its status, a failure of the send, is
+// read after it.
+func FailuresEnd(info *types.Info, r *Retry, call *ast.CallExpr) bool {
+	if r.Kind != LibraryRetry {
+		return false
+	}
+	sig, ok := types.Unalias(info.TypeOf(call.Fun)).Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 || !analysisutil.IsErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+		return false
+	}
+	for v := range sig.Results().Variables() {
+		if analysisutil.IsNamedType(v.Type(), "net/http", "Response") {
+			return false
+		}
+	}
+	for _, op := range r.Ops {
+		body, ok := op.(*ast.BlockStmt) // the function literal's body
+		if !ok || call.Pos() < body.Pos() || call.End() > body.End() {
+			continue
+		}
+		found := false
+		ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
+			if found || n.Pos() > call.Pos() || n.End() < call.End() {
+				return false
+			}
+			if _, isLit := n.(*ast.FuncLit); isLit {
+				return false // run by whoever it is given to
+			}
+			switch st := n.(type) {
+			case *ast.IfStmt:
+				if as, ok := st.Init.(*ast.AssignStmt); ok && isCallOf(as, call) {
+					found = failureEnds(info, as, st)
+					return false
+				}
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				list := analysisutil.StmtList(n)
+				for i, s := range list {
+					if as, ok := s.(*ast.AssignStmt); ok && isCallOf(as, call) {
+						if i+1 < len(list) {
+							if next, ok := list[i+1].(*ast.IfStmt); ok && next.Init == nil {
+								found = failureEnds(info, as, next)
+							}
+						}
+						return false
+					}
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
+// isCallOf reports whether as gives the results of call alone.
+func isCallOf(as *ast.AssignStmt, call *ast.CallExpr) bool {
+	return len(as.Rhs) == 1 && analysisutil.Unparen(as.Rhs[0]) == ast.Expr(call)
+}
+
+// failureEnds reports whether the if st tests the error that as gives
+// (its last left-hand side) for `!= nil` and ends that branch in a
+// return whose last result is a call of a Permanent marker.
+func failureEnds(info *types.Info, as *ast.AssignStmt, st *ast.IfStmt) bool {
+	id, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.ObjectOf(id)
+	be, ok := analysisutil.Unparen(st.Cond).(*ast.BinaryExpr)
+	if v == nil || !ok || be.Op != token.NEQ {
+		return false
+	}
+	isV := func(e ast.Expr) bool {
+		x, ok := analysisutil.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[x] == v
+	}
+	if !(isV(be.X) && info.Types[be.Y].IsNil() || isV(be.Y) && info.Types[be.X].IsNil()) {
+		return false
+	}
+	if len(st.Body.List) == 0 {
+		return false
+	}
+	ret, ok := st.Body.List[len(st.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	c, ok := analysisutil.Unparen(ret.Results[len(ret.Results)-1]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := analysisutil.Callee(info, c)
+	if fn == nil {
+		return false
+	}
+	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	return row != nil && row.Role == catalog.Permanent
 }
