@@ -12,7 +12,7 @@ import (
 )
 
 // BoundsFact is exported for a function that returns a context (its
-// first result) and gives its context parameters at Params a lifetime of
+// first result, a context.Context or a type that is one) and gives its context parameters at Params a lifetime of
 // their own before anything else uses them (boundsOf): a constructor of
 // contexts like context.WithTimeout, whose result ends by itself. A
 // function of another package that does work under a context it bounds
@@ -31,13 +31,15 @@ func (f *BoundsFact) String() string { return fmt.Sprintf("bounds%v", f.Params) 
 // package; nil when it bounds none of its contexts.
 func (m *layer) boundsSummary(fn *types.Func) *BoundsFact {
 	res := fn.Signature().Results()
-	if res.Len() == 0 || !isContextType(res.At(0).Type()) {
+	if res.Len() == 0 {
 		return nil
 	}
 	var f BoundsFact
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if isContextType(params.At(i).Type()) && m.boundsOf(fn, i, 0) {
+		// A result of a type of its own that is a context
+		// (*primaryCtx) counts as one.
+		if t := params.At(i).Type(); isContextType(t) && (isContextType(res.At(0).Type()) || types.Implements(res.At(0).Type(), t.Underlying().(*types.Interface))) && m.boundsOf(fn, i, 0) {
 			f.Params = append(f.Params, i)
 		}
 	}
@@ -66,7 +68,8 @@ func (m *layer) boundsParam(call *ast.CallExpr, i int) bool {
 // receiving from a timer, or a goroutine that receives from one first:
 // `go func() { <-after(ctx, d); cancel() }()`) — rebinding the parameter
 // or as its only use (`ctx, cancel := context.WithTimeout(ctx,
-// closeTimeout)`), or returns such a derivation, or the call of a
+// closeTimeout)`), or stores it in a literal of a context type made to
+// order (ownDone), or returns such a derivation, or the call of a
 // function that bounds the parameter it is given (`return
 // timer.Within(ctx, c.after, d)`). A function of another package is known
 // by its BoundsFact.
@@ -109,6 +112,9 @@ func (m *layer) boundsOf(fn *types.Func, i, depth int) bool {
 			if len(st.Results) != 1 || uses(st) != 1 {
 				return false
 			}
+			if ownDone(info, st.Results[0], param) {
+				return true
+			}
 			call, ok := analysisutil.Unparen(st.Results[0]).(*ast.CallExpr)
 			if !ok {
 				return false
@@ -127,11 +133,12 @@ func (m *layer) boundsOf(fn *types.Func, i, depth int) bool {
 			if len(st.Rhs) != 1 {
 				return false
 			}
-			dl, ok := analysisutil.Unparen(st.Rhs[0]).(*ast.CallExpr)
-			if !ok || len(dl.Args) == 0 || !isParam(dl.Args[0]) || uses(dl) != 1 {
-				return false
-			}
+			dl, isCall := analysisutil.Unparen(st.Rhs[0]).(*ast.CallExpr)
 			switch {
+			case ownDone(info, st.Rhs[0], param) && uses(st.Rhs[0]) == 1:
+				// ctx := &primaryCtx{parent: parent, ...}
+			case !isCall || len(dl.Args) == 0 || !isParam(dl.Args[0]) || uses(dl) != 1:
+				return false
 			case m.isContextFunc(dl, "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause"):
 				if len(dl.Args) < 2 || m.defaultOnly(dl) {
 					return false
@@ -218,4 +225,48 @@ func timerCancels(info *types.Info, v *types.Var, body ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// ownDone reports whether e is a composite literal (or its address) of
+// a context type made to order that param is stored in: a struct type
+// whose Done method is its own, declared on it and not promoted from an
+// embedded context (`&primaryCtx{parent: parent, primaryCh: ch}`, whose
+// Done is a channel its maker closes when the node stops being primary).
+// The code chose when that context ends: a lifetime of its own, as with
+// a deadline. A type that embeds the parent and keeps its Done ends when
+// the parent does.
+func ownDone(info *types.Info, e ast.Expr, param *types.Var) bool {
+	e = analysisutil.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = analysisutil.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	t := info.TypeOf(lit)
+	if t == nil {
+		return false
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Done")
+	fn, ok := obj.(*types.Func)
+	if !ok || len(index) != 1 || fn.Signature().Params().Len() != 0 || fn.Signature().Results().Len() != 1 {
+		return false
+	}
+	if _, ok := fn.Signature().Results().At(0).Type().Underlying().(*types.Chan); !ok {
+		return false
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := analysisutil.Unparen(kv.Value).(*ast.Ident); ok && info.Uses[id] == param {
+			return true
+		}
+	}
+	return false
 }
