@@ -702,6 +702,16 @@ func meshNote(s *sends.Send) string {
 // a connection refused before the request was sent, resends only what
 // the server refused or never saw, which it did not carry out: the
 // resend cannot do it twice (model.Retry.NotDone).
+func resends(res *model.Result) []*model.Retry {
+	out := make([]*model.Retry, 0, len(res.Retries))
+	for _, r := range res.Retries {
+		if !r.ClientErrors && !r.NotDone {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // resent returns the requests an attempt of r sends again after they
 // may have failed: not those made through a call whose every failure
 // ends the retry (model.FailuresEnd). The operation goes round only
@@ -716,16 +726,6 @@ func resent(pass *analysis.Pass, sent *sends.Result, r *model.Retry) []*sends.Se
 			continue
 		}
 		out = append(out, s)
-	}
-	return out
-}
-
-func resends(res *model.Result) []*model.Retry {
-	out := make([]*model.Retry, 0, len(res.Retries))
-	for _, r := range res.Retries {
-		if !r.ClientErrors && !r.NotDone {
-			out = append(out, r)
-		}
 	}
 	return out
 }

@@ -161,9 +161,9 @@ func leaves(info *types.Info, st ast.Stmt, label string, nested bool) bool {
 // operation that the library retry r runs (a function literal: its body
 // is among r.Ops), ends the retry: the error the call returns is tested
 // at once (`if err != nil`, in the statement after the call or in the if
-// that makes it), and that branch ends in a return of the library's Permanent marker
-// (`z, err := c.find(ctx, q); if err != nil { return nil,
-// backoff.Permanent(err) }`). Whatever makes the operation fail after
+// that makes it), and that branch ends in a return of the library's
+// Permanent marker (`z, err := c.find(ctx, q); if err != nil { return
+// nil, backoff.Permanent(err) }`). Whatever makes the operation fail after
 // that is the code's own reading of an answer the call gave: the call
 // is made again only after it answered. A call that hands back an
 // *http.Response is not one: its status, a failure of the send, is
@@ -260,6 +260,6 @@ func failureEnds(info *types.Info, as *ast.AssignStmt, st *ast.IfStmt) bool {
 	if fn == nil {
 		return false
 	}
-	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	row := catalogRow(fn)
 	return row != nil && row.Role == catalog.Permanent
 }

@@ -12,10 +12,11 @@ import (
 )
 
 // BoundsFact is exported for a function that returns a context (its
-// first result, a context.Context or a type that is one) and gives its context parameters at Params a lifetime of
-// their own before anything else uses them (boundsOf): a constructor of
-// contexts like context.WithTimeout, whose result ends by itself. A
-// function of another package that does work under a context it bounds
+// first result, a context.Context or a type that is one) and gives its
+// context parameters at Params a lifetime of their own before anything
+// else uses them (boundsOf): a constructor of contexts like
+// context.WithTimeout, whose result ends by itself. A function of
+// another package that does work under a context it bounds
 // gets none: a Background handed to it still runs that work after the
 // caller has given up, for as long as the library's timeout (a helper of
 // the package itself is judged from its body: see boundsParam).
