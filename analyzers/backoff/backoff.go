@@ -109,8 +109,11 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	// "retry" bool) is that code's answer to those failures, such as a
 	// pooled connection found closed: whether a resend at once is right
 	// for them is not in the code. The same holds for going round
-	// without a bound on them. Not reported.
-	if r.Immediate && !r.ImmediateIdentified && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
+	// without a bound on them. Not reported. Nor is a recursion that
+	// asks once more after it changed the state that chose to ask again
+	// (a token dropped, a protocol downgraded): a fallback, whose second
+	// attempt no later call repeats.
+	if r.Immediate && !r.ImmediateIdentified && !r.Fallback && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,

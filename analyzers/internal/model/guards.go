@@ -255,3 +255,68 @@ func sameState(info *types.Info, a, b ast.Expr) bool {
 	}
 	return false
 }
+
+// reassignedArg reports whether the self-call at the end of path passes
+// a parameter as itself after a statement before it, in a block on
+// path, assigned that parameter a value made from it (`data, err =
+// repack(data)`, `node = node.next`): each call gets the input the one
+// before made, recursion over changing input rather than a resend. A
+// context made from the one given (`ctx, cancel =
+// context.WithTimeout(ctx, d)`) carries the same request, and a counter
+// stepped by a constant (`n = n - 1`) is the attempt count, not input;
+// a value written from elsewhere (`token = ""`) is the same on every
+// later call.
+func reassignedArg(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.Func) bool {
+	params := fn.Type().(*types.Signature).Params()
+	found := false
+	for i, a := range call.Args {
+		id, ok := analysisutil.Unparen(a).(*ast.Ident)
+		if !ok || i >= params.Len() || info.Uses[id] != params.At(i) || analysisutil.IsNamedType(params.At(i).Type(), "context", "Context") {
+			continue
+		}
+		p := params.At(i)
+		path.up(func(parent, child ast.Node) bool {
+			b, ok := parent.(*ast.BlockStmt)
+			if !ok {
+				return true
+			}
+			for _, st := range b.List {
+				if st == child {
+					break
+				}
+				as, ok := st.(*ast.AssignStmt)
+				if !ok || as.Tok != token.ASSIGN {
+					continue
+				}
+				for j, l := range as.Lhs {
+					lid, ok := analysisutil.Unparen(l).(*ast.Ident)
+					if !ok || info.Uses[lid] != p {
+						continue
+					}
+					rhs := as.Rhs[0]
+					if len(as.Rhs) == len(as.Lhs) {
+						rhs = as.Rhs[j]
+					}
+					if !plusConst(info, rhs, p) && mentionsOutsideClosures(info, rhs, p) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// plusConst reports whether e is p plus or minus a constant.
+func plusConst(info *types.Info, e ast.Expr, p types.Object) bool {
+	be, ok := analysisutil.Unparen(e).(*ast.BinaryExpr)
+	if !ok || be.Op != token.ADD && be.Op != token.SUB || info.Types[be.Y].Value == nil {
+		return false
+	}
+	id, ok := analysisutil.Unparen(be.X).(*ast.Ident)
+	return ok && info.Uses[id] == p
+}

@@ -70,6 +70,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	var r *Retry
 	var selfCalls []*ast.CallExpr
 	bounded := true
+	fallback := true   // every self-call clears its guard first
 	identified := true // every self-call follows an identified failure
 	body := decl.ChildAt(edge.FuncDecl_Body, -1)
 	closures := selfCallingClosures(info, body, fn)
@@ -77,12 +78,14 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
 		selfCalls = append(selfCalls, call)
-		bounded = bounded && (countsDown(info, path, call, fn, this, firstOp) || clearsGuard(info, path))
+		cleared := clearsGuard(info, path)
+		fallback = fallback && cleared
+		bounded = bounded && (countsDown(info, path, call, fn, this, firstOp) || cleared)
 		identified = identified && in.identifiedGuard(guard, opErrs)
 		if r == nil {
 			r = &Retry{Kind: RecursiveRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Ops: []ast.Node{d.Body}}
@@ -123,6 +126,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 		return
 	}
 	r.CountBounded = bounded
+	r.Fallback = fallback
 	if !bounded {
 		r.CountParam = -1
 	}

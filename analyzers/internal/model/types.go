@@ -121,6 +121,12 @@ type Retry struct {
 	// method that steps and compares a field of its receiver): a bound
 	// unknown, not absent.
 	CountBounded bool
+	// Fallback, for a recursive retry: every self-call runs under a test
+	// of state that outlives the call (a field, a package variable) that
+	// its path falsified first (`if m.token != "" { m.token = ""; return
+	// m.fetch(ctx) }`): one more attempt, asked differently, and no later
+	// call recurses until something sets that state again.
+	Fallback bool
 	// For a recursive retry whose bound is a parameter it counts with:
 	// the parameter's index (-1: none), and how a constant argument n
 	// gives the attempts (Sign*n + Offset).
