@@ -154,6 +154,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 		}
 		call, _ := analysisutil.Unparen(rhs[0]).(*ast.CallExpr)
 		res := in.results(call)
+		from := in.derivedFromErr(call, s)
 		for i, l := range lhs {
 			if obj := in.objOf(l); obj != nil {
 				s.overwrite(obj)
@@ -163,6 +164,11 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 				// decision about the operation's results.
 				if call != nil && i < len(res) && analysisutil.IsBool(res[i]) && in.judgesOps(call, s) {
 					s.setBoolDef(obj, ast.Expr(call))
+				}
+				// st, ok := status.FromError(err): a value made from the
+				// operation's error, whose code says which failure it is.
+				if from != nil && i == 0 && i < len(res) && !analysisutil.IsBool(res[i]) && !analysisutil.IsErrorType(res[i]) {
+					s.setBoolDef(obj, *from)
 				}
 			}
 		}

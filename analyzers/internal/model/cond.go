@@ -150,8 +150,9 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 					return v.cond(s)
 				case assertOK:
 					return v.cond(s)
+				case ast.Expr:
+					return in.cond(v, s)
 				}
-				return in.cond(def.(ast.Expr), s)
 			}
 		}
 	case *ast.IndexExpr:

@@ -269,6 +269,11 @@ func (in *interp) derivedCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, 
 func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
 	for {
 		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.Ident:
+			// st.Code after st, ok := status.FromError(err).
+			if key, ok := in.derivedVar(x, s); ok {
+				return key, s, true
+			}
 		case *ast.SelectorExpr:
 			e = x.X
 			continue
@@ -282,6 +287,11 @@ func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
 						return key, s2, true // err.Error()
 					}
 				}
+				if id, ok := analysisutil.Unparen(sel.X).(*ast.Ident); ok {
+					if key, ok := in.derivedVar(id, s); ok {
+						return key, s, true // st.Code()
+					}
+				}
 			}
 			for _, a := range x.Args {
 				if key, s2, ok := in.errKey(a, s); ok {
@@ -293,6 +303,48 @@ func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
 		}
 		return nil, s, false
 	}
+}
+
+// derivedFrom is what a path knows of a value made by a call given an
+// operation's error (`st, ok := status.FromError(err)`): which error it
+// was made from, so that a code read from it (`st.Code() ==
+// codes.Unavailable`) picks out that operation's failure as `f(err) ==
+// k` does.
+type derivedFrom struct{ key any }
+
+// derivedVar returns the operation's error a variable was made from.
+func (in *interp) derivedVar(id *ast.Ident, s *state) (any, bool) {
+	obj := in.objOf(id)
+	if obj == nil {
+		return nil, false
+	}
+	def, _ := s.boolDef(obj)
+	d, ok := def.(derivedFrom)
+	if !ok {
+		return nil, false
+	}
+	_, ok = s.slot(d.key)
+	return d.key, ok
+}
+
+// derivedFromErr returns what a value call makes is derived from: the
+// slot of the operation's error call is given, when call is no
+// operation and no conversion.
+func (in *interp) derivedFromErr(call *ast.CallExpr, s *state) *derivedFrom {
+	if call == nil || in.isOp(call) {
+		return nil
+	}
+	if tv, ok := in.info.Types[call.Fun]; ok && tv.IsType() {
+		return nil
+	}
+	for _, a := range call.Args {
+		if key, _, ok := in.errKey(a, s); ok {
+			if _, isCall := key.(*ast.CallExpr); !isCall {
+				return &derivedFrom{key: key}
+			}
+		}
+	}
+	return nil
 }
 
 // isZeroConst reports whether v is a zero number or string.
