@@ -753,15 +753,17 @@ var hostLocalRows = []Row{
 }
 
 // HostLocalPackages are the packages none of whose functions reach
-// another host: string and number handling, errors, formatting, logging,
-// synchronization, time, files and system calls (the standard library's
+// another host: string and number handling, checksums and hashes of
+// bytes in memory, address values (net/netip), errors, formatting,
+// logging, synchronization, time, files and system calls (the standard library's
 // syscall and its extension golang.org/x/sys, whose wrappers end in
 // assembly the model cannot read). Not io or bufio: their readers and
 // writers may be network connections. As for syscall, the few raw socket
 // calls of x/sys (Connect, Sendto) are taken for local too.
 var HostLocalPackages = map[string]bool{
 	"bytes": true, "context": true, "crypto/rand": true, "errors": true, "fmt": true, "log": true, "log/slog": true,
-	"maps": true, "math": true, "math/rand": true, "math/rand/v2": true, "os": true,
+	"hash/crc32": true, "hash/crc64": true, "hash/fnv": true, "hash/maphash": true, "net/netip": true,
+	"maps": true, "math": true, "math/bits": true, "math/rand": true, "math/rand/v2": true, "os": true,
 	"path": true, "path/filepath": true, "runtime": true, "slices": true, "sort": true,
 	"strconv": true, "strings": true, "sync": true, "sync/atomic": true, "syscall": true,
 	"time": true, "unicode": true, "unicode/utf8": true,
