@@ -138,7 +138,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true
 		})
 	}
-	if walks || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) || m.followsResponse(nodes, ops) {
+	if walks || m.passesDiffer(stmt, nodes, ops) || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) || m.followsResponse(nodes, ops) {
 		return true
 	}
 	m.readsPosition(nodes, ops, derived)
