@@ -770,6 +770,17 @@ var HostLocalPackages = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
+// CancelCodes are the RPC status-code types, by package path and type
+// name, and the values of each that a call cancelled through its context
+// may fail with: Canceled, DeadlineExceeded, and Unknown (the code of an
+// error that carries no status, such as the context's own). Any other
+// value of these types (Unavailable, ResourceExhausted) is a failure no
+// cancellation gives.
+var CancelCodes = map[[2]string][]int64{
+	{"google.golang.org/grpc/codes", "Code"}: {1, 2, 4},
+	{"connectrpc.com/connect", "Code"}:       {1, 2, 4},
+}
+
 // StreamPackages are the packages whose readers, writers and scanners
 // wrap another reader or writer: a call of theirs stays on this host when
 // every stream it is given, or is called on, is this host's (a file, a

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -254,6 +255,11 @@ func (in *interp) derivedCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, 
 			continue
 		}
 		failed := identifyAs(nonNil(refine(s2, key, stFailed)), true)
+		if cancelProofCode(tv.Type, tv.Value) {
+			// status.Code(err) == codes.Unavailable: a failure no
+			// cancellation gives.
+			failed = markOwnType(failed)
+		}
 		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true
@@ -303,6 +309,21 @@ func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
 		}
 		return nil, s, false
 	}
+}
+
+// cancelProofCode reports whether t is one of catalog.CancelCodes' types
+// and v a value of it that no cancellation gives.
+func cancelProofCode(t types.Type, v constant.Value) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || v == nil || v.Kind() != constant.Int {
+		return false
+	}
+	codes, ok := catalog.CancelCodes[[2]string{n.Obj().Pkg().Path(), n.Obj().Name()}]
+	if !ok {
+		return false
+	}
+	k, exact := constant.Int64Val(v)
+	return exact && !slices.Contains(codes, k)
 }
 
 // derivedFrom is what a path knows of a value made by a call given an

@@ -202,8 +202,9 @@ type state struct {
 	identified bool
 	// ownType: what the path identified since its last operation is an
 	// error of a concrete type that wraps no other error (errors.As into
-	// a *pgconn.PgError): a cancelled attempt's context error is never
-	// one.
+	// a *pgconn.PgError), or an RPC status code no cancellation gives
+	// (status.Code(err) == codes.Unavailable; catalog.CancelCodes): a
+	// cancelled attempt's context error is never one.
 	ownType bool
 	// outage: something the path identified since its last operation
 	// may be a failure many clients share while a dependency is down:

@@ -1,0 +1,64 @@
+package eachpass
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+func register(ctx context.Context, name string) error { return ctx.Err() }
+
+// It goes round only while the server answers Unavailable, and the
+// attempt is given ctx: a call cancelled through its context fails with
+// Canceled or DeadlineExceeded, never Unavailable, so after a
+// cancellation the pause under way ends and the loop leaves. Not
+// reported.
+func registerWhileUnavailable(ctx context.Context, name string) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := register(ctx, name)
+		if err == nil {
+			return nil
+		}
+		if status.Code(err) == codes.Unavailable {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		return err
+	}
+	return nil
+}
+
+// Near misses: DeadlineExceeded is what an attempt whose context ran out
+// fails with, and Unknown the code of an error with no status, such as
+// the context's own. Reported.
+func registerOnDeadline(ctx context.Context, name string) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := register(ctx, name)
+		if err == nil {
+			return nil
+		}
+		if status.Code(err) == codes.DeadlineExceeded {
+			time.Sleep(50 * time.Millisecond) // want `the retry loop waits without watching ctx`
+			continue
+		}
+		return err
+	}
+	return nil
+}
+
+func registerOnUnknown(ctx context.Context, name string) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		err := register(ctx, name)
+		if err == nil {
+			return nil
+		}
+		if status.Code(err) == codes.Unknown {
+			time.Sleep(50 * time.Millisecond) // want `the retry loop waits without watching ctx`
+			continue
+		}
+		return err
+	}
+	return nil
+}
