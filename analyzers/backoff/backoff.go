@@ -112,8 +112,11 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	// without a bound on them. Not reported. Nor is a recursion that
 	// asks once more after it changed the state that chose to ask again
 	// (a token dropped, a protocol downgraded): a fallback, whose second
-	// attempt no later call repeats.
-	if r.Immediate && !r.ImmediateIdentified && !r.Fallback && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
+	// attempt no later call repeats. Nor is a loop of two attempts that
+	// reach no retry of their own: its one retry sent at once (a fast
+	// first retry, for a connection found stale or a blip) adds no more
+	// load than a paused one would, and nothing follows it.
+	if r.Immediate && !r.ImmediateIdentified && !r.Fallback && (r.Attempts != 2 || len(r.Inner) > 0) && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 )
 
 var errNoHeader = errors.New("no header")
@@ -31,6 +32,7 @@ func Header(ctx context.Context, rt http.RoundTripper, url string) (*http.Respon
 		if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent {
 			return resp, nil
 		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	return nil, errNoHeader
 }
@@ -50,6 +52,7 @@ func HeaderSteps(ctx context.Context, c *http.Client, url string) error {
 		}
 		resp, err := c.Do(req)
 		if err != nil {
+			time.Sleep(100 * time.Millisecond)
 			continue
 		}
 		resp.Body.Close()
@@ -81,7 +84,7 @@ func HeaderThrice(ctx context.Context, c *http.Client, url string) error {
 }
 
 func HeaderLogged(ctx context.Context, c *http.Client, url string, logf func(string)) error {
-	for i := range 2 { // want `tries again at once`
+	for i := range 2 {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return err
@@ -91,6 +94,7 @@ func HeaderLogged(ctx context.Context, c *http.Client, url string, logf func(str
 		}
 		resp, err := c.Do(req)
 		if err != nil {
+			time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
 			continue
 		}
 		resp.Body.Close()
