@@ -41,6 +41,7 @@ import (
 // set. A new fact type or field fails TestFactsGobRoundTrip until it has a
 // sample here.
 var factSamples = []analysis.Fact{
+	&waits.MayWaitFact{},
 	&model.RetryFact{Calls: 12, Depth: 2, Via: []string{"(*payments.Client).Charge", "payments.post"}, Site: "retryablehttp.Client.Do (4 attempts) at payments.go:43", Disable: "set RetryMax to 0 on the retryablehttp.Client", AttemptsParam: 2, AttemptsSign: -1, AttemptsOffset: 4, PerAttempt: 3},
 	&provenance.ConstFact{Value: 5},
 	&breakers.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},

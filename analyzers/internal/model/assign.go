@@ -256,6 +256,8 @@ func (in *interp) bindOp(lhs []ast.Expr, call *ast.CallExpr, s *state) {
 	in.startOp(s, call)
 	if in.isDelayCall(call) {
 		s.delayed, s.delayMay = true, false // an operation that also waits (a helper that retries)
+	} else if in.opMayWait(call) {
+		s.delayed, s.delayMay = true, true
 	}
 	res := in.results(call)
 	judges := in.judgedResps(call, s)

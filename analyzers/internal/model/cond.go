@@ -221,6 +221,8 @@ func (in *interp) errKey(e ast.Expr, s *state) (key any, ns *state, ok bool) {
 			in.startOp(c, x)
 			if in.isDelayCall(x) {
 				c.delayed, c.delayMay = true, false
+			} else if in.opMayWait(x) {
+				c.delayed, c.delayMay = true, true
 			}
 			c.overwrite(x)
 			c.setSlot(slot{key: x, op: x, judges: in.judgedResps(x, c)})

@@ -73,6 +73,7 @@ type interp struct {
 	// in this package waits).
 	waitMethods map[*types.Func]bool
 	imports     func(*types.Func) *waits.WaitFact
+	importMay   func(*types.Func) bool // an interface method of another package that may wait (waits.MayWaitFact)
 	// certainWaits leaves out the calls that only may wait (a function value given a duration): a
 	// function's WaitFact needs a wait that happens, not one that might. waitMemo: waits' answers.
 	certainWaits bool

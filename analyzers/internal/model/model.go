@@ -158,7 +158,7 @@ func (m *builder) newInterp() *interp {
 	return &interp{
 		pkg: m.pass.Pkg, info: m.pass.TypesInfo,
 		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
-		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait,
+		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, importMay: m.waitLayer.ImportedMayWait,
 		classifier: m.classifier, statusTest: m.statusTest, statusFields: m.statusFields, hookGated: m.hookGated,
 		writesOf: m.writesOf, statefulPred: m.statefulPredCall,
 	}

@@ -27,7 +27,7 @@ func (m *builder) checksContext(fn *types.Func, call *ast.CallExpr) bool {
 func isCtxQuery(fn *types.Func) bool { return waits.IsCtxQuery(fn) }
 
 func (in *interp) calls() waits.Calls {
-	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg, Closure: in.closureWait}
+	return waits.Calls{Info: in.info, Funcs: in.delayFuncs, Pure: in.pureWaits, Methods: in.waitMethods, ImportMay: in.importMay, Import: in.imports, Certain: in.certainWaits, Pkg: in.pkg, Closure: in.closureWait}
 }
 
 // waits reports whether stmt waits, each statement asked once per mode:
@@ -53,6 +53,14 @@ type waitKey struct {
 func (in *interp) waitsHere(n ast.Node) bool           { return in.calls().WaitsHere(n) }
 func (in *interp) isDelayCall(call *ast.CallExpr) bool { return in.calls().IsDelayCall(call) }
 func (in *interp) isPureWait(call *ast.CallExpr) bool  { return in.calls().IsPureWait(call) }
+
+// opMayWait reports whether call, an operation, is a method of an
+// interface that an implementation waits in (a watcher's
+// BlockUntilExists): the attempt that follows it may have waited.
+func (in *interp) opMayWait(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(in.info, call)
+	return fn != nil && analysisutil.IsInterfaceMethod(fn) && in.calls().MayWaitMethod(fn)
+}
 
 // findDelays lists the waits of a loop retry with a duration argument.
 //

@@ -65,12 +65,19 @@ func (in Calls) mayWait(call *ast.CallExpr) bool {
 		// An interface method given a duration (`p.Pause(d)`) may be a
 		// sleeper whose implementation the model cannot see, as a
 		// function value given one may.
-		return in.Methods[fn] || analysisutil.IsInterfaceMethod(fn) && in.givenDuration(call)
+		return in.MayWaitMethod(fn) || analysisutil.IsInterfaceMethod(fn) && in.givenDuration(call)
 	}
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
 	}
 	return FieldFunc(in.Info, call.Fun) || in.givenDuration(call)
+}
+
+// MayWaitMethod reports whether fn is a method that may wait: one of
+// Methods, or an interface method of another package with a
+// MayWaitFact.
+func (in Calls) MayWaitMethod(fn *types.Func) bool {
+	return fn != nil && (in.Methods[fn] || in.ImportMay != nil && in.ImportMay(fn))
 }
 
 // givenDuration reports whether one of call's arguments is a

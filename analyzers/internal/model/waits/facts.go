@@ -125,48 +125,6 @@ func (m *Result) findDelayFuncs() map[*types.Func]bool {
 	return in.Funcs
 }
 
-// findWaitMethods returns the methods of the package's interfaces that a
-// type of the package implements with a method that waits (a retry
-// handler's WaitOrSkip, called through the interface the client holds).
-// Cost: the package's waiting methods times its interfaces.
-func (m *Result) findWaitMethods() map[*types.Func]bool {
-	var waiting []*types.Func
-	for fn := range m.WaitFuncs {
-		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-			if _, isIface := sig.Recv().Type().Underlying().(*types.Interface); !isIface {
-				waiting = append(waiting, fn)
-			}
-		}
-	}
-	out := map[*types.Func]bool{}
-	if len(waiting) == 0 {
-		return out
-	}
-	scope := m.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
-		}
-		for _, fn := range waiting {
-			recv := fn.Type().(*types.Signature).Recv().Type()
-			if !types.Implements(recv, iface) {
-				continue
-			}
-			for i := range iface.NumMethods() {
-				if im := iface.Method(i); im.Name() == fn.Name() {
-					out[im] = true
-				}
-			}
-		}
-	}
-	return out
-}
-
 // waitsOnEveryCall reports whether body waits outside loops and closures.
 func waitsOnEveryCall(body *ast.BlockStmt, waitsHere func(ast.Node) bool) bool {
 	found := false

@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil), (*DelayFact)(nil)},
+	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil), (*DelayFact)(nil), (*MayWaitFact)(nil)},
 }
 
 // Result is the waits layer of one package: its functions that wait,
@@ -129,8 +129,10 @@ type Calls struct {
 	// Import returns the WaitFact of a function of another package.
 	Import func(*types.Func) *WaitFact
 	// Methods are the interface methods that may wait
-	// (Result.WaitMethods).
-	Methods map[*types.Func]bool
+	// (Result.WaitMethods); ImportMay, when set, reports whether an
+	// interface method of another package may (MayWaitFact).
+	Methods   map[*types.Func]bool
+	ImportMay func(*types.Func) bool
 	// Certain leaves out the calls that only may wait (a function value
 	// given a duration): a function's WaitFact needs a wait that
 	// happens, not one that might.
