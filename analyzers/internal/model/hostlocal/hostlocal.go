@@ -364,10 +364,18 @@ func everyRepeatedCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 		if !all {
 			return false
 		}
-		if m != n && leavesQuietly(analysisutil.StmtList(m)) {
+		if list := analysisutil.StmtList(m); m != n && leavesQuietly(list) {
 			// case <-tick.C: ... is the clause, its Comm still runs.
 			if cc, isComm := m.(*ast.CommClause); isComm && cc.Comm != nil {
 				all = everyCall(cc.Comm, ok)
+			}
+			// A path inside that goes round first (`if os.IsNotExist(err)
+			// { w.Wait(); continue }` before the return) repeats what
+			// comes up to it.
+			for _, st := range list[:lastGoingRound(list)+1] {
+				if all {
+					ast.Inspect(st, visit)
+				}
 			}
 			return false
 		}
@@ -382,6 +390,27 @@ func everyRepeatedCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 	}
 	ast.Inspect(n, visit)
 	return all
+}
+
+// lastGoingRound returns the index of the last statement of list that
+// holds a `continue` or a `goto` (outside loops and closures nested in
+// it): a path that goes round; -1 when none does.
+func lastGoingRound(list []ast.Stmt) int {
+	last := -1
+	for i, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				return false
+			case *ast.BranchStmt:
+				if x.Tok == token.CONTINUE || x.Tok == token.GOTO {
+					last = i
+				}
+			}
+			return last != i
+		})
+	}
+	return last
 }
 
 // leavesQuietly reports whether list ends in a return whose results call
