@@ -62,3 +62,38 @@ func registerOnUnknown(ctx context.Context, name string) error {
 	}
 	return nil
 }
+
+// The attempt is given a context made from ctx with a deadline of its
+// own: cancelled with ctx, so the same holds. Not reported.
+func registerWithin(ctx context.Context, name string) error {
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for {
+		err := register(tctx, name)
+		if err == nil {
+			return nil
+		}
+		if status.Code(err) == codes.Unavailable {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		return err
+	}
+}
+
+// Near miss: a context made from ctx without its cancellation; after
+// ctx is cancelled every attempt may still answer Unavailable. Reported.
+func registerDetached(ctx context.Context, name string) error {
+	dctx := context.WithoutCancel(ctx)
+	for {
+		err := register(dctx, name)
+		if err == nil {
+			return nil
+		}
+		if status.Code(err) == codes.Unavailable {
+			time.Sleep(50 * time.Millisecond) // want `the retry loop waits without watching ctx`
+			continue
+		}
+		return err
+	}
+}
