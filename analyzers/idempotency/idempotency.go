@@ -149,6 +149,16 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	helperReported := map[*types.Func]bool{}
+	// One retry that sends the same helper's POST from two places (the
+	// attempt, and a resend at once on a dropped connection) is one
+	// behaviour: reported at the first, the others related.
+	type sameSend struct {
+		r      *model.Retry
+		callee *types.Func
+		method string
+	}
+	firstOf := map[sameSend]int{}
+	var pending []analysis.Diagnostic
 	for _, rs := range all {
 		r, s := rs.r, rs.s
 		{
@@ -227,10 +237,18 @@ func run(pass *analysis.Pass) (any, error) {
 				if note := meshNote(s); note != "" {
 					d.Message += note
 				}
+				if r != nil && s.Callee != nil {
+					k := sameSend{r, s.Callee, method}
+					if i, ok := firstOf[k]; ok {
+						pending[i].Related = append(pending[i].Related, analysis.RelatedInformation{Pos: s.Pos, End: s.End, Message: "the same request, sent again in this " + retryName})
+						continue
+					}
+					firstOf[k] = len(pending)
+				}
 				if fix := keyFix(pass, r, s, names[0]); fix != nil {
 					d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 				}
-				pass.Report(d)
+				pending = append(pending, d)
 			case allPerAttempt(keys):
 				seen[s.Pos] = true
 				if r == nil {
@@ -249,6 +267,9 @@ func run(pass *analysis.Pass) (any, error) {
 				pass.Report(d)
 			}
 		}
+	}
+	for _, d := range pending {
+		pass.Report(d)
 	}
 	return nil, nil
 }
