@@ -40,7 +40,10 @@ func (m *layer) boundsSummary(fn *types.Func) *BoundsFact {
 	for i := range params.Len() {
 		// A result of a type of its own that is a context
 		// (*primaryCtx) counts as one.
-		if t := params.At(i).Type(); isContextType(t) && (isContextType(res.At(0).Type()) || types.Implements(res.At(0).Type(), t.Underlying().(*types.Interface))) && m.boundsOf(fn, i, 0) {
+		// A *context.Context parameter is no context.
+		t := params.At(i).Type()
+		iface, ok := t.Underlying().(*types.Interface)
+		if ok && isContextType(t) && (isContextType(res.At(0).Type()) || types.Implements(res.At(0).Type(), iface)) && m.boundsOf(fn, i, 0) {
 			f.Params = append(f.Params, i)
 		}
 	}
