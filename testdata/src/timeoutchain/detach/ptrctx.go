@@ -2,7 +2,9 @@ package detach
 
 import "context"
 
-type hooks struct{ onStart func(*context.Context) func(error) }
+type hooks struct {
+	onStart func(*context.Context) func(error)
+}
 
 // A pointer to a context is no context: the layer that asks whether a
 // function bounds its context parameter must not take it for one (it
