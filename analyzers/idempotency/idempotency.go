@@ -110,7 +110,9 @@ func run(pass *analysis.Pass) (any, error) {
 	callers := map[string][]analysis.RelatedInformation{}
 	for _, r := range resends(res) {
 		for _, s := range resent(pass, sent, r) {
-			if s.Callee == nil {
+			if s.Callee == nil || selfCall(pass, r, s.Callee) {
+				// A recursion's self-call is its own next attempt, one
+				// retry, not an outer one.
 				continue
 			}
 			if f := keyPlace(s.Callee); f != nil {
@@ -272,6 +274,13 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.Report(d)
 	}
 	return nil, nil
+}
+
+// selfCall reports whether r is a recursive retry whose self-call calls
+// fn: the function that retries, calling itself.
+func selfCall(pass *analysis.Pass, r *model.Retry, fn *types.Func) bool {
+	call, ok := r.Node.(*ast.CallExpr)
+	return ok && r.Kind == model.RecursiveRetry && analysisutil.Callee(pass.TypesInfo, call) == fn
 }
 
 // keyPlaces exports a KeyPlaceFact for every function of the package that

@@ -86,3 +86,25 @@ func TestLibraryWrappersPassThrough(t *testing.T) {
 		t.Errorf("findings at lines %v, want %v", lines, want)
 	}
 }
+
+// A recursion is one retry: the self-call that resends the POST is the
+// retry its finding names, not also an outer retry of a function that
+// retries its own POST.
+func TestRecursionNotItsOwnOuterRetry(t *testing.T) {
+	var related []string
+	for _, r := range analysistest.Run(t, testutil.TestData(), idempotency.Analyzer, "idempotency/recursive") {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				related = append(related, rel.Message)
+			}
+		}
+	}
+	for _, m := range related {
+		if strings.Contains(m, "a retry of a retry") {
+			t.Errorf("related location %q: the recursion counted as its own outer retry", m)
+		}
+	}
+	if len(related) == 0 {
+		t.Errorf("no related locations; want the recursive retry")
+	}
+}
