@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -46,4 +47,91 @@ func (in *interp) resultFailure(sel *ast.SelectorExpr, s *state) (*state, bool) 
 		return f, true
 	}
 	return nil, false
+}
+
+// emptyCompare handles a nil comparison of an operation's other result
+// (ws == nil, resp != nil): where the operation is known to have
+// succeeded, the nil branch learns that it answered with nothing
+// (state.empty). Nothing else is refined.
+func (in *interp) emptyCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	var other ast.Expr
+	switch {
+	case in.isNil(e.Y):
+		other = e.X
+	case in.isNil(e.X):
+		other = e.Y
+	default:
+		return nil, nil, false
+	}
+	id, isID := analysisutil.Unparen(other).(*ast.Ident)
+	if !isID {
+		return nil, nil, false
+	}
+	obj := in.objOf(id)
+	if obj == nil {
+		return nil, nil, false
+	}
+	var op *ast.CallExpr
+	for _, sl := range s.slots {
+		if sl.isResp && sl.key == obj || !sl.isResp && slices.Contains(sl.partials, obj) {
+			op = sl.op
+			break
+		}
+	}
+	if op == nil {
+		return nil, nil, false
+	}
+	isNil := s
+	for _, sl := range s.slots {
+		if !sl.isResp && sl.op == op && sl.status() == stOK {
+			isNil = s.clone()
+			isNil.empty = true
+			break
+		}
+	}
+	if e.Op == token.EQL {
+		return []*state{isNil}, []*state{s}, true
+	}
+	return []*state{s}, []*state{isNil}, true
+}
+
+// resultBeforeError reports whether e (an && or ||) tests a result of an
+// operation for nil before it tests that operation's error for nil (`ws
+// == nil || err != nil`, `resp != nil && err == nil`): both plain
+// comparisons, so the test may be read the other way round, the error
+// first, and the result's test then knows how the call went.
+func (in *interp) resultBeforeError(e *ast.BinaryExpr, s *state) bool {
+	nilOf := func(x ast.Expr) types.Object {
+		be, ok := analysisutil.Unparen(x).(*ast.BinaryExpr)
+		if !ok || be.Op != token.EQL && be.Op != token.NEQ {
+			return nil
+		}
+		other := be.X
+		if in.isNil(be.X) {
+			other = be.Y
+		} else if !in.isNil(be.Y) {
+			return nil
+		}
+		id, ok := analysisutil.Unparen(other).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		return in.objOf(id)
+	}
+	res, errv := nilOf(e.X), nilOf(e.Y)
+	if res == nil || errv == nil {
+		return false
+	}
+	var op *ast.CallExpr
+	for _, sl := range s.slots {
+		if sl.isResp && sl.key == res || !sl.isResp && slices.Contains(sl.partials, res) {
+			op = sl.op
+		}
+	}
+	for _, sl := range s.slots {
+		if op != nil && !sl.isResp && sl.key == errv && sl.op == op {
+			return true
+		}
+	}
+	return false
 }
