@@ -53,6 +53,7 @@ type interp struct {
 	pkgVals     func(*types.Var) (constant.Value, bool) // package-level vars with constant values
 	opVars      map[types.Object]bool                   // vars that hold an operation's error
 	track       map[types.Object]bool                   // local ints and bools tracked concretely
+	nilChans    map[types.Object]bool                   // the judged loop's channel variables that may hold nil (held.go)
 	writesOf    func(*ast.BlockStmt) *writeIndex        // a function body's writes, indexed once (tracked.go)
 	steps       int
 	budget      int // steps left for the function's loops
@@ -268,8 +269,18 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 	if !in.step(s) {
 		return nil
 	}
-	s = in.noteProgress(stmt, s)
-	s = in.noteWait(stmt, s)
+	if held, st := in.heldRecv(stmt, s); !held {
+		s = in.noteProgress(stmt, s)
+		s = in.noteWait(stmt, s)
+	} else if st == stFailed {
+		return nil // a failed operation's channel is nil: never received from
+	} else {
+		s = heldEnded(s)
+	}
+	if in.neverReady(stmt, s) {
+		return nil // a receive from a channel variable nil on this path
+	}
+	s = in.noteNilChans(stmt, s)
 	switch st := stmt.(type) {
 	case *ast.ExprStmt:
 		if call, ok := analysisutil.Unparen(st.X).(*ast.CallExpr); ok && in.noReturn(call) {
@@ -359,7 +370,11 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CommClause)
 			s1 := s
-			if cc.Comm != nil {
+			if held, st := in.heldRecv(cc.Comm, s1); held && st == stFailed || in.neverReady(cc.Comm, s1) {
+				continue // a nil channel on this path: never ready
+			} else if held {
+				s1 = heldEnded(s1)
+			} else if cc.Comm != nil {
 				s1 = in.noteProgress(cc.Comm, s1)
 				s1 = in.noteWait(cc.Comm, s1)
 			}

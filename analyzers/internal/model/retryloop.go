@@ -98,6 +98,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	var partners map[types.Object][]types.Object
 	var limits map[types.Object]int64
 	in.track, partners, limits = trackedVars(in.info, region, gotoList, gotoIdx)
+	prevNil := in.nilChans
+	in.nilChans = nilChanVars(in.info, region)
+	defer func() { in.nilChans = prevNil }()
 	in.boundVars = map[types.Object]bool{}
 	if cond != nil {
 		ast.Inspect(cond, func(n ast.Node) bool {
