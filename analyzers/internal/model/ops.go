@@ -196,7 +196,7 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 		case *ast.CallExpr:
 			// shouldRetry(res, err): a decision about the outcome,
 			// no data kept.
-			if x == release || in.verdictOn(x, s) != nil {
+			if x == release || in.verdictOn(x, s) != nil || in.outcomeTest(x, s) {
 				return false
 			}
 		case *ast.BinaryExpr:
@@ -237,4 +237,57 @@ func (in *interp) noteProgress(stmt ast.Stmt, s *state) *state {
 	c := s.clone()
 	c.progress = true
 	return c
+}
+
+// outcomeTest reports whether call is a test of an operation's whole
+// outcome: it returns one bool and is given the operation's error with
+// other results as they are, no part or number of them (`if
+// w.retryOn(resp, err) { continue }`, a predicate held in a field). It
+// decides whether to go round; it keeps none of the results, so they
+// are no partial results put to use (a read loop would hand on a part
+// of its buffer, or a count).
+func (in *interp) outcomeTest(call *ast.CallExpr, s *state) bool {
+	res := in.results(call)
+	if len(res) != 1 || !analysisutil.IsBool(res[0]) {
+		return false
+	}
+	var errSlot *slot
+	for _, a := range call.Args {
+		if id, ok := analysisutil.Unparen(a).(*ast.Ident); ok && analysisutil.IsErrorType(in.info.TypeOf(id)) {
+			if sl, ok := s.slot(in.objOf(id)); ok && sl.op != nil {
+				errSlot = &sl
+				break
+			}
+		}
+	}
+	if errSlot == nil {
+		return false
+	}
+	for _, a := range call.Args {
+		id, ok := analysisutil.Unparen(a).(*ast.Ident)
+		if !ok {
+			if mentionsAny(in.info, a, errSlot.partials) {
+				return false
+			}
+			continue
+		}
+		if obj := in.objOf(id); slices.Contains(errSlot.partials, obj) {
+			if b, ok := obj.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsNumeric != 0 {
+				return false // a count of what was read
+			}
+		}
+	}
+	return true
+}
+
+// mentionsAny reports whether e refers to one of objs.
+func mentionsAny(info *types.Info, e ast.Expr, objs []types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && slices.Contains(objs, info.Uses[id]) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -104,8 +104,16 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	in.boundVars = map[types.Object]bool{}
 	if cond != nil {
 		ast.Inspect(cond, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				if v, ok := in.info.Uses[id].(*types.Var); ok {
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				// i < w.retries: the bound is the field, not the
+				// value that holds it (w.retryOn(err) tests no bound).
+				if v, ok := in.info.Uses[x.Sel].(*types.Var); ok && v.IsField() {
+					in.boundVars[v] = true
+					return false
+				}
+			case *ast.Ident:
+				if v, ok := in.info.Uses[x].(*types.Var); ok {
 					in.boundVars[v] = true
 				}
 			}

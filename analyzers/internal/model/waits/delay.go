@@ -70,7 +70,16 @@ func (in Calls) mayWait(call *ast.CallExpr) bool {
 	if tv, ok := in.Info.Types[call.Fun]; !ok || tv.IsType() {
 		return false
 	}
-	return FieldFunc(in.Info, call.Fun) || in.givenDuration(call)
+	return FieldFunc(in.Info, call.Fun) && !isTest(in.Info, call) || in.givenDuration(call)
+}
+
+// isTest reports whether call, of a function value, answers with one
+// bool and nothing else: a test (a retry predicate held in a field, `if
+// w.retryOn(resp, err)`), not a hook run for its effects between
+// attempts, which may be a wait.
+func isTest(info *types.Info, call *ast.CallExpr) bool {
+	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	return ok && sig.Results().Len() == 1 && analysisutil.IsBool(sig.Results().At(0).Type())
 }
 
 // MayWaitMethod reports whether fn is a method that may wait: one of
