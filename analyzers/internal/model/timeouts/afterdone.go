@@ -3,7 +3,10 @@ package timeouts
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
+	"strings"
 
+	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -87,4 +90,61 @@ func (m *layer) doneErr(e ast.Expr) bool {
 // the context in scope (`case <-ctx.Done():`).
 func (m *layer) receivesDone(comm ast.Stmt, scope string) bool {
 	return m.doneQuery(analysisutil.CommRecv(comm), scope)
+}
+
+// doneOnEntry reports whether the context parameter named scope of the
+// function fd is done whenever the function runs: fd is not exported
+// (every caller is in this package), is only called, never taken as a
+// value nor callable through an interface of the package, and every
+// call (but a recursive one passing the parameter on) gives it the
+// caller's own context in a branch taken only once that context is done
+// (`case <-ctx.Done(): return s.sendCancel(ctx, tx)`). The function is
+// the caller's reaction to giving up; a Background in it drops nothing
+// live, and what it sends (a server-side cancel) must not run under the
+// ended context.
+func (m *layer) doneOnEntry(fd *ast.FuncDecl, scope string) bool {
+	if fd.Type.Params == nil || strings.Contains(scope, ".") {
+		return false
+	}
+	var param *types.Var
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			if n.Name == scope {
+				param, _ = m.pass.TypesInfo.Defs[n].(*types.Var)
+			}
+		}
+	}
+	if param == nil {
+		return false
+	}
+	ix := m.callers()
+	p, ok := ix.params[param]
+	if !ok || p.fn.Exported() || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
+		return false
+	}
+	root := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
+	given := false
+	for _, c := range ix.calls[p.fn] {
+		if c.Ellipsis.IsValid() || p.idx >= len(c.Args) {
+			return false
+		}
+		id, ok := analysisutil.Unparen(c.Args[p.idx]).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if m.pass.TypesInfo.Uses[id] == param {
+			continue // a recursive call passes on what it was given
+		}
+		caller := m.enclosingDecl(c.Pos())
+		if caller == nil || caller.Body == nil || !isContextType(m.pass.TypesInfo.TypeOf(id)) {
+			return false
+		}
+		body, ok1 := root.FindNode(caller.Body)
+		cur, ok2 := body.FindNode(c)
+		if !ok1 || !ok2 || !m.afterDone(cur, body, id.Name) {
+			return false
+		}
+		given = true
+	}
+	return given
 }

@@ -68,3 +68,50 @@ func (s *server) queryAny(ctx context.Context, q string) error {
 	}
 	return err
 }
+
+// sendCancel is only ever called once its caller's context is done: the
+// Background it sends the cancel under drops nothing live. Not
+// reported.
+func (s *server) sendCancel(ctx context.Context, q string) error {
+	if err := s.cancel(context.Background(), q); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+func (s *server) await(ctx context.Context, q string, done <-chan error) error {
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return s.sendCancel(ctx, q)
+	}
+}
+
+func (s *server) awaitErr(ctx context.Context, q string) error {
+	err := s.run(ctx, q)
+	if ctx.Err() != nil {
+		return s.sendCancel(ctx, q)
+	}
+	return err
+}
+
+// release is also called while the caller's context is live (in
+// finish): reported.
+func (s *server) release(ctx context.Context, q string) error {
+	_ = s.cancel(context.Background(), q) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+	return ctx.Err()
+}
+
+func (s *server) awaitRelease(ctx context.Context, q string, done <-chan error) error {
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return s.release(ctx, q)
+	}
+}
+
+func (s *server) finish(ctx context.Context, q string) error {
+	return s.release(ctx, q)
+}
