@@ -10,22 +10,40 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
-// heldRecv reports whether stmt (a statement, or a select case's
-// communication) receives from a channel that an operation of the path
-// handed out with its outcome: one of its other results (`lost, err :=
+// A receive is what a path makes of a statement or a select case's
+// communication that receives from a channel (receiveOn).
+type receive uint8
+
+const (
+	recvOther receive = iota // no receive the rules below decide
+	recvNever                // from a channel nil on this path: it never happens
+	recvHeld                 // the end of what an operation's success holds
+)
+
+// receiveOn classifies the receive in stmt on the path s.
+//
+// A receive from a channel that an operation of the path handed out
+// with its outcome — one of its other results (`lost, err :=
 // lock.Acquire(stop)`, then `<-lost`), or what a method of such a result
-// given nothing returns (`<-sess.Done()`). The operation holds something
-// (a lock, a lease, a session) until that channel says it ended, and the
-// path waits for that: a pass that goes round on it re-acquires what it
-// lost, a success going round as a watch does, not one that read partial
-// results, nor one that waited a poll's interval. The status is that of
-// the operation's outcome: a failed call's other results are nil by Go's
-// convention, and a receive from a nil channel never happens.
-func (in *interp) heldRecv(stmt ast.Stmt, s *state) (bool, status) {
+// given nothing returns (`<-sess.Done()`) — waits until what the
+// operation holds (a lock, a lease, a session) ends: a pass that goes
+// round on it re-acquires what it lost, a success going round as a
+// watch does, neither one that read partial results nor one that waited
+// a poll's interval (recvHeld). After a failure it never happens: a
+// failed call's other results are nil by Go's convention (recvNever).
+//
+// A receive from one of the judged loop's channel variables that is
+// nil on the path (nilChanVars) never happens either (recvNever).
+func (in *interp) receiveOn(stmt ast.Stmt, s *state) receive {
 	if stmt == nil {
-		return false, stUnknown
+		return recvOther
 	}
 	ch := analysisutil.Unparen(analysisutil.CommRecv(stmt))
+	if id, ok := ch.(*ast.Ident); ok && len(in.nilChans) > 0 {
+		if _, isNil := s.val(nilChanKey{in.info.Uses[id]}); isNil {
+			return recvNever
+		}
+	}
 	if call, ok := ch.(*ast.CallExpr); ok && len(call.Args) == 0 {
 		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			if fn, ok := in.info.Uses[sel.Sel].(*types.Func); ok && fn.Signature().Recv() != nil {
@@ -35,18 +53,21 @@ func (in *interp) heldRecv(stmt ast.Stmt, s *state) (bool, status) {
 	}
 	id, ok := ch.(*ast.Ident)
 	if !ok {
-		return false, stUnknown
+		return recvOther
 	}
 	obj := in.info.Uses[id]
 	if obj == nil {
-		return false, stUnknown
+		return recvOther
 	}
 	for _, sl := range s.slots {
 		if sl.op != nil && slices.Contains(sl.partials, obj) {
-			return true, sl.status()
+			if sl.status() == stFailed {
+				return recvNever
+			}
+			return recvHeld
 		}
 	}
-	return false, stUnknown
+	return recvOther
 }
 
 // heldEnded is the path s once the channel an operation handed out with
@@ -159,19 +180,4 @@ func (in *interp) noteNilChans(stmt ast.Stmt, s *state) *state {
 		}
 	}
 	return s
-}
-
-// neverReady reports whether stmt receives from a channel variable that
-// is nil on the path: the receive blocks for ever, and a select never
-// takes its case.
-func (in *interp) neverReady(stmt ast.Stmt, s *state) bool {
-	if len(in.nilChans) == 0 || stmt == nil {
-		return false
-	}
-	id, ok := analysisutil.Unparen(analysisutil.CommRecv(stmt)).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, isNil := s.val(nilChanKey{in.info.Uses[id]})
-	return isNil
 }

@@ -269,16 +269,14 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 	if !in.step(s) {
 		return nil
 	}
-	if held, st := in.heldRecv(stmt, s); !held {
+	switch in.receiveOn(stmt, s) {
+	case recvNever:
+		return nil // blocks for ever
+	case recvHeld:
+		s = heldEnded(s)
+	default:
 		s = in.noteProgress(stmt, s)
 		s = in.noteWait(stmt, s)
-	} else if st == stFailed {
-		return nil // a failed operation's channel is nil: never received from
-	} else {
-		s = heldEnded(s)
-	}
-	if in.neverReady(stmt, s) {
-		return nil // a receive from a channel variable nil on this path
 	}
 	s = in.noteNilChans(stmt, s)
 	switch st := stmt.(type) {
@@ -370,13 +368,16 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		for _, c := range st.Body.List {
 			cc := c.(*ast.CommClause)
 			s1 := s
-			if held, st := in.heldRecv(cc.Comm, s1); held && st == stFailed || in.neverReady(cc.Comm, s1) {
-				continue // a nil channel on this path: never ready
-			} else if held {
+			switch in.receiveOn(cc.Comm, s1) {
+			case recvNever:
+				continue // never ready: the select never takes this case
+			case recvHeld:
 				s1 = heldEnded(s1)
-			} else if cc.Comm != nil {
-				s1 = in.noteProgress(cc.Comm, s1)
-				s1 = in.noteWait(cc.Comm, s1)
+			default:
+				if cc.Comm != nil {
+					s1 = in.noteProgress(cc.Comm, s1)
+					s1 = in.noteWait(cc.Comm, s1)
+				}
 			}
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok {
 				if s2, ok := in.bindRecv(as.Lhs, as.Rhs, s1); ok {

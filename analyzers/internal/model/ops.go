@@ -266,8 +266,15 @@ func (in *interp) outcomeTest(call *ast.CallExpr, s *state) bool {
 	for _, a := range call.Args {
 		id, ok := analysisutil.Unparen(a).(*ast.Ident)
 		if !ok {
-			if mentionsAny(in.info, a, errSlot.partials) {
-				return false
+			part := false
+			ast.Inspect(a, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && slices.Contains(errSlot.partials, in.info.Uses[id]) {
+					part = true
+				}
+				return !part
+			})
+			if part {
+				return false // a part of a result (buf[:n])
 			}
 			continue
 		}
@@ -278,16 +285,4 @@ func (in *interp) outcomeTest(call *ast.CallExpr, s *state) bool {
 		}
 	}
 	return true
-}
-
-// mentionsAny reports whether e refers to one of objs.
-func mentionsAny(info *types.Info, e ast.Expr, objs []types.Object) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && slices.Contains(objs, info.Uses[id]) {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -3,7 +3,6 @@ package timeouts
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -93,33 +92,25 @@ func (m *layer) receivesDone(comm ast.Stmt, scope string) bool {
 }
 
 // doneOnEntry reports whether the context parameter named scope of the
-// function fd is done whenever the function runs: fd is not exported
-// (every caller is in this package), is only called, never taken as a
-// value nor callable through an interface of the package, and every
-// call (but a recursive one passing the parameter on) gives it the
+// function fd is done whenever the function runs: every call of fd is
+// in this package and known (callsKnown), and every call (but a
+// recursive one passing the parameter on) gives it the
 // caller's own context in a branch taken only once that context is done
 // (`case <-ctx.Done(): return s.sendCancel(ctx, tx)`). The function is
 // the caller's reaction to giving up; a Background in it drops nothing
 // live, and what it sends (a server-side cancel) must not run under the
 // ended context.
 func (m *layer) doneOnEntry(fd *ast.FuncDecl, scope string) bool {
-	if fd.Type.Params == nil || strings.Contains(scope, ".") {
-		return false
+	if strings.Contains(scope, ".") {
+		return false // a request's context: the request is the parameter
 	}
-	var param *types.Var
-	for _, f := range fd.Type.Params.List {
-		for _, n := range f.Names {
-			if n.Name == scope {
-				param, _ = m.pass.TypesInfo.Defs[n].(*types.Var)
-			}
-		}
-	}
+	param := m.paramNamed(fd, scope)
 	if param == nil {
 		return false
 	}
 	ix := m.callers()
 	p, ok := ix.params[param]
-	if !ok || p.fn.Exported() || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
+	if !ok || !m.callsKnown(ix, p) {
 		return false
 	}
 	root := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()

@@ -114,20 +114,37 @@ func (m *layer) callers() *callIndex {
 // A wait there that ignores the context ignores nothing.
 func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 	fd := m.enclosingDecl(pos)
-	if fd == nil || fd.Type.Params == nil {
+	if fd == nil {
 		return false
 	}
-	name := strings.TrimSuffix(scope, ".Context()")
+	v := m.paramNamed(fd, strings.TrimSuffix(scope, ".Context()"))
+	return v != nil && m.paramNeverCancelled(v, 0)
+}
+
+// paramNamed returns the parameter of fd named name, or nil.
+func (m *layer) paramNamed(fd *ast.FuncDecl, name string) *types.Var {
+	if fd.Type.Params == nil {
+		return nil
+	}
 	for _, f := range fd.Type.Params.List {
 		for _, n := range f.Names {
 			if n.Name == name {
-				if v, ok := m.pass.TypesInfo.Defs[n].(*types.Var); ok {
-					return m.paramNeverCancelled(v, 0)
-				}
+				v, _ := m.pass.TypesInfo.Defs[n].(*types.Var)
+				return v
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// callsKnown reports whether the calls the index lists for the function
+// of p are all of its calls: the function is not exported (or is a
+// function of package main, which no package imports), is only called,
+// never taken as a value, and is no method an interface of the package
+// could name. (A method of package main may still be called through
+// another package's interface.)
+func (m *layer) callsKnown(ix *callIndex, p paramPos) bool {
+	return !(p.fn.Exported() && (m.pass.Pkg.Name() != "main" || p.method) || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()])
 }
 
 // paramNeverCancelled reports whether the parameter v can never hold a
@@ -142,10 +159,7 @@ func (m *layer) neverCancelled(pos token.Pos, scope string) bool {
 func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
 	ix := m.callers()
 	p, ok := ix.params[v]
-	// A function of package main has no callers outside it, exported or
-	// not: no other package can import it. (A method may still be called
-	// through another package's interface.)
-	if !ok || p.fn.Exported() && (m.pass.Pkg.Name() != "main" || p.method) || ix.values[p.fn] || p.method && ix.ifaceMethods[p.fn.Name()] {
+	if !ok || !m.callsKnown(ix, p) {
 		return false
 	}
 	calls := ix.calls[p.fn]
