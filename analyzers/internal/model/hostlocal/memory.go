@@ -109,6 +109,7 @@ func (r *Result) InMemory(nodes []ast.Node, funcs []*types.Func) bool {
 func (r *Result) memoryBody(n ast.Node, waits bool, edge func(*types.Func)) (ok, syncs bool) {
 	info := r.pass.TypesInfo
 	ok = true
+	stops := map[ast.Expr]bool{}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if !ok {
 			return false
@@ -116,8 +117,12 @@ func (r *Result) memoryBody(n ast.Node, waits bool, edge func(*types.Func)) (ok,
 		switch x := n.(type) {
 		case *ast.GoStmt, *ast.SendStmt:
 			ok = false
+		case *ast.SelectStmt:
+			if waits {
+				stopCases(info, x, stops)
+			}
 		case *ast.UnaryExpr:
-			if x.Op == token.ARROW && !(waits && isWaitChan(info, x.X)) {
+			if x.Op == token.ARROW && !(waits && isWaitChan(info, x.X)) && !stops[x] {
 				ok = false
 			}
 		case *ast.RangeStmt:
@@ -158,6 +163,55 @@ func (r *Result) memoryBody(n ast.Node, waits bool, edge func(*types.Func)) (ok,
 		return ok
 	})
 	return ok, syncs
+}
+
+// stopCases adds to stops the receives of a wait's select that stop the
+// loop around the attempt: in a select with a case on a timer or a
+// context's Done, a case that receives a value it discards and leaves
+// (`case <-stop: return`) ends the wait, it fetches nothing. A case that
+// keeps what it receives may be handed a dependency's answer.
+func stopCases(info *types.Info, sel *ast.SelectStmt, stops map[ast.Expr]bool) {
+	var waits bool
+	var cand []ast.Expr
+	for _, s := range sel.Body.List {
+		cc, ok := s.(*ast.CommClause)
+		if !ok || cc.Comm == nil {
+			continue
+		}
+		es, ok := cc.Comm.(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		recv, ok := analysisutil.Unparen(es.X).(*ast.UnaryExpr)
+		if !ok || recv.Op != token.ARROW {
+			continue
+		}
+		if isWaitChan(info, recv.X) {
+			waits = true
+		} else if leaves(cc.Body) {
+			cand = append(cand, recv)
+		}
+	}
+	if waits {
+		for _, e := range cand {
+			stops[e] = true
+		}
+	}
+}
+
+// leaves reports whether a case body ends by leaving the loop: a return,
+// or a break or goto to a label.
+func leaves(body []ast.Stmt) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch s := body[len(body)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Label != nil && (s.Tok == token.BREAK || s.Tok == token.GOTO)
+	}
+	return false
 }
 
 // isWaitChan reports whether e is a channel a wait receives from: a

@@ -130,3 +130,33 @@ func (h *handoff) Await() error {
 	}
 	return errTaken
 }
+
+// TakeOrStop waits for the lease with a stop channel beside the pause:
+// receiving from stop ends the wait, it fetches nothing. Not reported.
+func (l *leases) TakeOrStop(key string, d time.Duration, stop <-chan struct{}) error {
+	for {
+		if err := l.tryTake(key, d); err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-stop:
+			return errTaken
+		}
+	}
+}
+
+// The near miss: the select also takes what a worker goroutine hands
+// over, which may be a dependency's answer. Reported.
+func (l *leases) TakeOrHandoff(key string, d time.Duration, results <-chan error) error {
+	for {
+		if err := l.tryTake(key, d); err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(100 * time.Millisecond): // want `retry delay has no jitter`
+		case err := <-results:
+			return err
+		}
+	}
+}
