@@ -165,6 +165,14 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			}
 		}
 	case *ast.CallExpr:
+		if in.flags[e] {
+			// swapped.Swap(false): true once for each time another
+			// goroutine raised the flag; going round on it follows that
+			// goroutine's action, as reading on does (flags.go).
+			c := s.clone()
+			c.progress = true
+			return []*state{c}, []*state{s}
+		}
 		ts, fs := in.predicate(e, s)
 		if in.hookGated != nil && in.hookGated(analysisutil.Callee(in.info, e)) {
 			// if c.retryOnError(resp): the receiver's hook picks the

@@ -54,6 +54,7 @@ type interp struct {
 	opVars      map[types.Object]bool                   // vars that hold an operation's error
 	track       map[types.Object]bool                   // local ints and bools tracked concretely
 	nilChans    map[types.Object]bool                   // the judged loop's channel variables that may hold nil (held.go)
+	flags       map[*ast.CallExpr]bool                  // the judged loop's tests that consume a flag another goroutine raises (flags.go)
 	writesOf    func(*ast.BlockStmt) *writeIndex        // a function body's writes, indexed once (tracked.go)
 	steps       int
 	budget      int // steps left for the function's loops

@@ -101,6 +101,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	prevNil := in.nilChans
 	in.nilChans = nilChanVars(in.info, region)
 	defer func() { in.nilChans = prevNil }()
+	prevFlags := in.flags
+	in.flags = flagEvents(in.info, region)
+	defer func() { in.flags = prevFlags }()
 	in.boundVars = map[types.Object]bool{}
 	if cond != nil {
 		ast.Inspect(cond, func(n ast.Node) bool {
