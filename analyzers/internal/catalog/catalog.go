@@ -700,6 +700,17 @@ var hostLocalRows = []Row{
 	{Path: "net", Recv: "conn", Name: "LocalAddr", Role: HostLocal},
 	{Path: "net", Recv: "conn", Name: "Close", Role: HostLocal},
 	{Path: "net", Recv: "Conn", Name: "Close", Role: HostLocal}, // closing asks nothing of the peer
+	// The same questions of a connection held in an interface, whatever
+	// its implementation: its own address, its deadlines, its closing.
+	{Path: "net", Recv: "Conn", Name: "LocalAddr", Role: HostLocal},
+	{Path: "net", Recv: "Conn", Name: "SetDeadline", Role: HostLocal},
+	{Path: "net", Recv: "Conn", Name: "SetReadDeadline", Role: HostLocal},
+	{Path: "net", Recv: "Conn", Name: "SetWriteDeadline", Role: HostLocal},
+	{Path: "net", Recv: "PacketConn", Name: "LocalAddr", Role: HostLocal},
+	{Path: "net", Recv: "PacketConn", Name: "Close", Role: HostLocal},
+	{Path: "net", Recv: "PacketConn", Name: "SetDeadline", Role: HostLocal},
+	{Path: "net", Recv: "PacketConn", Name: "SetReadDeadline", Role: HostLocal},
+	{Path: "net", Recv: "PacketConn", Name: "SetWriteDeadline", Role: HostLocal},
 	{Path: "net", Recv: "IP", Name: "String", Role: HostLocal},
 	{Path: "net", Recv: "IP", Name: "To4", Role: HostLocal},
 	{Path: "net", Recv: "IP", Name: "Equal", Role: HostLocal},
