@@ -112,7 +112,8 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	// without a bound on them. Not reported. Nor is a recursion that
 	// asks once more after it changed the state that chose to ask again
 	// (a token dropped, a protocol downgraded): a fallback, whose second
-	// attempt no later call repeats. Nor is a loop of two attempts that
+	// attempt no later call repeats; nor a loop whose every way round
+	// does so (a ladder of fallbacks, bounded by its rungs). Nor is a loop of two attempts that
 	// reach no retry of their own: its one retry sent at once (a fast
 	// first retry, for a connection found stale or a blip) adds no more
 	// load than a paused one would, and nothing follows it.
@@ -134,7 +135,7 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 		pass.Report(selectBreakDiagnostic(pass, r))
 		return
 	}
-	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified && !backsOffToCap(r) {
+	if r.Attempts == 0 && !r.TimeBounded && !r.CountBounded && !r.Identified && !r.Fallback && !backsOffToCap(r) {
 		pass.Report(analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,

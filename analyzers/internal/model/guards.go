@@ -144,7 +144,7 @@ func clearsGuard(info *types.Info, path *callPath) bool {
 			return true
 		}
 		for _, cj := range analysisutil.Split(ifs.Cond, token.LAND) {
-			if state, falsifies := guardedState(info, cj); state != nil && clearedBefore(info, path, ifs.Body, state, falsifies) {
+			if state, falsifies := guardedState(info, cj, outlivesCall(info)); state != nil && clearedBefore(info, path, ifs.Body, state, falsifies) {
 				found = true
 				return false
 			}
@@ -154,12 +154,10 @@ func clearsGuard(info *types.Info, path *callPath) bool {
 	return found
 }
 
-// guardedState returns the state a conjunct tests, a field selection or
-// a package variable, and which written values make the conjunct false:
-// for `x != z` with z a constant or nil, a value equal to z (`x != ""`,
-// `x != nil`, `x != 0`); for a bool `x`, false; for `!x`, true.
-func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifies func(ast.Expr) bool) {
-	persistent := func(e ast.Expr) bool {
+// outlivesCall returns the test of state that outlives a call: a field
+// selection or a package variable.
+func outlivesCall(info *types.Info) func(ast.Expr) bool {
+	return func(e ast.Expr) bool {
 		var v *types.Var
 		switch x := analysisutil.Unparen(e).(type) {
 		case *ast.SelectorExpr:
@@ -172,6 +170,14 @@ func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifies func
 		}
 		return v != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 	}
+}
+
+// guardedState returns the state a conjunct tests, one that persistent
+// accepts, and which written values make the conjunct false: for `x !=
+// z` with z a constant or nil, a value equal to z (`x != ""`, `x !=
+// nil`, `x != 0`); for `x == c` with c a constant, another constant;
+// for a bool `x`, false; for `!x`, true.
+func guardedState(info *types.Info, cj ast.Expr, persistent func(ast.Expr) bool) (state ast.Expr, falsifies func(ast.Expr) bool) {
 	boolConst := func(want bool) func(ast.Expr) bool {
 		return func(e ast.Expr) bool {
 			tv := info.Types[e]
@@ -180,6 +186,21 @@ func guardedState(info *types.Info, cj ast.Expr) (state ast.Expr, falsifies func
 	}
 	switch x := analysisutil.Unparen(cj).(type) {
 	case *ast.BinaryExpr:
+		if x.Op == token.EQL {
+			// level == authenticated: false once another constant is
+			// written.
+			for _, pair := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+				z := info.Types[pair[1]]
+				if !persistent(pair[0]) || z.Value == nil {
+					continue
+				}
+				return pair[0], func(e ast.Expr) bool {
+					tv := info.Types[e]
+					return tv.Value != nil && tv.Value.Kind() == z.Value.Kind() && !gconst.Compare(tv.Value, token.EQL, z.Value)
+				}
+			}
+			return nil, nil
+		}
 		if x.Op != token.NEQ {
 			return nil, nil
 		}

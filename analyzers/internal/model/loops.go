@@ -246,6 +246,9 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 			r.Ops = append(r.Ops, s)
 		}
 	}
+	if r.Immediate || r.Attempts == 0 {
+		r.Fallback = fallbackLadder(in.info, stmt, label, gotoList, gotoIdx)
+	}
 	m.findDelays(r, body)
 	r.Probe = in.probe(r.Ops)
 	// An immediate retry is one that never waits: a loop that waits on

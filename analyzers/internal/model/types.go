@@ -125,7 +125,11 @@ type Retry struct {
 	// of state that outlives the call (a field, a package variable) that
 	// its path falsified first (`if m.token != "" { m.token = ""; return
 	// m.fetch(ctx) }`): one more attempt, asked differently, and no later
-	// call recurses until something sets that state again.
+	// call recurses until something sets that state again. For a loop:
+	// every way round runs under a test of a variable of the function
+	// that its path falsified first, and no write re-arms those tests in
+	// a cycle (ladders.go): a ladder of fallbacks (verified TLS, then
+	// unverified, then plaintext), bounded by its rungs.
 	Fallback bool
 	// For a recursive retry whose bound is a parameter it counts with:
 	// the parameter's index (-1: none), and how a constant argument n
