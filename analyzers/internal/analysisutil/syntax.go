@@ -112,3 +112,25 @@ func StmtList(n ast.Node) []ast.Stmt {
 	}
 	return nil
 }
+
+// LeavesLoop reports whether the statements end by leaving the loop
+// they are in: a return, a goto or a labeled break, or an
+// unlabeled break outside a select (inSelect: there it leaves only the
+// select).
+func LeavesLoop(list []ast.Stmt, inSelect bool) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		switch s.Tok {
+		case token.GOTO:
+			return true
+		case token.BREAK:
+			return s.Label != nil || !inSelect
+		}
+	}
+	return false
+}

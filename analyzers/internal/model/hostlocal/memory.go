@@ -188,7 +188,7 @@ func stopCases(info *types.Info, sel *ast.SelectStmt, stops map[ast.Expr]bool) {
 		}
 		if isWaitChan(info, recv.X) {
 			waits = true
-		} else if leaves(cc.Body) {
+		} else if analysisutil.LeavesLoop(cc.Body, true) {
 			cand = append(cand, recv)
 		}
 	}
@@ -197,21 +197,6 @@ func stopCases(info *types.Info, sel *ast.SelectStmt, stops map[ast.Expr]bool) {
 			stops[e] = true
 		}
 	}
-}
-
-// leaves reports whether a case body ends by leaving the loop: a return,
-// or a break or goto to a label.
-func leaves(body []ast.Stmt) bool {
-	if len(body) == 0 {
-		return false
-	}
-	switch s := body[len(body)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return s.Label != nil && (s.Tok == token.BREAK || s.Tok == token.GOTO)
-	}
-	return false
 }
 
 // isWaitChan reports whether e is a channel a wait receives from: a

@@ -72,7 +72,7 @@ func (m *layer) leavesWhenDone(st ast.Stmt, scope string) bool {
 	case *ast.SelectStmt:
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
-			if ch := analysisutil.CommRecv(cc.Comm); ch != nil && m.doneQuery(ch, scope) && leavesLoop(cc.Body, true) {
+			if ch := analysisutil.CommRecv(cc.Comm); ch != nil && m.doneQuery(ch, scope) && analysisutil.LeavesLoop(cc.Body, true) {
 				return true
 			}
 		}
@@ -80,7 +80,7 @@ func (m *layer) leavesWhenDone(st ast.Stmt, scope string) bool {
 		// if ctx.Err() != nil { return }, if err := ctx.Err(); err != nil
 		// { return err }
 		be, ok := analysisutil.Unparen(s.Cond).(*ast.BinaryExpr)
-		if !ok || be.Op != token.NEQ || !leavesLoop(s.Body.List, false) {
+		if !ok || be.Op != token.NEQ || !analysisutil.LeavesLoop(s.Body.List, false) {
 			return false
 		}
 		info := m.pass.TypesInfo
@@ -139,28 +139,6 @@ func (m *layer) query(e ast.Expr, scope, method string) bool {
 	}
 	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
 	return ok && types.ExprString(sel.X) == scope
-}
-
-// leavesLoop reports whether the statements end by leaving the loop
-// they are in: a return, a goto or a labeled break, or an
-// unlabeled break outside a select (inSelect: there it leaves only the
-// select).
-func leavesLoop(list []ast.Stmt, inSelect bool) bool {
-	if len(list) == 0 {
-		return false
-	}
-	switch s := list[len(list)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		switch s.Tok {
-		case token.GOTO:
-			return true
-		case token.BREAK:
-			return s.Label != nil || !inSelect
-		}
-	}
-	return false
 }
 
 // pause reports whether the wait d is a constant duration or a numeric
