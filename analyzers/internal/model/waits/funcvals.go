@@ -105,10 +105,15 @@ func (m *Result) readsState(exprs []ast.Expr) bool {
 }
 
 // funcVal is a function a call of a function value may run: a declared
-// one, of any package, or a literal.
+// one, of any package, or a literal. A literal a function of the package
+// returned (`next := expBackoff(min, max)`) has that call (made) and its
+// maker: the literal reads the maker's parameters, whose values the
+// call's arguments give.
 type funcVal struct {
-	fn  *types.Func
-	lit *ast.FuncLit
+	fn    *types.Func
+	lit   *ast.FuncLit
+	made  *ast.CallExpr
+	maker *ast.FuncDecl
 }
 
 // defaultFuncs returns the functions a call of the function value fun
@@ -196,7 +201,12 @@ func (m *Result) defaultFuncs(fun ast.Expr, depth int) ([]funcVal, bool) {
 				fs, known := m.defaultFuncs(r.Results[0], depth+1)
 				switch {
 				case known:
-					out = append(out, fs...)
+					for _, f := range fs {
+						if f.lit != nil && f.made == nil {
+							f.made, f.maker = x, d
+						}
+						out = append(out, f)
+					}
 				case !m.takenWhenSet(d.Body, r.Results[0], r.Pos()):
 					ok = false
 				}

@@ -59,9 +59,17 @@ func (m *Result) opaque(exprs []ast.Expr, helpers []*ast.FuncDecl, lits []*ast.F
 				}) {
 					// pause(i) with a default the model sees into: its
 					// returns were followed; the arguments give the
-					// values.
+					// values, and those of the call that made it, its
+					// maker's parameters.
 					for _, a := range x.Args {
 						ast.Inspect(a, visitOpaque)
+					}
+					for _, f := range funcs {
+						if f.made != nil {
+							for _, a := range f.made.Args {
+								ast.Inspect(a, visitOpaque)
+							}
+						}
 					}
 					return false
 				}
