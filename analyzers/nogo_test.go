@@ -64,6 +64,7 @@ var factSamples = []analysis.Fact{
 	&model.StatefulPredFact{},
 	&model.StopWaitFact{},
 	&model.SessionFact{},
+	&model.RunsSessionFact{},
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},

@@ -165,6 +165,7 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			}
 		}
 	case *ast.CallExpr:
+		s = in.sessionTest(e, s)
 		if in.flags[e] {
 			// swapped.Swap(false): true once for each time another
 			// goroutine raised the flag; going round on it follows that

@@ -102,6 +102,10 @@ type interp struct {
 	// sessions reports whether a function runs until it fails
 	// (SessionFact): its error is never nil.
 	sessions func(*types.Func) bool
+	// sessionStmt returns the call by which a statement runs a session
+	// to its end (runsessions.go).
+	sessionStmt func(ast.Stmt) *ast.CallExpr
+	runsSession func(*types.Func) bool // RunsSessionFact of a function
 	// hookGated reports whether a bool method answers true only where a
 	// hook of its receiver says so (hookgated.go).
 	hookGated func(*types.Func) bool
@@ -285,9 +289,9 @@ func (in *interp) execStmt(stmt ast.Stmt, s *state, label string) []outcome {
 		if call, ok := analysisutil.Unparen(st.X).(*ast.CallExpr); ok && in.noReturn(call) {
 			return []outcome{{kind: oDead, s: s}}
 		}
-		return []outcome{{s: s}}
+		return []outcome{{s: in.sessionRan(st, s)}}
 	case *ast.AssignStmt:
-		return normal([]*state{in.assign(st, s)})
+		return normal([]*state{in.sessionRan(st, in.assign(st, s))})
 	case *ast.IncDecStmt:
 		s = s.clone()
 		if obj := in.trackedIdent(st.X); obj != nil {

@@ -100,6 +100,7 @@ func (m *builder) findHelperCalls(f *ast.File) {
 func (m *builder) findLoops(body *ast.BlockStmt) {
 	in := m.newInterp()
 	in.opVars, in.budget, in.yields, in.sessions = map[types.Object]bool{}, stepsFunction, m.yields, m.isSession
+	in.sessionStmt, in.runsSession = m.sessionStmt, m.runsSession
 	in.asyncBody = body
 	// Variables that hold an operation's error anywhere in the function.
 	ast.Inspect(body, func(n ast.Node) bool {

@@ -25,45 +25,46 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil), (*StopWaitFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*RunsSessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil), (*StopWaitFact)(nil)},
 }
 
 type builder struct {
-	pass           *analysis.Pass
-	vals           *provenance.Values
-	retryAt        map[ast.Node]*Retry
-	covered        map[ast.Node]*Retry  // statements of a goto loop after its label
-	steps          map[stepKey]bool     // stepsParam's answers, each helper's body walked once per parameter
-	nilVerdicts    map[*types.Func]bool // nilVerdict's answers, each function's body walked once
-	hookGates      map[*types.Func]bool // hookGated's answers
-	uncounted      map[*ast.FuncLit]bool
-	throughFrom    map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
-	summaries      *summaries[RetryFact]
-	delayFuncs     map[*types.Func]bool
-	pureWaits      map[*types.Func]bool
-	waitLayer      *waits.Result
-	walkingLits    map[*types.Var]bool
-	helpers        map[*types.Func]*RetryHelperFact
-	fsummaries     *summaries[FieldsFact]
-	popsMemo       map[*ast.FuncDecl]bool            // methods that take a value off a receiver field (changing.go)
-	stopMemo       map[ast.Node]bool                 // function bodies that wait on a stop kept outside them (waits.go)
-	stopWaits      map[*types.Func]bool              // functions that wait on a stop, or return what one does (stopwaits.go)
-	keeps          map[*types.Func][]int             // function parameters kept to run later (stored.go)
-	paramStops     map[*types.Var]bool               // channel parameters a function returns on receiving from (waits.go)
-	yields         map[types.Object]bool             // the yield parameters of iterator functions
-	viaMemo        viaMemo                           // derivedVia's memo for the loop being judged (iterates.go)
-	writeIdx       map[*ast.BlockStmt]*writeIndex    // each function body's writes (writesOf)
-	litSpans       map[*ast.BlockStmt][]*ast.FuncLit // each function body's outermost function literals (inFuncLit)
-	classifiers    map[*types.Func]IdentifyFact      // identifying functions (classifiers.go)
-	statusTests    map[*types.Func]*StatusTestFact   // response status tests (statustests.go)
-	statusFields   map[string]bool                   // fields that hold a response's status (statusfields.go)
-	neverTrueFuncs map[*types.Func]bool              // functions whose bool first result is always false (predicates.go)
-	statefulMakers map[*types.Func]bool              // functions that make stateful predicates (statefulpreds.go)
-	localSentinels map[*types.Var]bool               // local variables holding an error made once in the function (sentinels.go)
-	statusVars     map[types.Object]types.Object     // local variables holding a response's status, to the response (statusfields.go)
-	outageVars     map[*types.Var]bool               // package-level errors an outage gives every client (outagevars.go)
-	sessionFuncs   map[*types.Func]bool              // functions that return only non-nil errors (sessions.go)
-	result         *Result
+	pass             *analysis.Pass
+	vals             *provenance.Values
+	retryAt          map[ast.Node]*Retry
+	covered          map[ast.Node]*Retry  // statements of a goto loop after its label
+	steps            map[stepKey]bool     // stepsParam's answers, each helper's body walked once per parameter
+	nilVerdicts      map[*types.Func]bool // nilVerdict's answers, each function's body walked once
+	hookGates        map[*types.Func]bool // hookGated's answers
+	uncounted        map[*ast.FuncLit]bool
+	throughFrom      map[[2]*types.Var]bool // writesThroughFrom's answers, by (dst, src) parameter
+	summaries        *summaries[RetryFact]
+	delayFuncs       map[*types.Func]bool
+	pureWaits        map[*types.Func]bool
+	waitLayer        *waits.Result
+	walkingLits      map[*types.Var]bool
+	helpers          map[*types.Func]*RetryHelperFact
+	fsummaries       *summaries[FieldsFact]
+	popsMemo         map[*ast.FuncDecl]bool            // methods that take a value off a receiver field (changing.go)
+	stopMemo         map[ast.Node]bool                 // function bodies that wait on a stop kept outside them (waits.go)
+	stopWaits        map[*types.Func]bool              // functions that wait on a stop, or return what one does (stopwaits.go)
+	keeps            map[*types.Func][]int             // function parameters kept to run later (stored.go)
+	paramStops       map[*types.Var]bool               // channel parameters a function returns on receiving from (waits.go)
+	yields           map[types.Object]bool             // the yield parameters of iterator functions
+	viaMemo          viaMemo                           // derivedVia's memo for the loop being judged (iterates.go)
+	writeIdx         map[*ast.BlockStmt]*writeIndex    // each function body's writes (writesOf)
+	litSpans         map[*ast.BlockStmt][]*ast.FuncLit // each function body's outermost function literals (inFuncLit)
+	classifiers      map[*types.Func]IdentifyFact      // identifying functions (classifiers.go)
+	statusTests      map[*types.Func]*StatusTestFact   // response status tests (statustests.go)
+	statusFields     map[string]bool                   // fields that hold a response's status (statusfields.go)
+	neverTrueFuncs   map[*types.Func]bool              // functions whose bool first result is always false (predicates.go)
+	statefulMakers   map[*types.Func]bool              // functions that make stateful predicates (statefulpreds.go)
+	localSentinels   map[*types.Var]bool               // local variables holding an error made once in the function (sentinels.go)
+	statusVars       map[types.Object]types.Object     // local variables holding a response's status, to the response (statusfields.go)
+	outageVars       map[*types.Var]bool               // package-level errors an outage gives every client (outagevars.go)
+	sessionFuncs     map[*types.Func]bool              // functions that return only non-nil errors (sessions.go)
+	runsSessionFuncs map[*types.Func]bool              // functions with no error result that run a session to its end (runsessions.go)
+	result           *Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -103,6 +104,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findNeverTrue()
 	m.findStatefulPreds()
 	m.findSessions()
+	m.findRunsSessions()
 	m.exportStateGetters()
 	m.exportStopWaits()
 	for _, f := range pass.Files {
