@@ -68,7 +68,7 @@ var factSamples = []analysis.Fact{
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},
-	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true, Grows: true, Next: [3]string{"github.com/jpillora/backoff", "Backoff", "Duration"}},
+	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true, Grows: true, Next: [3]string{"github.com/jpillora/backoff", "Backoff", "Duration"}, Made: true},
 	&admission.AdmitsFact{},
 	&idempotency.KeyPlaceFact{Site: "retryablehttp.Client.Do at payments.go:43"},
 	&hostlocal.LocalFact{Binds: true, Memory: true, Syncs: true},

@@ -37,6 +37,10 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 		if !f.Grows && isShortPause(pass, a.Arg) {
 			continue // a settle pause, as in the loop itself
 		}
+		subject := analysisutil.FuncName(a.Callee, pass.Pkg)
+		if f.Made {
+			subject = "the function " + subject + " returns"
+		}
 		if d := seen[a.Callee]; d != nil {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.Arg.Pos(), End: a.Arg.End(), Message: "the same retry, given a delay with no random part here"})
 			continue
@@ -47,7 +51,7 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 			d := &analysis.Diagnostic{
 				Pos: a.Arg.Pos(), End: a.Arg.End(), Category: "no-jitter",
 				Message: fmt.Sprintf("retry delay has no jitter: %s waits the %s of this %s between the attempts of its %s, and it %s, so clients that failed together retry together, in synchronized waves after every recovery; set %s to %s",
-					analysisutil.FuncName(a.Callee, pass.Pkg), lib.Next.Name, libValue(lib), f.Site, libSetting(lib), lib.Field.Name, lib.Field.FixValue),
+					subject, lib.Next.Name, libValue(lib), f.Site, libSetting(lib), lib.Field.Name, lib.Field.FixValue),
 			}
 			addLibJitterFix(pass, d, lib)
 			seen[a.Callee] = d
@@ -61,7 +65,7 @@ func checkDelayArgs(pass *analysis.Pass, args []*model.DelayArg) {
 		d := &analysis.Diagnostic{
 			Pos: a.Arg.Pos(), End: a.Arg.End(), Category: "no-jitter",
 			Message: fmt.Sprintf("retry delay has no jitter: %s waits %s between the attempts of its %s, so clients that failed together retry together, in synchronized waves after every recovery; add jitter where it waits (runtime/retry's FullJitter)",
-				analysisutil.FuncName(a.Callee, pass.Pkg), waits, f.Site),
+				subject, waits, f.Site),
 		}
 		seen[a.Callee] = d
 		order = append(order, d)

@@ -44,6 +44,10 @@ type DelayParamFact struct {
 	// parameter is that backoff value, not a duration, and its jitter
 	// is read where the caller makes it.
 	Next [3]string
+	// Made: the retry is in the function value the function returns
+	// (`return func(ctx context.Context, ...) error { for ... {
+	// time.Sleep(wait) } }`), waiting the parameter it captured.
+	Made bool
 }
 
 func (*DelayParamFact) AFact() {}
@@ -101,12 +105,25 @@ func (m *builder) findDelayParams() {
 			continue
 		}
 		fn, d := m.declAt(r.Pos)
-		if d == nil || own[fn] != nil || m.inFuncLit(d.Body, r.Node) {
+		if d == nil || own[fn] != nil {
 			continue
+		}
+		made := false
+		if m.inFuncLit(d.Body, r.Node) {
+			// A retry in the closure the function returns (an
+			// interceptor made to order) waits what the maker was
+			// given: its call gives the delay.
+			if !returnedLit(d, r.Node) {
+				continue
+			}
+			made = true
 		}
 		for _, dl := range r.Delays {
 			if dl.Own {
 				continue
+			}
+			if h := analysisutil.Callee(info, dl.Call); h != nil && m.waitLayer.WaitJitters(h.Origin()) {
+				continue // the helper adds to what it is given, or computes its own wait
 			}
 			i, grows := paramIndexOf(info, fn, d.Body, dl.Dur, memo), false
 			if i < 0 {
@@ -124,7 +141,7 @@ func (m *builder) findDelayParams() {
 				}
 			}
 			if i >= 0 {
-				own[fn] = &DelayParamFact{Param: i, Grows: grows, Next: next,
+				own[fn] = &DelayParamFact{Param: i, Grows: grows, Next: next, Made: made,
 					Site:  fmt.Sprintf("%s at %s", r.Describe(), analysisutil.ShortPos(m.pass.Fset, r.Pos)),
 					Local: local.Within(r.Ops, r.OpFuncs), ClientErrors: r.ClientErrors, Specific: r.Specific, Probe: r.Probe}
 				order = append(order, fn)
@@ -513,4 +530,32 @@ func advanced(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 func isVariadicArg(fn *types.Func, i int) bool {
 	sig := fn.Type().(*types.Signature)
 	return sig.Variadic() && i >= sig.Params().Len()-1
+}
+
+// returnedLit reports whether n lies in a function literal that d returns
+// as it is (`return func(...) {...}`), and in no literal nested in it.
+func returnedLit(d *ast.FuncDecl, n ast.Node) bool {
+	found := false
+	ast.Inspect(d.Body, func(x ast.Node) bool {
+		switch r := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, e := range r.Results {
+				lit, ok := analysisutil.Unparen(e).(*ast.FuncLit)
+				if ok && lit.Body.Pos() <= n.Pos() && n.End() <= lit.Body.End() {
+					nested := false
+					ast.Inspect(lit.Body, func(y ast.Node) bool {
+						if inner, ok := y.(*ast.FuncLit); ok && inner.Pos() <= n.Pos() && n.End() <= inner.End() {
+							nested = true
+						}
+						return !nested
+					})
+					found = !nested
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -388,8 +388,10 @@ func (m *Result) WaitBlind(fn *types.Func) bool {
 }
 
 // findJitterWaits marks the package's wait functions that draw a random
-// number outside loops and closures, and exports their WaitFact again
-// with Jitters set. (Random draws are known only after the waits.)
+// number outside loops and closures, or call a function value that
+// answers a duration (`d = next(attempt)`, a backoff the caller hands
+// over: it may draw anything), and exports their WaitFact again with
+// Jitters set. (Random draws are known only after the waits.)
 func (m *Result) findJitterWaits() {
 	m.JitterWaits = map[*types.Func]bool{}
 	info := m.pass.TypesInfo
@@ -404,7 +406,11 @@ func (m *Result) findJitterWaits() {
 			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 				return false
 			case *ast.CallExpr:
-				if f := analysisutil.Callee(info, x); f != nil && m.IsRandomCall(x, f) {
+				f := analysisutil.Callee(info, x)
+				if f != nil && m.IsRandomCall(x, f) {
+					found = true
+				}
+				if t := info.TypeOf(x.Fun); t != nil && f == nil && isDurationFunc(t) && !info.Types[x.Fun].IsBuiltin() {
 					found = true
 				}
 			}
@@ -414,6 +420,13 @@ func (m *Result) findJitterWaits() {
 			m.JitterWaits[fn] = true
 		}
 	}
+}
+
+// isDurationFunc reports whether t is a function type answering one
+// time.Duration.
+func isDurationFunc(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Results().Len() == 1 && analysisutil.IsNamedType(sig.Results().At(0).Type(), "time", "Duration")
 }
 
 // WaitJitters reports whether fn, a function that waits, draws a random

@@ -71,3 +71,16 @@ func DoublingInPlace(ctx context.Context) error {
 func DoublingInPlaceRandom(ctx context.Context) error {
 	return retrier.GrowInPlace(ctx, time.Duration(rand.Int64N(int64(5*time.Second))), time.Minute, fetch)
 }
+
+// Made makes a retry with a fixed delay: reported where it is made.
+func Made() func(ctx context.Context, call retrier.Call) error {
+	return retrier.Interceptor(3, 500*time.Millisecond) // want `retry delay has no jitter: the function retrier.Interceptor returns waits this delay between the attempts of its retry loop at retrier.go:\d+`
+}
+
+// MadePaced gives only the cap of a wait the made retry computes with
+// the function it is given: not reported.
+func MadePaced() func(ctx context.Context, call retrier.Call) error {
+	return retrier.Paced(3, 2*time.Second, func(n int) time.Duration {
+		return time.Duration(rand.Int64N(int64(time.Second << n)))
+	})
+}

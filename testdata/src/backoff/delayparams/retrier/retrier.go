@@ -85,3 +85,57 @@ func GrowInPlace(ctx context.Context, pause, max time.Duration, f func() error) 
 	}
 	return err
 }
+
+// Call is an operation run through a made retry.
+type Call func(ctx context.Context) error
+
+// Interceptor makes a retry that waits the fixed delay it was made with:
+// the delay is known where Interceptor is called.
+func Interceptor(attempts int, wait time.Duration) func(ctx context.Context, call Call) error {
+	return func(ctx context.Context, call Call) error {
+		var err error
+		for i := 0; i < attempts; i++ {
+			if err = call(ctx); err == nil {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+		}
+		return err
+	}
+}
+
+// pace waits what next answers, at most max: the duration it is given
+// is only the cap.
+func pace(ctx context.Context, n int, max time.Duration, next func(int) time.Duration) error {
+	d := next(n)
+	if d > max {
+		d = max
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// Paced makes a retry that waits through pace: its delay is what next
+// answers, not the cap it is given.
+func Paced(attempts int, max time.Duration, next func(int) time.Duration) func(ctx context.Context, call Call) error {
+	return func(ctx context.Context, call Call) error {
+		var err error
+		for i := 0; i < attempts; i++ {
+			if err = call(ctx); err == nil {
+				return nil
+			}
+			if err := pace(ctx, i, max, next); err != nil {
+				return err
+			}
+		}
+		return err
+	}
+}
