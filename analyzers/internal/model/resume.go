@@ -210,8 +210,10 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 		if st := sessionStatus(t); st == stOK || st == stMaybe {
 			return
 		}
+		// Going round at once after it is no failure spun on: the
+		// session held its connection until it dropped, and redialing
+		// then is a reconnect, paced by the session's life.
 		rs.fail, rs.session = true, true
-		pendFail = !waited
 	case slotsFailing(t) && !waited && rs.skipsItem(t):
 		// The fetch succeeded and a later step failed, going round
 		// with no wait: the item is skipped, the pass a success.

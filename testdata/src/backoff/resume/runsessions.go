@@ -100,3 +100,18 @@ func (f *feed) Poll() {
 		}
 	}
 }
+
+// ReconnectAtOnce redials as soon as the session drops, and pauses only
+// after a failed dial: the session's life paces the reconnects, and the
+// pause after a failed dial is a retry delay. Reported.
+func (f *feed) ReconnectAtOnce() {
+	for {
+		conn, err := net.Dial("tcp", f.addr)
+		if err != nil {
+			time.Sleep(time.Second) // want `retry delay has no jitter`
+			continue
+		}
+		f.conn = conn
+		f.serve()
+	}
+}
