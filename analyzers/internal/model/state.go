@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/types"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -104,10 +105,13 @@ func maskStatus(mask uint64, checked bool) status {
 		return stUnknown
 	}
 	allGood, allBad, retryable := true, true, false
+	has200, classes := false, uint8(0) // classes: a bit per hundred
 	for i, code := range httpSamples {
 		if mask&(1<<i) == 0 {
 			continue
 		}
+		classes |= 1 << (code / 100)
+		has200 = has200 || code == 200
 		if httpSuccess(code) {
 			allBad = false
 		} else {
@@ -118,6 +122,12 @@ func maskStatus(mask uint64, checked bool) status {
 		}
 	}
 	switch {
+	case allGood && !has200 && bits.OnesCount8(classes) > 1:
+		// 201..226 and the 3xx, without 200: what is left once the code
+		// took 200 (and set other statuses aside), no status it asked
+		// for as a poll asks for 202: a success the code did not
+		// accept, of unknown direction.
+		return stChecked
 	case allGood:
 		return stOK
 	case allBad && retryable:
