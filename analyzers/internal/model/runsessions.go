@@ -43,8 +43,8 @@ func (m *builder) findRunsSessions() {
 			if m.sessionStmt(st) != nil {
 				return true
 			}
-			if returnsIn(st) {
-				return false
+			if analysisutil.AnyIn([]ast.Node{st}, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }) {
+				return false // a return before the session may skip it
 			}
 		}
 		return false
@@ -85,22 +85,6 @@ func (m *builder) sessionStmt(st ast.Stmt) *ast.CallExpr {
 		return call
 	}
 	return nil
-}
-
-// returnsIn reports whether st holds a return statement (outside
-// function literals).
-func returnsIn(st ast.Stmt) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // sessionTest returns the path s after the test call, when it is a call
