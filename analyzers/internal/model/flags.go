@@ -82,7 +82,7 @@ func atomicFlagCall(info *types.Info, call *ast.CallExpr) (key types.Object, con
 		obj = info.Uses[t]
 	}
 	v, isVar := obj.(*types.Var)
-	if !isVar || !(v.IsField() || v.Parent() != nil && v.Parent() == v.Pkg().Scope()) {
+	if !isVar || v.Pkg() == nil || !(v.IsField() || v.Parent() != nil && v.Parent() == v.Pkg().Scope()) {
 		return nil, false, false
 	}
 	name := fn.Name()
