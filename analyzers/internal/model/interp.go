@@ -104,7 +104,7 @@ type interp struct {
 	sessions func(*types.Func) bool
 	// sessionStmt returns the call by which a statement runs a session
 	// to its end (runsessions.go).
-	sessionStmt func(ast.Stmt) *ast.CallExpr
+	sessionStmt func(ast.Stmt) (*ast.CallExpr, bool)
 	runsSession func(*types.Func) bool // RunsSessionFact of a function
 	// hookGated reports whether a bool method answers true only where a
 	// hook of its receiver says so (hookgated.go).

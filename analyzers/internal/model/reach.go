@@ -337,6 +337,33 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 	return out
 }
 
+// stmtCall returns the call statement n makes as a whole: an expression
+// statement's, or the one value of an assignment; dropped reports that no
+// variable keeps a result (a statement, or an assignment to blanks only).
+// nil for any other statement.
+func stmtCall(n ast.Node) (call *ast.CallExpr, dropped bool) {
+	var e ast.Expr
+	dropped = true
+	switch st := n.(type) {
+	case *ast.ExprStmt:
+		e = st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) != 1 || st.Tok != token.ASSIGN && st.Tok != token.DEFINE {
+			return nil, false
+		}
+		for _, l := range st.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				dropped = false
+			}
+		}
+		e = st.Rhs[0]
+	default:
+		return nil, false
+	}
+	call, _ = analysisutil.Unparen(e).(*ast.CallExpr)
+	return call, call != nil && dropped
+}
+
 // discardedRetry returns the call of statement n when n drops every
 // result of a retry (a catalogued retry call, or a call of a function
 // that retries) one of which is an error: written as a statement, or
@@ -345,25 +372,8 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 // it nests in nothing (a changefeed's reader connecting to each member
 // it announces, the error left to the log). nil otherwise.
 func (m *builder) discardedRetry(n ast.Node) *ast.CallExpr {
-	var e ast.Expr
-	switch st := n.(type) {
-	case *ast.ExprStmt:
-		e = st.X
-	case *ast.AssignStmt:
-		if len(st.Rhs) != 1 {
-			return nil
-		}
-		for _, l := range st.Lhs {
-			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-				return nil
-			}
-		}
-		e = st.Rhs[0]
-	default:
-		return nil
-	}
-	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-	if !ok {
+	call, dropped := stmtCall(n)
+	if call == nil || !dropped {
 		return nil
 	}
 	hasErr := slices.ContainsFunc(waits.Results(m.pass.TypesInfo, call), analysisutil.IsErrorType)

@@ -8,7 +8,6 @@ package model
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -40,7 +39,7 @@ func (m *builder) findRunsSessions() {
 			}
 		}
 		for _, st := range d.Body.List {
-			if m.sessionStmt(st) != nil {
+			if call, _ := m.sessionStmt(st); call != nil {
 				return true
 			}
 			if analysisutil.AnyIn([]ast.Node{st}, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }) {
@@ -57,34 +56,23 @@ func (m *builder) runsSession(fn *types.Func) bool {
 	return m.funcHas(fn, m.runsSessionFuncs, new(RunsSessionFact))
 }
 
-// sessionStmt returns the call by which st runs a session to its end:
-// st is an expression statement calling a session function or one that
-// runs a session, or an assignment whose one value is such a call, with
-// the session's error kept (`err := c.pump()`) or dropped (`_ =
-// c.pump()`), or what a function that runs a session answers. Nil
-// otherwise.
-func (m *builder) sessionStmt(st ast.Stmt) *ast.CallExpr {
-	var e ast.Expr
-	switch x := st.(type) {
-	case *ast.ExprStmt:
-		e = x.X
-	case *ast.AssignStmt:
-		if len(x.Rhs) != 1 || x.Tok != token.ASSIGN && x.Tok != token.DEFINE {
-			return nil
-		}
-		e = x.Rhs[0]
-	default:
-		return nil
-	}
-	call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return nil
+// sessionStmt returns the call by which st runs a session to its end
+// (stmtCall): a call of a session function or of one that runs a
+// session, as an expression statement or as the one value of an
+// assignment, with the session's error kept (`err := c.pump()`) or
+// dropped (`_ = c.pump()`), or what a function that runs a session
+// answers (`again := c.listen()`); dropped: no variable keeps a result.
+// Nil otherwise.
+func (m *builder) sessionStmt(st ast.Stmt) (call *ast.CallExpr, dropped bool) {
+	call, dropped = stmtCall(st)
+	if call == nil {
+		return nil, false
 	}
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if m.isSession(fn) || m.runsSession(fn) {
-		return call
+		return call, dropped
 	}
-	return nil
+	return nil, false
 }
 
 // sessionTest returns the path s after the test call, when it is a call
@@ -105,16 +93,9 @@ func (in *interp) sessionRan(st ast.Stmt, s *state) *state {
 	if in.sessionStmt == nil {
 		return s
 	}
-	call := in.sessionStmt(st)
-	if call == nil {
-		return s
-	}
-	if as, ok := st.(*ast.AssignStmt); ok && in.sessions(analysisutil.Callee(in.info, call)) {
-		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-				return s // err := c.pump(): bound by bindOp
-			}
-		}
+	call, dropped := in.sessionStmt(st)
+	if call == nil || !dropped && in.sessions(analysisutil.Callee(in.info, call)) {
+		return s // err := c.pump(): bound by bindOp
 	}
 	return in.endSession(s, call)
 }

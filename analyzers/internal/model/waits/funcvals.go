@@ -106,14 +106,26 @@ func (m *Result) readsState(exprs []ast.Expr) bool {
 
 // funcVal is a function a call of a function value may run: a declared
 // one, of any package, or a literal. A literal a function of the package
-// returned (`next := expBackoff(min, max)`) has that call (made) and its
-// maker: the literal reads the maker's parameters, whose values the
-// call's arguments give.
+// returned (`next := expBackoff(min, max)`) has that call (made): the
+// literal reads its maker's parameters, whose values the call's
+// arguments give.
 type funcVal struct {
-	fn    *types.Func
-	lit   *ast.FuncLit
-	made  *ast.CallExpr
-	maker *ast.FuncDecl
+	fn   *types.Func
+	lit  *ast.FuncLit
+	made *ast.CallExpr
+}
+
+// maker returns the declaration of the function whose call made f's
+// literal, or nil.
+func (m *Result) maker(f funcVal) *ast.FuncDecl {
+	if f.made == nil {
+		return nil
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, f.made)
+	if fn == nil {
+		return nil
+	}
+	return m.vals.Decls[fn.Origin()]
 }
 
 // defaultFuncs returns the functions a call of the function value fun
@@ -203,7 +215,7 @@ func (m *Result) defaultFuncs(fun ast.Expr, depth int) ([]funcVal, bool) {
 				case known:
 					for _, f := range fs {
 						if f.lit != nil && f.made == nil {
-							f.made, f.maker = x, d
+							f.made = x
 						}
 						out = append(out, f)
 					}

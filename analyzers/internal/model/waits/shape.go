@@ -171,12 +171,12 @@ func (m *Result) shape(dur ast.Expr, fnBody *ast.BlockStmt, o shapeOpts) DelaySh
 						switch {
 						case f.lit != nil:
 							lits = append(lits, f.lit)
-							if f.maker != nil {
+							if maker := m.maker(f); maker != nil {
 								// The maker's parameters the literal
 								// reads are given by the call's
 								// arguments; its locals' writes are
 								// the literal's own to follow.
-								helpers = append(helpers, f.maker)
+								helpers = append(helpers, maker)
 								for _, a := range f.made.Args {
 									visitExpr(a, depth+1)
 								}
