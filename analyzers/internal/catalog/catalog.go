@@ -248,6 +248,10 @@ const (
 	// itself (Pub/Sub's Receive): a loop that leaves on its success is
 	// bounded by that context, as if it checked it (contexts.go).
 	UntilDone
+	// Probe: a method that only asks whether a dependency answers and
+	// does no work there (database/sql's Ping): a retry whose attempts
+	// make only such calls is a readiness wait (the model's probes.go).
+	Probe
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -798,6 +802,14 @@ var CancelCodes = map[[2]string][]int64{
 // buffer), and may reach anywhere otherwise (a network connection).
 var StreamPackages = map[string]bool{"bufio": true, "io": true, "encoding/json": true, "encoding/xml": true, "encoding/csv": true, "encoding/gob": true}
 
+// probeRows are the standard library's calls that only ask whether a
+// dependency answers.
+var probeRows = []Row{
+	{Path: "database/sql", Recv: "DB", Name: "Ping", Role: Probe},
+	{Path: "database/sql", Recv: "DB", Name: "PingContext", Role: Probe},
+	{Path: "database/sql", Recv: "Conn", Name: "PingContext", Role: Probe},
+}
+
 // HostStatePackages are the HostLocalPackages whose calls reach this
 // host's own state — its files, file locks, processes, system calls and
 // random source — and nothing another client shares: an attempt that makes one reaches
@@ -809,7 +821,7 @@ var HostStatePackages = map[string]bool{
 }
 
 func init() {
-	Rows = append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...)
+	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),

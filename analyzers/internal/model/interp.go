@@ -109,6 +109,9 @@ type interp struct {
 	// hookGated reports whether a bool method answers true only where a
 	// hook of its receiver says so (hookgated.go).
 	hookGated func(*types.Func) bool
+	// asks reports whether a call only asks whether a dependency
+	// answers (a catalog Probe row, ProbeFact: probes.go).
+	asks      func(*ast.CallExpr) bool
 	boundVars map[types.Object]bool          // variables of the judged loop's condition
 	yields    map[types.Object]bool          // yield parameters of iterator functions
 	asyncOps  map[types.Object]*ast.CallExpr // channels carrying one operation's outcome (async.go)

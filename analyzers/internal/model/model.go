@@ -64,6 +64,7 @@ type builder struct {
 	outageVars       map[*types.Var]bool               // package-level errors an outage gives every client (outagevars.go)
 	sessionFuncs     map[*types.Func]bool              // functions that return only non-nil errors (sessions.go)
 	runsSessionFuncs map[*types.Func]bool              // functions with no error result that run a session to its end (runsessions.go)
+	probeFuncs       map[*types.Func]bool              // functions that only ask whether a dependency answers (statusprobes.go)
 	result           *Result
 }
 
@@ -105,6 +106,7 @@ func build(pass *analysis.Pass) *Result {
 	m.findStatefulPreds()
 	m.findSessions()
 	m.findRunsSessions()
+	m.findProbes()
 	m.exportStateGetters()
 	m.exportStopWaits()
 	for _, f := range pass.Files {
@@ -162,7 +164,7 @@ func (m *builder) newInterp() *interp {
 		sentinelVars: m.localSentinels, statusVars: m.statusVars, outage: m.isOutageVar, closureWait: m.closureWaitsAt, pkgVals: m.pkgVal,
 		delayFuncs: m.delayFuncs, pureWaits: m.pureWaits, waitMethods: m.waitLayer.WaitMethods, imports: m.importWait, importMay: m.waitLayer.ImportedMayWait,
 		classifier: m.classifier, statusTest: m.statusTest, statusFields: m.statusFields, hookGated: m.hookGated,
-		writesOf: m.writesOf, statefulPred: m.statefulPredCall,
+		writesOf: m.writesOf, statefulPred: m.statefulPredCall, asks: m.asksCall,
 	}
 }
 

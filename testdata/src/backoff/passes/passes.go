@@ -7,6 +7,7 @@ package passes
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"time"
 )
@@ -97,8 +98,9 @@ func HeaderLogged(ctx context.Context, c *http.Client, url string, logf func(str
 			time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
 			continue
 		}
-		resp.Body.Close()
-		return nil
+		defer resp.Body.Close()
+		_, err = io.ReadAll(resp.Body)
+		return err
 	}
 	return errNoHeader
 }

@@ -6,6 +6,7 @@
 package pauses
 
 import (
+	"io"
 	"net/http"
 	"time"
 
@@ -19,7 +20,9 @@ func get(c *http.Client, url string) error {
 	if err != nil {
 		return err
 	}
-	return resp.Body.Close()
+	defer resp.Body.Close()
+	_, err = io.ReadAll(resp.Body)
+	return err
 }
 
 // Settle resends a few times after a broken connection, 50ms apart.

@@ -5,6 +5,7 @@
 package statuses
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"time"
@@ -15,7 +16,7 @@ var client = &http.Client{Timeout: 10 * time.Second}
 // Submit retries until the queue accepts the event.
 func Submit(url string, ev []byte) error {
 	for i := 0; i < 5; i++ {
-		resp, err := client.Get(url)
+		resp, err := client.Post(url, "application/octet-stream", bytes.NewReader(ev))
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusAccepted {

@@ -4,6 +4,7 @@ package transport
 
 import (
 	"context"
+	"io"
 	"net/http"
 
 	"backoff/statusfields/apierrs"
@@ -20,8 +21,12 @@ func Get(ctx context.Context, hc *http.Client, url string) error {
 		return err
 	}
 	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
 	if resp.StatusCode >= 400 {
-		return &apierrs.Error{Code: resp.StatusCode, Detail: resp.Status}
+		return &apierrs.Error{Code: resp.StatusCode, Detail: string(body)}
 	}
 	return nil
 }
