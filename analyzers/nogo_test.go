@@ -65,6 +65,7 @@ var factSamples = []analysis.Fact{
 	&model.StopWaitFact{},
 	&model.SessionFact{},
 	&model.RunsSessionFact{},
+	&model.ProbeFact{},
 	&model.StateGetterFact{},
 	&model.StatusFieldsFact{Fields: []string{"example.com/api.Error.Status"}},
 	&model.KeepsFuncFact{Params: []int{0, 2}},

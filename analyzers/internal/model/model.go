@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, provenance.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*RunsSessionFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil), (*StopWaitFact)(nil)},
+	FactTypes:  []analysis.Fact{(*RetryFact)(nil), (*RetryHelperFact)(nil), (*FieldsFact)(nil), (*IdentifyFact)(nil), (*StatusFieldsFact)(nil), (*NeverTrueFact)(nil), (*SessionFact)(nil), (*RunsSessionFact)(nil), (*ProbeFact)(nil), (*KeepsFuncFact)(nil), (*DelayParamFact)(nil), (*StateGetterFact)(nil), (*OutageFact)(nil), (*StatusTestFact)(nil), (*StatefulPredFact)(nil), (*StopWaitFact)(nil)},
 }
 
 type builder struct {
