@@ -94,25 +94,28 @@ func selectedIdent(e ast.Expr) *ast.Ident {
 }
 
 // statusSend reports whether call is a net/http send (a catalog Send row)
-// of a safe method with no body: http.Get, Client.Head, or Client.Do of a
-// request the attempt (ops) declares and only ever builds so or derives
-// from itself with another context (`req = req.WithContext(ctx)`).
+// of a safe method with no body: http.Get, Client.Head, or Client.Do — or
+// any function of Do's signature (doer) — of a request the attempt (ops)
+// declares and only ever builds so or derives from itself with another
+// context (`req = req.WithContext(ctx)`).
 func (in *interp) statusSend(call *ast.CallExpr, ops []ast.Node) bool {
 	fn := analysisutil.Callee(in.info, call)
 	if fn == nil {
 		return false
 	}
-	row := catalogRow(fn)
-	if row == nil || row.Role != catalog.Send || row.Path != catalog.NetHTTP {
+	reqArg := 0
+	if row := catalogRow(fn); row != nil && row.Role == catalog.Send && row.Path == catalog.NetHTTP {
+		if row.Method != "" {
+			return safeMethod(row.Method)
+		}
+		reqArg = row.ReqArg
+	} else if !doer(fn) {
 		return false
 	}
-	if row.Method != "" {
-		return safeMethod(row.Method)
-	}
-	if row.ReqArg >= len(call.Args) {
+	if reqArg >= len(call.Args) {
 		return false
 	}
-	id, ok := analysisutil.Unparen(call.Args[row.ReqArg]).(*ast.Ident)
+	id, ok := analysisutil.Unparen(call.Args[reqArg]).(*ast.Ident)
 	if !ok {
 		return false
 	}
@@ -198,4 +201,18 @@ func (in *interp) bodyClosed(call *ast.CallExpr, statuses map[*types.Var]bool) *
 		return nil
 	}
 	return id
+}
+
+// doer reports whether fn has the signature of a send of one request,
+// `(*http.Request) (*http.Response, error)`: http.Client's Do, a client
+// interface's (a Doer), a RoundTripper's RoundTrip.
+func doer(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+		return false
+	}
+	req, ok := sig.Params().At(0).Type().(*types.Pointer)
+	resp, ok2 := sig.Results().At(0).Type().(*types.Pointer)
+	return ok && ok2 && analysisutil.IsNamedType(req.Elem(), catalog.NetHTTP, "Request") &&
+		analysisutil.IsNamedType(resp.Elem(), catalog.NetHTTP, "Response") && analysisutil.IsErrorType(sig.Results().At(1).Type())
 }

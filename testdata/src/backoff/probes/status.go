@@ -39,6 +39,48 @@ func waitHealthy(ctx context.Context, c *http.Client, url string, budget time.Du
 	}
 }
 
+// doer sends a request: http.Client, or a test's fake.
+type doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// waitDoer asks with HEAD through a client interface of Do's signature.
+func waitDoer(ctx context.Context, d doer, url string) error {
+	for i := 0; i < 10; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodHead, url, http.NoBody)
+		if err != nil {
+			return err
+		}
+		if resp, err := d.Do(req); err == nil && resp.StatusCode == http.StatusOK {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("not ready")
+}
+
+// decoder sends a request and decodes the answer into v.
+type decoder interface {
+	Send(req *http.Request, v any) (*http.Response, error)
+}
+
+// waitDecoded sends through a call that also decodes the body: work,
+// reported.
+func waitDecoded(ctx context.Context, d decoder, url string) error {
+	for i := 0; i < 10; i++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		var v struct{ Ready bool }
+		if resp, err := d.Send(req, &v); err == nil && resp.StatusCode == http.StatusOK {
+			return nil
+		}
+		time.Sleep(time.Second) // want `retry delay has no jitter`
+	}
+	return errors.New("not ready")
+}
+
 // waitGet asks with the package's Get and tests the response for nil.
 func waitGet(addr string) error {
 	for i := 0; i < 20; i++ {
