@@ -820,6 +820,20 @@ var HostStatePackages = map[string]bool{
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
 }
 
+// hostStateFuncs are the functions, outside HostStatePackages, that
+// reach only this host's own state: io/ioutil's file functions, which
+// are os's (its ReadAll and NopCloser are io's streams, not files).
+var hostStateFuncs = map[string]map[string]bool{
+	"io/ioutil": {"ReadFile": true, "WriteFile": true, "ReadDir": true, "TempFile": true, "TempDir": true},
+}
+
+// HostState reports whether the function name of the package path (no
+// method) reaches only this host's own state: a function of
+// HostStatePackages, or one of hostStateFuncs.
+func HostState(path, recv, name string) bool {
+	return HostStatePackages[path] || recv == "" && hostStateFuncs[path][name]
+}
+
 func init() {
 	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),

@@ -480,7 +480,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, false // error's Error
 	}
 	path := analysisutil.PkgPath(fn)
-	if catalog.HostStatePackages[path] {
+	if catalog.HostState(path, analysisutil.RecvTypeName(fn), fn.Name()) {
 		return true, true // files, locks, processes of this host
 	}
 	if catalog.HostLocalPackages[path] {
