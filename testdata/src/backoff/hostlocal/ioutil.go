@@ -10,7 +10,7 @@ import (
 // LoadCache re-reads a cache file this host writes when it decodes
 // badly (read while half written): io/ioutil's ReadFile is os's, and
 // json.Unmarshal reads only the bytes given. Not reported.
-func LoadCache(file string, v any, wait time.Duration) error {
+func LoadCache(file string, v any) error {
 	var err error
 	for i := 0; i < 3; i++ {
 		var b []byte
@@ -20,7 +20,7 @@ func LoadCache(file string, v any, wait time.Duration) error {
 		if err = json.Unmarshal(b, v); err == nil {
 			return nil
 		}
-		time.Sleep(wait)
+		time.Sleep(200 * time.Millisecond)
 	}
 	return err
 }
