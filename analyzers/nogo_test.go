@@ -72,7 +72,7 @@ var factSamples = []analysis.Fact{
 	&model.DelayParamFact{Param: 2, Site: "retry loop at publish.go:281", Local: true, ClientErrors: true, Specific: true, Probe: true, Grows: true, Next: [3]string{"github.com/jpillora/backoff", "Backoff", "Duration"}, Made: true},
 	&admission.AdmitsFact{},
 	&idempotency.KeyPlaceFact{Site: "retryablehttp.Client.Do at payments.go:43"},
-	&hostlocal.LocalFact{Binds: true, Memory: true, Syncs: true},
+	&hostlocal.LocalFact{Binds: true, Memory: true, Syncs: true, Runs: []int{0}},
 	&hostlocal.DialsParamFact{Param: 1},
 	&hostlocal.StreamParamFact{Param: 2},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},

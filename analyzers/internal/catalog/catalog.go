@@ -818,6 +818,9 @@ var probeRows = []Row{
 var HostStatePackages = map[string]bool{
 	"crypto/rand": true, "os": true, "syscall": true,
 	"golang.org/x/sys/unix": true, "golang.org/x/sys/windows": true,
+	// Netlink sockets (AF_NETLINK) reach only this host's kernel: its
+	// links, addresses, routes and namespaces.
+	"github.com/vishvananda/netlink": true, "github.com/vishvananda/netlink/nl": true, "github.com/vishvananda/netns": true,
 }
 
 // hostStateFuncs are the functions, outside HostStatePackages, that

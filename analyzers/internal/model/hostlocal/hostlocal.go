@@ -42,6 +42,9 @@ type LocalFact struct {
 	Binds  bool
 	Memory bool
 	Syncs  bool
+	// Runs: the parameters, of function type, that it calls: a call of
+	// it is local only given local functions there (funcparams.go).
+	Runs []int
 }
 
 func (*LocalFact) AFact() {}
@@ -80,6 +83,7 @@ type Result struct {
 	// streamParam: the package's functions with a StreamParamFact;
 	// assumed: the parameter findStreamParams takes for this host's.
 	streamParam map[*types.Func]int
+	runParams   map[*types.Func][]int // the local functions that call parameters of theirs (LocalFact.Runs)
 	assumed     *types.Var
 	vals        *provenance.Values
 }
@@ -103,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.findMemory()
 	for fn := range r.local {
-		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn], Memory: r.memory[fn], Syncs: r.syncs[fn]})
+		pass.ExportObjectFact(fn, &LocalFact{Binds: r.binds[fn], Memory: r.memory[fn], Syncs: r.syncs[fn], Runs: r.runParams[fn]})
 	}
 	for fn, d := range vals.Decls {
 		if r.local[fn] || d.Body == nil {
@@ -130,7 +134,7 @@ const maxStreamRounds = 4
 // function given a stream of this host is local in itself.
 func (r *Result) findLocal() {
 	pass, vals := r.pass, r.vals
-	r.local, r.binds = map[*types.Func]bool{}, map[*types.Func]bool{}
+	r.local, r.binds, r.runParams = map[*types.Func]bool{}, map[*types.Func]bool{}, map[*types.Func][]int{}
 	callers := map[*types.Func][]*types.Func{}
 	var dropped, binding []*types.Func
 	for fn, d := range vals.Decls {
@@ -139,13 +143,40 @@ func (r *Result) findLocal() {
 			dropped = append(dropped, fn) // assembly: unknown
 			continue
 		}
+		sig := fn.Signature()
+		for _, c := range paramCalls(pass.TypesInfo, sig, d.Body) {
+			r.runParams[fn] = append(r.runParams[fn], c)
+		}
+	}
+	for fn, d := range vals.Decls {
+		if d.Body == nil {
+			continue
+		}
+		sig := fn.Signature()
 		binds := false
 		ok := everyCall(d.Body, func(c *ast.CallExpr) bool {
+			if paramCall(pass.TypesInfo, sig, c) >= 0 {
+				return true // judged where fn is called (funcparams.go)
+			}
 			if callee := analysisutil.Callee(pass.TypesInfo, c); callee != nil && vals.Decls[callee] != nil {
 				if r.streamArgLocal(callee, c) {
 					return true
 				}
-				callers[callee] = append(callers[callee], fn)
+				named, ok := r.givenFuncs(callee, c)
+				if !ok {
+					return false
+				}
+				for _, g := range append(named, callee) {
+					if vals.Decls[g.Origin()] == nil {
+						if local, b := r.localFunc(g); !local {
+							return false
+						} else {
+							binds = binds || b
+						}
+						continue
+					}
+					callers[g.Origin()] = append(callers[g.Origin()], fn)
+				}
 				return true
 			}
 			local, b := r.localCall(c)
@@ -383,6 +414,12 @@ func everyRepeatedCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 			all = everyCall(m, ok)
 			return false
 		}
+		if lit, isLit := m.(*ast.FuncLit); isLit {
+			// A literal's returns end it, not the retry: when it runs,
+			// all of it runs (given to a helper that calls it).
+			all = everyCall(lit.Body, ok)
+			return false
+		}
 		if c, isCall := m.(*ast.CallExpr); isCall && !ok(c) {
 			all = false
 		}
@@ -512,6 +549,17 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return false, false // an interface method: any implementation
 	}
 	if local, binds := r.localFunc(fn); local {
+		named, ok := r.givenFuncs(fn, call)
+		if !ok {
+			return false, false
+		}
+		for _, g := range named {
+			l, b := r.localFunc(g)
+			if !l {
+				return false, false
+			}
+			binds = binds || b
+		}
 		return true, binds
 	}
 	return r.streamArgLocal(fn, call), false
