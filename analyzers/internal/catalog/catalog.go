@@ -821,6 +821,9 @@ var HostStatePackages = map[string]bool{
 	// Netlink sockets (AF_NETLINK) reach only this host's kernel: its
 	// links, addresses, routes and namespaces.
 	"github.com/vishvananda/netlink": true, "github.com/vishvananda/netlink/nl": true, "github.com/vishvananda/netns": true,
+	// File watches (inotify, kqueue, ReadDirectoryChangesW) are this
+	// host's kernel's.
+	"github.com/fsnotify/fsnotify": true,
 }
 
 // hostStateFuncs are the functions, outside HostStatePackages, that
