@@ -143,9 +143,8 @@ func (r *Result) findLocal() {
 			dropped = append(dropped, fn) // assembly: unknown
 			continue
 		}
-		sig := fn.Signature()
-		for _, c := range paramCalls(pass.TypesInfo, sig, d.Body) {
-			r.runParams[fn] = append(r.runParams[fn], c)
+		if runs := paramCalls(pass.TypesInfo, fn.Signature(), d.Body); len(runs) > 0 {
+			r.runParams[fn] = runs
 		}
 	}
 	for fn, d := range vals.Decls {
@@ -167,15 +166,15 @@ func (r *Result) findLocal() {
 					return false
 				}
 				for _, g := range append(named, callee) {
-					if vals.Decls[g.Origin()] == nil {
-						if local, b := r.localFunc(g); !local {
-							return false
-						} else {
-							binds = binds || b
-						}
+					if vals.Decls[g.Origin()] != nil {
+						callers[g.Origin()] = append(callers[g.Origin()], fn)
 						continue
 					}
-					callers[g.Origin()] = append(callers[g.Origin()], fn)
+					local, b := r.localFunc(g) // of another package
+					if !local {
+						return false
+					}
+					binds = binds || b
 				}
 				return true
 			}
