@@ -77,20 +77,7 @@ func (in *interp) safeRequest(call *ast.CallExpr) bool {
 		return false
 	}
 	body := call.Args[row.ValueArg+2]
-	if isNilIdent(in.info, body) {
-		return true
-	}
-	obj, _ := in.info.Uses[selectedIdent(body)].(*types.Var)
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == catalog.NetHTTP && obj.Name() == "NoBody"
-}
-
-// selectedIdent returns the name a selector expression selects (http.NoBody's
-// NoBody), or nil.
-func selectedIdent(e ast.Expr) *ast.Ident {
-	if sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr); ok {
-		return sel.Sel
-	}
-	return nil
+	return isNilIdent(in.info, body) || analysisutil.IsPkgVar(analysisutil.ReferredObject(in.info, body), catalog.NetHTTP, "NoBody")
 }
 
 // statusSend reports whether call is a net/http send (a catalog Send row)
@@ -189,7 +176,7 @@ func (in *interp) derivesSelf(call *ast.CallExpr, req *types.Var) bool {
 // a status probe's response (`resp.Body.Close()`), nil otherwise.
 func (in *interp) bodyClosed(call *ast.CallExpr, statuses map[*types.Var]bool) *ast.Ident {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || len(call.Args) != 0 || sel.Sel.Name != "Close" {
+	if !ok || len(call.Args) != 0 || !isCloser(in.info, sel) {
 		return nil
 	}
 	body, ok := sel.X.(*ast.SelectorExpr)

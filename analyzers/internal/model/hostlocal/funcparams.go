@@ -17,25 +17,17 @@ import (
 // an interface's method value) may reach anything, and the call is not
 // local. LocalFact.Runs lists the parameters it runs.
 
-// paramCall returns the index of the parameter of the function whose
-// signature is sig that call calls (`f()`), or -1.
-func paramCall(info *types.Info, sig *types.Signature, call *ast.CallExpr) int {
-	id, ok := analysisutil.Unparen(call.Fun).(*ast.Ident)
-	if !ok || sig == nil {
+// paramCall returns the index of the parameter of function type of fn
+// that call calls (`f()`), or -1.
+func paramCall(info *types.Info, fn *types.Func, call *ast.CallExpr) int {
+	i := analysisutil.ParamIndex(info, fn, call.Fun)
+	if i < 0 {
 		return -1
 	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
+	if _, isFunc := fn.Signature().Params().At(i).Type().Underlying().(*types.Signature); !isFunc {
 		return -1
 	}
-	for i := range sig.Params().Len() {
-		if sig.Params().At(i) == v {
-			if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc {
-				return i
-			}
-		}
-	}
-	return -1
+	return i
 }
 
 // runs returns the parameters fn runs (LocalFact.Runs), for a function of
@@ -62,42 +54,32 @@ func (r *Result) givenFuncs(fn *types.Func, call *ast.CallExpr) (named []*types.
 		if i >= len(call.Args) || fn.Signature().Variadic() && i == fn.Signature().Params().Len()-1 {
 			return nil, false
 		}
-		switch a := analysisutil.Unparen(call.Args[i]).(type) {
-		case *ast.FuncLit:
+		a := analysisutil.Unparen(call.Args[i])
+		if _, isLit := a.(*ast.FuncLit); isLit {
 			continue
-		case *ast.Ident, *ast.SelectorExpr:
-			var id *ast.Ident
-			if sel, isSel := a.(*ast.SelectorExpr); isSel {
-				if s := info.Selections[sel]; s != nil && s.Kind() != types.MethodVal {
-					return nil, false // a method expression, a field
-				}
-				if s := info.Selections[sel]; s != nil && analysisutil.IsInterfaceMethod(s.Obj().(*types.Func)) {
-					return nil, false // any implementation
-				}
-				id = sel.Sel
-			} else {
-				id = a.(*ast.Ident)
-			}
-			f, isFunc := info.Uses[id].(*types.Func)
-			if !isFunc {
-				return nil, false // a variable holding a function
-			}
-			named = append(named, f)
-		default:
-			return nil, false
 		}
+		if sel, isSel := a.(*ast.SelectorExpr); isSel {
+			if s := info.Selections[sel]; s != nil && s.Kind() != types.MethodVal {
+				return nil, false // a method expression, a field
+			}
+		}
+		f, isFunc := analysisutil.ReferredObject(info, a).(*types.Func)
+		if !isFunc || analysisutil.IsInterfaceMethod(f) {
+			return nil, false // a variable holding a function; any implementation
+		}
+		named = append(named, f)
 	}
 	return named, true
 }
 
-// paramCalls returns the parameters of the function whose signature is
-// sig that body calls, each once, in order.
-func paramCalls(info *types.Info, sig *types.Signature, body *ast.BlockStmt) []int {
+// paramCalls returns the parameters of fn that its body calls, each
+// once, in order.
+func paramCalls(info *types.Info, fn *types.Func, body *ast.BlockStmt) []int {
 	var out []int
 	seen := map[int]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if i := paramCall(info, sig, c); i >= 0 && !seen[i] {
+			if i := paramCall(info, fn, c); i >= 0 && !seen[i] {
 				seen[i] = true
 				out = append(out, i)
 			}
