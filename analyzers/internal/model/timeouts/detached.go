@@ -12,14 +12,18 @@ import (
 )
 
 // Work detached on purpose: a context.Background() in work that is started
-// as a goroutine — by a closure kept in a variable that only a go
-// statement starts, or inside the callee — outlives the caller by design.
+// as a goroutine — by a closure kept in a variable that a go statement
+// starts, or inside the callee — outlives the caller by design.
 
 // startedAlone reports whether the function literal at lit is kept in a
-// local variable that the function only starts as a goroutine
+// local variable that the function starts as a goroutine
 // (`keepAlive := func() {...}; go keepAlive()`): like a `go func() {...}()`,
-// work meant to outlive the caller. started caches, for the function's
-// body, the variables whose every use is the function of a go statement.
+// work meant to outlive the caller. A closure also called in place (on
+// another path: `if h2 { work() } else { go work() }`) is still written to
+// outlive the caller: its Background is the lifetime its goroutine needs,
+// and the caller's context put there would end that goroutine with the
+// request. started caches, for the function's body, the variables some
+// use of which is the function of a go statement.
 func startedAlone(info *types.Info, lit, body inspector.Cursor, started *map[types.Object]bool) bool {
 	var lhs ast.Expr
 	switch p := lit.Parent().Node().(type) {
@@ -42,10 +46,10 @@ func startedAlone(info *types.Info, lit, body inspector.Cursor, started *map[typ
 	return (*started)[info.ObjectOf(id)]
 }
 
-// goStartedVars returns the variables used in body, every use of which is
+// goStartedVars returns the variables used in body some use of which is
 // the function called by a go statement.
 func goStartedVars(info *types.Info, body inspector.Cursor) map[types.Object]bool {
-	onlyGo := map[types.Object]bool{}
+	started := map[types.Object]bool{}
 	for c := range body.Preorder((*ast.Ident)(nil)) {
 		obj, ok := info.Uses[c.Node().(*ast.Ident)].(*types.Var)
 		if !ok {
@@ -53,14 +57,11 @@ func goStartedVars(info *types.Info, body inspector.Cursor) map[types.Object]boo
 		}
 		call, isCall := c.Parent().Node().(*ast.CallExpr)
 		_, isGo := c.Parent().Parent().Node().(*ast.GoStmt)
-		asGo := isCall && call.Fun == c.Node() && isGo
-		if prev, seen := onlyGo[obj]; !seen {
-			onlyGo[obj] = asGo
-		} else {
-			onlyGo[obj] = prev && asGo
+		if isCall && call.Fun == c.Node() && isGo {
+			started[obj] = true
 		}
 	}
-	return onlyGo
+	return started
 }
 
 // detachesParam reports whether the function call calls, one of this

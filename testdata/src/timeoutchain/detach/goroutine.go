@@ -44,13 +44,29 @@ func hold(ctx context.Context, pub publisher) {
 	go release("leases")
 }
 
-// The near miss: the same closure is also called in place, where the
-// caller waits for it.
+// Started as a goroutine on one path and called in place on another:
+// the closure is still written to outlive the caller. Its Background is
+// the lifetime the goroutine needs; ctx put there would end that
+// goroutine with the request.
+func holdOrWait(ctx context.Context, pub publisher, async bool) {
+	release := func(topic string) {
+		_ = pub.Publish(context.Background(), topic, []byte("released"))
+	}
+	if async {
+		go release("leases")
+		return
+	}
+	release("audit")
+}
+
+// The near miss: this closure is only called in place, where the caller
+// waits for it; the goroutine starts another one.
 func holdAndWait(ctx context.Context, pub publisher) {
 	release := func(topic string) {
 		_ = pub.Publish(context.Background(), topic, []byte("released")) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 	}
-	go release("leases")
+	watch := func() { <-ctx.Done() }
+	go watch()
 	release("audit")
 }
 
