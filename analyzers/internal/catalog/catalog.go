@@ -252,6 +252,12 @@ const (
 	// does no work there (database/sql's Ping): a retry whose attempts
 	// make only such calls is a readiness wait (the model's probes.go).
 	Probe
+	// SpecificCheck: a function reporting whether its error argument is
+	// one named failure of no outage kind, as errors.Is with that
+	// failure's value does (os.IsNotExist is errors.Is(err,
+	// fs.ErrNotExist) in an older spelling): a loop that goes round on
+	// its true branch goes round on that one failure.
+	SpecificCheck
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -645,6 +651,10 @@ var sentinelRows = []Row{
 	// Optimistic-concurrency conflicts: the write lost a race.
 	{Path: K8sAPIErrors, Name: "IsConflict", Role: Conflict},
 	{Path: GoRedisV9, Name: "TxFailedErr", Role: Conflict},
+	// The os package's older predicates of errors.Is(err, fs.ErrX).
+	{Path: "os", Name: "IsExist", Role: SpecificCheck},
+	{Path: "os", Name: "IsNotExist", Role: SpecificCheck},
+	{Path: "os", Name: "IsPermission", Role: SpecificCheck},
 	// Errors an outage gives every client.
 	{Path: IO, Name: "ErrUnexpectedEOF", Role: Outage},
 	{Path: IO, Name: "ErrClosedPipe", Role: Outage},

@@ -91,6 +91,9 @@ func (m *builder) classifier(fn *types.Func) (IdentifyFact, bool) {
 		return IdentifyFact{}, false
 	}
 	fn = fn.Origin()
+	if row := catalogRow(fn); row != nil && row.Role == catalog.SpecificCheck {
+		return IdentifyFact{Param: 0, Specific: true}, true // os.IsNotExist(err)
+	}
 	if fn.Pkg() == m.pass.Pkg {
 		f, ok := m.classifiers[fn]
 		return f, ok

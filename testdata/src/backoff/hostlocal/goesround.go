@@ -14,7 +14,7 @@ func OpenFetched(path string, fetch func(string) error) (*os.File, error) {
 	for { // want `tries again at once`
 		f, err := os.Open(path)
 		if err != nil {
-			if os.IsNotExist(err) {
+			if fetch != nil {
 				if err := fetch(path); err != nil {
 					return nil, errGone
 				}

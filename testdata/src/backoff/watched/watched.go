@@ -1,4 +1,4 @@
-// Package watched: a loop that, when the file is missing, blocks in a
+// Package watched: a loop that, when the open fails, blocks in a
 // watcher until it appears before it opens it again. The watcher's
 // interface is implemented, in its package, by a method that polls with
 // a pause: the call may wait, and the loop is not known to go round at
@@ -29,14 +29,11 @@ func (t *tail) reopen() error {
 		var err error
 		t.file, err = os.Open(t.path)
 		if err != nil {
-			if os.IsNotExist(err) {
-				t.log.Printf("waiting for %s", t.path)
-				if err := t.w.BlockUntilExists(t.stop); err != nil {
-					return err
-				}
-				continue
+			t.log.Printf("waiting for %s: %v", t.path, err)
+			if err := t.w.BlockUntilExists(t.stop); err != nil {
+				return fmt.Errorf("open %s: %w", t.path, err)
 			}
-			return fmt.Errorf("open %s: %w", t.path, err)
+			continue
 		}
 		return nil
 	}
@@ -49,14 +46,11 @@ func (t *tail) reopenChanged() error {
 		var err error
 		t.file, err = os.Open(t.path)
 		if err != nil {
-			if os.IsNotExist(err) {
-				t.log.Printf("waiting for %s", t.path)
-				if err := t.w.Changed(t.path); err != nil {
-					return err
-				}
-				continue
+			t.log.Printf("waiting for %s: %v", t.path, err)
+			if err := t.w.Changed(t.path); err != nil {
+				return fmt.Errorf("open %s: %w", t.path, err)
 			}
-			return fmt.Errorf("open %s: %w", t.path, err)
+			continue
 		}
 		return nil
 	}
