@@ -59,6 +59,7 @@ func (in *interp) assign(st *ast.AssignStmt, s *state) *state {
 	default:
 		// x op= y
 		s = s.clone()
+		in.noteDelayVal(st.Lhs[0], st, s)
 		if obj := in.trackedIdent(st.Lhs[0]); obj != nil {
 			v, ok1 := s.val(obj)
 			r, ok2 := in.eval(st.Rhs[0], s)
@@ -225,6 +226,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 			continue
 		}
 		s.overwrite(obj)
+		in.noteDelayVal(l, r.expr, s)
 		if r.sl != nil {
 			c := *r.sl
 			c.key = obj
@@ -481,4 +483,17 @@ func (in *interp) verdictOn(call *ast.CallExpr, s *state) *slot {
 		}
 	}
 	return nil
+}
+
+// noteDelayVal records on s, a path's own copy, that it gave lhs the
+// value v (an expression, or the statement `wait *= 2`) when lhs is a
+// variable the judged loop's waits read their duration from
+// (resumeSeen.delayVars).
+func (in *interp) noteDelayVal(lhs ast.Expr, v ast.Node, s *state) {
+	if in.resume == nil || len(in.resume.delayVars) == 0 {
+		return
+	}
+	if obj := in.objOf(lhs); obj != nil && in.resume.delayVars[obj] {
+		s.delayVal = v
+	}
 }

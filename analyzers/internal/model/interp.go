@@ -144,6 +144,7 @@ func (in *interp) startOp(s *state, call *ast.CallExpr) {
 	s.opIter = true
 	s.delayed, s.delayMay = false, false
 	s.boundFork = false
+	s.delayVal = nil
 }
 
 // noteWait marks the path as having waited when stmt waits: surely (a

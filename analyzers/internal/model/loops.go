@@ -218,7 +218,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
 	if !v.retry {
 		if v.resume {
-			m.addResume(stmt, label, gotoList, gotoIdx, body)
+			m.addResume(stmt, label, gotoList, gotoIdx, body, v.failDelays)
 		}
 		return nil
 	}

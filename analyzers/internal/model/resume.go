@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // A resume loop is a loop that goes on after a success — a watch that
@@ -30,12 +31,21 @@ import (
 // Resume loops are no retry sites: they have no bound by design, one pass
 // is no attempt of a request the caller made, and nothing counts them in
 // nesting. The model lists them apart, in Result.Resumes.
-func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int, body *ast.BlockStmt) {
+//
+// A loop whose successes wait too, at the same wait, is a poll, unless a
+// failure gives that wait's duration a value of its own (failDelays,
+// resumeSeen.ownFailDelay): then the failure's wait is judged by that
+// value, where the failure sets it (`wait = time.Second` in a renewal
+// whose successes wait half the lease's TTL).
+func (m *builder) addResume(stmt ast.Stmt, label string, gotoList []ast.Stmt, gotoIdx int, body *ast.BlockStmt, failDelays []ast.Node) {
 	if m.accepts(loopNodes(stmt, gotoList, gotoIdx)) || m.onlyLocal(loopNodes(stmt, gotoList, gotoIdx)) {
 		return
 	}
 	r := loopSite(stmt, label, gotoList, gotoIdx)
 	m.findDelays(r, body)
+	if len(failDelays) > 0 {
+		m.failureDelays(r, body, failDelays)
+	}
 	if len(r.Delays) > 0 {
 		m.result.Resumes = append(m.result.Resumes, r)
 	}
@@ -143,6 +153,94 @@ type resumeSeen struct {
 	// items: the variables holding what first handed out, found when
 	// first needed (skipitems.go).
 	items map[types.Object]bool
+	// delayVars: the local variables the loop's waits read their
+	// duration from (`case <-time.After(wait)`); failDelays and
+	// okDelays, the values (as written) that paths going round after a
+	// failure and after a success gave them since their last operation
+	// (state.delayVal).
+	delayVars            map[types.Object]bool
+	failDelays, okDelays map[string]ast.Node
+}
+
+// ownFailDelay reports whether a failure goes round with a wait of its
+// own: both kinds of path wait at the same wait, but a failure gives its
+// duration a value no success gives it (`wait = time.Second` where a
+// renewal sets `wait = ttl / 2`). That failure's wait is a retry delay,
+// not the poll's interval.
+func (rs *resumeSeen) ownFailDelay() bool {
+	return len(rs.ownFailDelays()) > 0
+}
+
+// ownFailDelays returns the values of ownFailDelay, in source order.
+func (rs *resumeSeen) ownFailDelays() []ast.Node {
+	if len(rs.okDelays) == 0 {
+		return nil
+	}
+	var own []ast.Node
+	for text, v := range rs.failDelays {
+		if _, ok := rs.okDelays[text]; !ok {
+			own = append(own, v)
+		}
+	}
+	slices.SortFunc(own, func(a, b ast.Node) int { return int(a.Pos() - b.Pos()) })
+	return own
+}
+
+// noteDelay records the value the path t, going round, gave a delay
+// variable, into set.
+func noteDelay(set *map[string]ast.Node, t *state) {
+	if t.delayVal == nil {
+		return
+	}
+	if *set == nil {
+		*set = map[string]ast.Node{}
+	}
+	var text string
+	switch v := t.delayVal.(type) {
+	case ast.Expr:
+		text = types.ExprString(v)
+	case *ast.AssignStmt:
+		text = types.ExprString(v.Lhs[0]) + " " + v.Tok.String() + " " + types.ExprString(v.Rhs[0])
+	}
+	if prev, ok := (*set)[text]; !ok || t.delayVal.Pos() < prev.Pos() {
+		(*set)[text] = t.delayVal
+	}
+}
+
+// delayVarsOf returns the local variables of type time.Duration read in
+// the duration argument of a wait in nodes (outside function literals).
+func (in *interp) delayVarsOf(nodes []ast.Node) map[types.Object]bool {
+	var vars map[types.Object]bool
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				fn := analysisutil.Callee(in.info, x)
+				if !in.isDelayCall(x) && waits.TimeFunc(fn) == "" && !analysisutil.IsMethod(fn, "time", "Timer", "Reset") && !analysisutil.IsMethod(fn, "time", "Ticker", "Reset") {
+					return true
+				}
+				for _, a := range x.Args {
+					ast.Inspect(a, func(n ast.Node) bool {
+						id, ok := n.(*ast.Ident)
+						if !ok {
+							return true
+						}
+						if v, ok := in.info.Uses[id].(*types.Var); ok && isLocal(v) && analysisutil.IsNamedType(v.Type(), "time", "Duration") {
+							if vars == nil {
+								vars = map[types.Object]bool{}
+							}
+							vars[v] = true
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	return vars
 }
 
 // firstOp returns the first operation in nodes, in source order (not in
@@ -197,6 +295,7 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 		rs.progress = true
 	case t.verdictNo:
 		rs.ok = true // a poll until done (see opVerdict)
+		noteDelay(&rs.okDelays, t)
 		if t.delayed {
 			rs.okWaits = true
 		} else {
@@ -222,8 +321,13 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 	case slotsFailing(t):
 		rs.fail = true
 		pendFail = !waited
+		if !waited {
+			// its wait is the next pass's, at the top
+			noteDelay(&rs.failDelays, t)
+		}
 	case slotsOK(t):
 		rs.ok = true
+		noteDelay(&rs.okDelays, t)
 		if waited {
 			rs.okWaits = true
 		} else {
@@ -249,7 +353,7 @@ func (rs *resumeSeen) settle(s *state) {
 }
 
 func (rs *resumeSeen) resume() bool {
-	return rs.fail && (rs.ok || rs.session) && !rs.failAtOnce && !rs.okWaits && !rs.progress
+	return rs.fail && (rs.ok || rs.session) && !rs.failAtOnce && (!rs.okWaits || rs.ownFailDelay()) && !rs.progress
 }
 
 // sessionEnded reports whether the path holds the outcome of a session
@@ -286,4 +390,54 @@ func slotsOK(s *state) bool {
 		}
 	}
 	return false
+}
+
+// failureDelays replaces the waits of the resume loop r that read a
+// variable a failure gives a value of its own with a wait of each such
+// value (an expression: `wait = time.Second`; an update in place,
+// `wait *= 2`, keeps the wait's own reading of the variable).
+func (m *builder) failureDelays(r *Retry, fnBody *ast.BlockStmt, vals []ast.Node) {
+	var delays []*waits.Delay
+	added := map[ast.Node]bool{} // one wait per value, however many waits read it
+	for _, d := range r.Delays {
+		if d.Own || !m.readsLocalDuration(d.Dur) {
+			delays = append(delays, d)
+			continue
+		}
+		replaced := false
+		for _, v := range vals {
+			e, ok := v.(ast.Expr)
+			if !ok {
+				continue
+			}
+			replaced = true
+			if added[e] {
+				continue
+			}
+			added[e] = true
+			c := *d
+			c.Dur = e
+			c.Shape = m.waitLayer.Shape(e, fnBody)
+			delays = append(delays, &c)
+		}
+		if !replaced {
+			delays = append(delays, d)
+		}
+	}
+	r.Delays = delays
+}
+
+// readsLocalDuration reports whether e reads a local variable of type
+// time.Duration.
+func (m *builder) readsLocalDuration(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) && analysisutil.IsNamedType(v.Type(), "time", "Duration") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -22,6 +22,9 @@ type loopVerdict struct {
 	// same operations again; no success path waits before going round
 	// (see resume.go).
 	resume bool
+	// failDelays: for a resume loop whose successes wait too, the
+	// values a failure gives the wait's duration (resumeSeen.ownFailDelays).
+	failDelays []ast.Node
 	// identified: every path that goes round after a failure identified
 	// which failure it was first (state.identified).
 	identified bool
@@ -179,6 +182,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	topWait := in.waitsFirst(body)
 	rs.first = in.firstOp(stmtNodes(body))
 	rs.firstNext = in.nextItem(rs.first)
+	rs.delayVars = in.delayVarsOf(stmtNodes(body))
 	prevResume := in.resume
 	in.resume = &rs
 	defer func() { in.resume = prevResume }()
@@ -360,6 +364,9 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	}
 	v := loopVerdict{retry: failBack && !okBack && okExit, identified: failBack && !anyFailBack, clientErrors: failBack && !anyOutageBack, specific: failBack && !anyOutageSig, notDone: failBack && !anyDoneBack, cancelProof: failBack && !anyCancelBack}
 	v.resume = rs.resume()
+	if v.resume && rs.okWaits {
+		v.failDelays = rs.ownFailDelays()
+	}
 	for op := range exitFailOps {
 		if !loopingOps[op] {
 			v.givesUp = true

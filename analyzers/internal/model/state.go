@@ -234,7 +234,12 @@ type state struct {
 	// next operation, at the top of the next pass, decides what the
 	// resume rule makes of it (resumeSeen.settle).
 	pendFail, pendOK bool
-	attempts         int // completed iterations that ran an operation
+	// delayVal: the value the path last gave a variable one of the
+	// loop's waits reads its duration from (resumeSeen.delayVars) since
+	// its last operation (`wait = time.Second` on a failure): nil when
+	// it gave none.
+	delayVal ast.Node
+	attempts int // completed iterations that ran an operation
 }
 
 // boolDef remembers that a local bool was assigned a condition, so that a
@@ -430,6 +435,9 @@ func (s *state) hash() uint64 {
 			flags |= 1 << i
 		}
 	}
+	if s.delayVal != nil {
+		h = mix(h, uint64(s.delayVal.Pos()))
+	}
 	return mix(h, flags)
 }
 
@@ -448,7 +456,7 @@ func mix(a, b uint64) uint64 {
 // equal reports whether a and b are the same state but for attempts.
 func equal(a, b *state) bool {
 	if a.stickyFail != b.stickyFail || a.stickyOK != b.stickyOK || a.firstOK != b.firstOK || a.opIter != b.opIter ||
-		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK || a.ownType != b.ownType ||
+		a.progress != b.progress || a.delayed != b.delayed || a.boundFork != b.boundFork || a.verdict != b.verdict || a.verdictNo != b.verdictNo || a.identified != b.identified || a.outage != b.outage || a.unsent != b.unsent || a.delayMay != b.delayMay || a.empty != b.empty || a.pendFail != b.pendFail || a.pendOK != b.pendOK || a.ownType != b.ownType || a.delayVal != b.delayVal ||
 		len(a.slots) != len(b.slots) || len(a.vals) != len(b.vals) || len(a.bools) != len(b.bools) {
 		return false
 	}
