@@ -258,6 +258,12 @@ const (
 	// fs.ErrNotExist) in an older spelling): a loop that goes round on
 	// its true branch goes round on that one failure.
 	SpecificCheck
+	// Pure: a standard-library function or method whose error depends
+	// on its arguments alone (parsing a string, compiling a pattern): no
+	// operation, since calling it again with the same input fails the
+	// same way. A loop whose only fallible calls are such is no retry,
+	// whatever it waits: it reaches nothing.
+	Pure
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -692,8 +698,6 @@ var hostLocalRows = []Row{
 	{Path: "net", Name: "FileListener", ValueArg: -1, Role: HostBind},
 	{Path: "net", Name: "FilePacketConn", ValueArg: -1, Role: HostBind},
 	{Path: "net", Name: "ParseIP", Role: HostLocal},
-	{Path: "net", Name: "ParseCIDR", Role: HostLocal},
-	{Path: "net", Name: "SplitHostPort", Role: HostLocal},
 	{Path: "net", Name: "JoinHostPort", Role: HostLocal},
 	{Path: "net", Recv: "ListenConfig", Name: "Listen", ValueArg: 1, Role: HostBind},
 	{Path: "net", Recv: "ListenConfig", Name: "ListenPacket", ValueArg: 1, Role: HostBind},
@@ -814,6 +818,45 @@ var StreamPackages = map[string]bool{"bufio": true, "io": true, "encoding/json":
 
 // probeRows are the standard library's calls that only ask whether a
 // dependency answers.
+// pureRows are the standard library's parsers and compilers of values
+// given as arguments.
+var pureRows = []Row{
+	{Path: "strconv", Name: "Atoi", Role: Pure},
+	{Path: "strconv", Name: "ParseBool", Role: Pure},
+	{Path: "strconv", Name: "ParseComplex", Role: Pure},
+	{Path: "strconv", Name: "ParseFloat", Role: Pure},
+	{Path: "strconv", Name: "ParseInt", Role: Pure},
+	{Path: "strconv", Name: "ParseUint", Role: Pure},
+	{Path: "strconv", Name: "QuotedPrefix", Role: Pure},
+	{Path: "strconv", Name: "Unquote", Role: Pure},
+	{Path: "strconv", Name: "UnquoteChar", Role: Pure},
+	{Path: "time", Name: "Parse", Role: Pure},
+	{Path: "time", Name: "ParseDuration", Role: Pure},
+	{Path: "time", Name: "ParseInLocation", Role: Pure},
+	{Path: "net", Name: "ParseCIDR", Role: Pure},
+	{Path: "net", Name: "ParseMAC", Role: Pure},
+	{Path: "net", Name: "SplitHostPort", Role: Pure},
+	{Path: "net/netip", Name: "ParseAddr", Role: Pure},
+	{Path: "net/netip", Name: "ParseAddrPort", Role: Pure},
+	{Path: "net/netip", Name: "ParsePrefix", Role: Pure},
+	{Path: "net/url", Name: "Parse", Role: Pure},
+	{Path: "net/url", Name: "ParseQuery", Role: Pure},
+	{Path: "net/url", Name: "ParseRequestURI", Role: Pure},
+	{Path: "net/url", Name: "PathUnescape", Role: Pure},
+	{Path: "net/url", Name: "QueryUnescape", Role: Pure},
+	{Path: "net/url", Recv: "URL", Name: "Parse", Role: Pure},
+	{Path: "regexp", Name: "Compile", Role: Pure},
+	{Path: "regexp", Name: "CompilePOSIX", Role: Pure},
+	{Path: "mime", Name: "ParseMediaType", Role: Pure},
+	{Path: "encoding/hex", Name: "Decode", Role: Pure},
+	{Path: "encoding/hex", Name: "DecodeString", Role: Pure},
+	{Path: "encoding/base64", Recv: "Encoding", Name: "Decode", Role: Pure},
+	{Path: "encoding/base64", Recv: "Encoding", Name: "DecodeString", Role: Pure},
+	{Path: "path", Name: "Match", Role: Pure},
+	{Path: "path/filepath", Name: "Match", Role: Pure},
+	{Path: "path/filepath", Name: "Rel", Role: Pure},
+}
+
 var probeRows = []Row{
 	{Path: "database/sql", Recv: "DB", Name: "Ping", Role: Probe},
 	{Path: "database/sql", Recv: "DB", Name: "PingContext", Role: Probe},
@@ -852,6 +895,7 @@ func HostState(path, recv, name string) bool {
 
 func init() {
 	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
+	Rows = append(Rows, pureRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),

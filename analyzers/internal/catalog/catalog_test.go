@@ -222,3 +222,17 @@ func TestTestSupportPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsUnique checks that no two rows name the same function, method
+// or variable: Lookup holds one row per name, and a later row would hide
+// an earlier one's role without a word.
+func TestRowsUnique(t *testing.T) {
+	seen := map[[3]string]catalog.Role{}
+	for _, r := range catalog.Rows {
+		k := [3]string{r.Path, r.Recv, r.Name}
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%s.%s.%s: two rows (roles %d and %d)", r.Path, r.Recv, r.Name, prev, r.Role)
+		}
+		seen[k] = r.Role
+	}
+}

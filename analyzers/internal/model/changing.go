@@ -487,3 +487,98 @@ func (m *builder) picksUntilEmpty(in *interp, stmt ast.Stmt, ops []*ast.CallExpr
 	}
 	return back
 }
+
+// advancedByCond reports whether stmt is a for loop whose condition is a
+// call of a method with no arguments that returns a bool alone (`for
+// sc.Scan()`, `for it.Next()`), and an operation of the loop is given
+// what a method of the same value returns, with no arguments, in the
+// pass (`c.Lookup(sc.Text())`): the condition advanced the value to its
+// next item, and each pass works on that item. A failure goes round to
+// the next one: an iteration, not a retry of the same request.
+func (m *builder) advancedByCond(stmt ast.Stmt, nodes []ast.Node, ops []*ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	fs, ok := stmt.(*ast.ForStmt)
+	if !ok || fs.Cond == nil {
+		return false
+	}
+	cond, ok := analysisutil.Unparen(fs.Cond).(*ast.CallExpr)
+	if !ok || len(cond.Args) != 0 {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(cond.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sig, ok := info.TypeOf(cond.Fun).(*types.Signature)
+	if !ok || info.Selections[sel] == nil || info.Selections[sel].Kind() != types.MethodVal || sig.Results().Len() != 1 || !analysisutil.IsBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	recv := analysisutil.ReferredObject(info, sel.X)
+	if recv == nil {
+		return false
+	}
+	// item reports whether e is a call of a method of recv with no
+	// arguments that returns one value, no error (sc.Text()).
+	item := func(e ast.Node) bool {
+		c, ok := e.(*ast.CallExpr)
+		if !ok || len(c.Args) != 0 {
+			return false
+		}
+		s, ok := analysisutil.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || info.Selections[s] == nil || analysisutil.ReferredObject(info, s.X) != recv {
+			return false
+		}
+		t := info.TypeOf(c)
+		if t == nil {
+			return false
+		}
+		if _, tuple := t.(*types.Tuple); tuple {
+			return false
+		}
+		return !analysisutil.IsErrorType(t) && !analysisutil.IsBool(t)
+	}
+	// The pass's locals made from the item (`f :=
+	// strings.Fields(sc.Text())`), in the order they are assigned.
+	fromItem := map[types.Object]bool{}
+	mentionsItem := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if item(n) {
+				found = true
+			}
+			if id, ok := n.(*ast.Ident); ok && fromItem[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for _, root := range nodes {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+				for i, l := range as.Lhs {
+					if id, ok := analysisutil.Unparen(l).(*ast.Ident); ok && mentionsItem(as.Rhs[i]) {
+						if obj := info.ObjectOf(id); obj != nil {
+							fromItem[obj] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, call := range ops {
+		for _, a := range call.Args {
+			if mentionsItem(a) {
+				return true
+			}
+		}
+	}
+	return false
+}

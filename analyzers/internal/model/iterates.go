@@ -142,7 +142,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		return true
 	}
 	m.readsPosition(nodes, ops, derived)
-	if m.takesNext(nodes, ops) || m.picksUntilEmpty(in, stmt, ops) {
+	if m.takesNext(nodes, ops) || m.picksUntilEmpty(in, stmt, ops) || m.advancedByCond(stmt, nodes, ops) {
 		return true
 	}
 	// port++ where port started from the input (port := cfg.Port), not

@@ -338,6 +338,19 @@ func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true // <-errc: an attempt run in a goroutine
 		}
 		c, ok := n.(*ast.CallExpr)
-		return ok && in.isOp(c)
+		return ok && in.isOp(c) && !isPure(in.info, c)
 	})
+}
+
+// isPure reports whether call is of a catalog Pure row (strconv.Atoi,
+// time.Parse): its failure is its argument's, and a loop whose only
+// fallible calls are such reaches nothing to retry (a scan over lines
+// that skips the ones that do not parse).
+func isPure(info *types.Info, call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return false
+	}
+	row := catalogRow(fn)
+	return row != nil && row.Role == catalog.Pure
 }

@@ -413,7 +413,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 			return false, false
 		}
 		switch row.Role {
-		case catalog.HostLocal:
+		case catalog.HostLocal, catalog.Pure:
 			return true, false
 		case catalog.HostBind:
 			return true, true
