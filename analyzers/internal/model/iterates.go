@@ -282,6 +282,16 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 							if a.Value != nil && indexedByAdvanced(a.Value) {
 								changing = true
 							}
+							// addr := &net.UDPAddr{Port: port}: built in
+							// the pass from a value the loop derives.
+							if a.Value != nil {
+								ast.Inspect(a.Value, func(n ast.Node) bool {
+									if id, ok := n.(*ast.Ident); ok && derived[info.Uses[id]] {
+										changing = true
+									}
+									return !changing
+								})
+							}
 						}
 					}
 				case *ast.CallExpr:
