@@ -216,6 +216,9 @@ func TestTestSupportPath(t *testing.T) {
 		"example.com/db/test_helpers":                         true,
 		"example.com/db/test-utils":                           true,
 		"example.com/db/contest_entries":                      false,
+		"example.com/db/mongo/integration/unified":            true,
+		"example.com/s3/manager/internal/integration":         true,
+		"example.com/bot/integrations/slack":                  false,
 	} {
 		if got := catalog.TestSupportPath(path); got != want {
 			t.Errorf("TestSupportPath(%q) = %v, want %v", path, got, want)

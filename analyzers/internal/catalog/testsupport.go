@@ -4,8 +4,10 @@ import "strings"
 
 // TestSupportElems are the import-path elements that, by the Go
 // community's convention, name a package of test support rather than of
-// the product: an end-to-end harness (e2e), the helpers and fakes that
-// tests share (testutil, testing, mock, fakes). The code of such a package runs in
+// the product: an end-to-end or integration harness (e2e, integration:
+// a spec-test runner, a wait for a bucket the tests made), the helpers
+// and fakes that tests share (testutil, testing, mock, fakes). The plural
+// "integrations" (connectors to other products) is not one. The code of such a package runs in
 // tests, with the fixed delays and immediate retries tests use on
 // purpose, and is test code as much as a _test.go file.
 var TestSupportElems = map[string]bool{
@@ -14,6 +16,7 @@ var TestSupportElems = map[string]bool{
 	"testutil": true, "testutils": true, "testhelper": true, "testhelpers": true,
 	"testsupport": true, "testenv": true,
 	"mock": true, "mocks": true, "fake": true, "fakes": true,
+	"integration": true, "integrationtest": true, "integrationtests": true, "itest": true, "itests": true,
 }
 
 // TestSupportPath reports whether the package at path is test support: an

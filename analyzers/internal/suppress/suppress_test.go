@@ -109,8 +109,9 @@ type quiet struct{}
 func (*quiet) Errorf(string, ...any) {}
 
 // Findings in _test.go files and in test-support packages (testfiles/e2e,
-// testfiles/cache/cachetest) are dropped by default; the switch brings
-// them back. testfiles/latest only ends in "test" and is reported.
+// testfiles/integration, testfiles/cache/cachetest) are dropped by
+// default; the switch brings them back. testfiles/latest only ends in
+// "test", testfiles/integrations names connectors: both are reported.
 func TestTestFilesOffByDefault(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lookup(t, "retrynesting"), "testfiles/...")
 }
@@ -146,7 +147,7 @@ func TestTestFilesSwitch(t *testing.T) {
 	if inTests == 0 {
 		t.Errorf("with tests switched on, the nested retry in testfiles_test.go is not reported")
 	}
-	for _, p := range []string{"testfiles/e2e", "testfiles/cache/cachetest"} {
+	for _, p := range []string{"testfiles/e2e", "testfiles/cache/cachetest", "testfiles/integration"} {
 		if support[p] == 0 {
 			t.Errorf("with tests switched on, the nested retry in %s is not reported", p)
 		}
