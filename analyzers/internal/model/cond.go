@@ -276,9 +276,25 @@ var errorIface = analysisutil.ErrorType.Underlying().(*types.Interface)
 // statusExpr reports whether e reads resp.StatusCode of a tracked
 // response, and returns the response's key.
 func (in *interp) statusKey(e ast.Node, s *state) (key any, ok bool) {
+	httpConst := -1 // whether e names one of net/http's constants, asked once
 	ast.Inspect(e, func(n ast.Node) bool {
 		if key != nil {
 			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && in.statusMethod(call) {
+			// se.HTTPStatusCode() == http.StatusNotFound, se an error
+			// errors.As found: the error's variable stands for the
+			// response, as with a status field.
+			if httpConst < 0 {
+				httpConst = 0
+				if namesHTTPConst(in.info, e) {
+					httpConst = 1
+				}
+			}
+			if httpConst == 1 {
+				key = in.objOf(analysisutil.Unparen(call.Fun).(*ast.SelectorExpr).X)
+			}
+			return key == nil
 		}
 		if id, ok := n.(*ast.Ident); ok {
 			// code, a copy of resp.StatusCode the path has no value of.
@@ -526,4 +542,53 @@ func (in *interp) predicate(call *ast.CallExpr, s *state) (ts, fs []*state) {
 		return identify(nonNil(t)), nonNil(f)
 	}
 	return nonNil(t), nonNil(f)
+}
+
+// statusMethod reports whether call asks a variable holding an error (or
+// what errors.As found in one) for a number: a method with no arguments
+// and one result of an integer type (`se.HTTPStatusCode()`). Compared
+// with one of net/http's status constants, it is the status of the
+// response the error was made from (statusKey).
+func (in *interp) statusMethod(call *ast.CallExpr) bool {
+	if len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if s := in.info.Selections[sel]; s == nil || s.Kind() != types.MethodVal {
+		return false
+	}
+	if _, isID := analysisutil.Unparen(sel.X).(*ast.Ident); !isID {
+		return false
+	}
+	recv := in.info.TypeOf(sel.X)
+	if recv == nil || !types.Implements(recv, errorIface) && !types.IsInterface(recv) {
+		return false
+	}
+	t := in.info.TypeOf(call)
+	b, ok := t.(*types.Basic)
+	if !ok {
+		if t == nil {
+			return false
+		}
+		b, ok = t.Underlying().(*types.Basic)
+	}
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// namesHTTPConst reports whether n refers to a constant of net/http
+// (http.StatusNotFound).
+func namesHTTPConst(info *types.Info, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if c, ok := info.Uses[id].(*types.Const); ok && c.Pkg() != nil && c.Pkg().Path() == "net/http" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -85,6 +85,9 @@ func (in *interp) evalWith(e ast.Expr, s *state, statusKey any, code int64) (con
 		}
 		return binaryOp(l, x.Op, r)
 	case *ast.CallExpr:
+		if statusKey != nil && in.statusMethod(x) && in.objOf(analysisutil.Unparen(x.Fun).(*ast.SelectorExpr).X) == statusKey {
+			return constant.MakeInt64(code), true // se.HTTPStatusCode()
+		}
 		// Conversions: int(x), time.Duration(x).
 		if tv, ok := in.info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 			return in.evalWith(x.Args[0], s, statusKey, code)
