@@ -258,6 +258,11 @@ const (
 	// fs.ErrNotExist) in an older spelling): a loop that goes round on
 	// its true branch goes round on that one failure.
 	SpecificCheck
+	// Unwrapper: a function of one error that returns the error it
+	// wraps, or the innermost one (errors.Unwrap, github.com/pkg/errors'
+	// Cause): a type asserted on what it returns picks out the failure
+	// as a type asserted on the error itself does.
+	Unwrapper
 	// Pure: a standard-library function or method whose error depends
 	// on its arguments alone (parsing a string, compiling a pattern): no
 	// operation, since calling it again with the same input fails the
@@ -818,6 +823,13 @@ var StreamPackages = map[string]bool{"bufio": true, "io": true, "encoding/json":
 
 // probeRows are the standard library's calls that only ask whether a
 // dependency answers.
+// unwrapRows return the error an error wraps.
+var unwrapRows = []Row{
+	{Path: "errors", Name: "Unwrap", Role: Unwrapper},
+	{Path: "github.com/pkg/errors", Name: "Cause", Role: Unwrapper},
+	{Path: "github.com/pingcap/errors", Name: "Cause", Role: Unwrapper},
+}
+
 // pureRows are the standard library's parsers and compilers of values
 // given as arguments.
 var pureRows = []Row{
@@ -895,7 +907,7 @@ func HostState(path, recv, name string) bool {
 
 func init() {
 	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
-	Rows = append(Rows, pureRows...)
+	Rows = append(append(Rows, pureRows...), unwrapRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
@@ -105,7 +106,7 @@ func (in *interp) bind(lhs, rhs []ast.Expr, define bool, s *state) *state {
 	// error of that type.
 	if len(rhs) == 1 && len(lhs) == 2 {
 		if ta, isTA := analysisutil.Unparen(rhs[0]).(*ast.TypeAssertExpr); isTA && ta.Type != nil {
-			if id, isId := analysisutil.Unparen(ta.X).(*ast.Ident); isId {
+			if id, isId := in.unwrapped(ta.X).(*ast.Ident); isId {
 				if key, _, ok := in.errKey(id, s); ok {
 					for i, l := range lhs {
 						if obj := in.objOf(l); obj != nil {
@@ -496,4 +497,27 @@ func (in *interp) noteDelayVal(lhs ast.Expr, v ast.Node, s *state) {
 	if obj := in.objOf(lhs); obj != nil && in.resume.delayVars[obj] {
 		s.delayVal = v
 	}
+}
+
+// unwrapped returns e with the calls of catalog Unwrapper rows around it
+// taken off (`errors.Cause(err)` is err): a type asserted on what they
+// return is asserted on the error they were given, as errors.As would
+// find it.
+func (in *interp) unwrapped(e ast.Expr) ast.Expr {
+	for range 4 {
+		call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			break
+		}
+		fn := analysisutil.Callee(in.info, call)
+		if fn == nil {
+			break
+		}
+		row := catalogRow(fn)
+		if row == nil || row.Role != catalog.Unwrapper {
+			break
+		}
+		e = call.Args[0]
+	}
+	return analysisutil.Unparen(e)
 }

@@ -110,7 +110,7 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 	onErr := false
 	var errX ast.Expr
 	if ta, ok := analysisutil.Unparen(subject).(*ast.TypeAssertExpr); ok {
-		if id, ok := analysisutil.Unparen(ta.X).(*ast.Ident); ok {
+		if id, ok := in.unwrapped(ta.X).(*ast.Ident); ok {
 			_, _, onErr = in.errKey(id, s)
 			errX = id
 		}

@@ -32,3 +32,18 @@ func Is(err, target error) bool { // want Is:"identifies as errors.Is\\(0, 1\\)"
 func As(err error, target any) bool { // want As:"identifies as errors.As\\(0, 1\\)"
 	return stderrors.As(err, target)
 }
+
+// Cause returns the innermost error err wraps.
+func Cause(err error) error {
+	for {
+		w, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return err
+		}
+		next := w.Unwrap()
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
