@@ -222,17 +222,11 @@ func (in *interp) delayVarsOf(nodes []ast.Node) map[types.Object]bool {
 					return true
 				}
 				for _, a := range x.Args {
-					ast.Inspect(a, func(n ast.Node) bool {
-						id, ok := n.(*ast.Ident)
-						if !ok {
-							return true
+					localDurations(in.info, a, func(v *types.Var) bool {
+						if vars == nil {
+							vars = map[types.Object]bool{}
 						}
-						if v, ok := in.info.Uses[id].(*types.Var); ok && isLocal(v) && analysisutil.IsNamedType(v.Type(), "time", "Duration") {
-							if vars == nil {
-								vars = map[types.Object]bool{}
-							}
-							vars[v] = true
-						}
+						vars[v] = true
 						return true
 					})
 				}
@@ -431,13 +425,23 @@ func (m *builder) failureDelays(r *Retry, fnBody *ast.BlockStmt, vals []ast.Node
 // time.Duration.
 func (m *builder) readsLocalDuration(e ast.Expr) bool {
 	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := m.pass.TypesInfo.Uses[id].(*types.Var); ok && isLocal(v) && analysisutil.IsNamedType(v.Type(), "time", "Duration") {
-				found = true
-			}
-		}
-		return !found
+	localDurations(m.pass.TypesInfo, e, func(*types.Var) bool {
+		found = true
+		return false
 	})
 	return found
+}
+
+// localDurations calls f with each local variable of type time.Duration
+// that n reads, until f returns false.
+func localDurations(info *types.Info, n ast.Node, f func(*types.Var) bool) {
+	more := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && more {
+			if v, ok := info.Uses[id].(*types.Var); ok && isLocal(v) && analysisutil.IsNamedType(v.Type(), "time", "Duration") {
+				more = f(v)
+			}
+		}
+		return more
+	})
 }
