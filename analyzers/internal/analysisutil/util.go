@@ -221,3 +221,14 @@ func ReturnsNothing(info *types.Info, call *ast.CallExpr) bool {
 	sig, ok := t.Underlying().(*types.Signature)
 	return ok && sig.Results().Len() == 0
 }
+
+// GoEvaluated returns what the go statement g evaluates in the calling
+// goroutine: the receiver of a method value it starts, and the call's
+// arguments. The called function itself runs beside the caller.
+func GoEvaluated(g *ast.GoStmt) []ast.Expr {
+	var in []ast.Expr
+	if sel, ok := Unparen(g.Call.Fun).(*ast.SelectorExpr); ok {
+		in = append(in, sel.X)
+	}
+	return append(in, g.Call.Args...)
+}

@@ -261,11 +261,8 @@ func (m *builder) reachesIn(root ast.Node, self *Retry) []*Reach {
 			// it (often one worker shared by every caller): what it
 			// reaches is no part of the attempt. Its arguments are
 			// evaluated here.
-			if sel, ok := analysisutil.Unparen(x.Call.Fun).(*ast.SelectorExpr); ok {
-				ast.Inspect(sel.X, visit)
-			}
-			for _, a := range x.Call.Args {
-				ast.Inspect(a, visit)
+			for _, e := range analysisutil.GoEvaluated(x) {
+				ast.Inspect(e, visit)
 			}
 			return false
 		case *ast.FuncLit:

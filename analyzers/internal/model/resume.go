@@ -218,7 +218,7 @@ func (in *interp) delayVarsOf(nodes []ast.Node) map[types.Object]bool {
 				return false
 			case *ast.CallExpr:
 				fn := analysisutil.Callee(in.info, x)
-				if !in.isDelayCall(x) && waits.TimeFunc(fn) == "" && !analysisutil.IsMethod(fn, "time", "Timer", "Reset") && !analysisutil.IsMethod(fn, "time", "Ticker", "Reset") {
+				if !in.isDelayCall(x) && !waits.TimerWait(fn) {
 					return true
 				}
 				for _, a := range x.Args {

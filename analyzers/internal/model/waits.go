@@ -154,8 +154,7 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 							dur = a
 						}
 					}
-				case waits.TimeFunc(fn) != "", analysisutil.IsMethod(fn, "time", "Timer", "Reset"),
-					analysisutil.IsMethod(fn, "time", "Ticker", "Reset"):
+				case waits.TimerWait(fn):
 					if len(x.Args) == 1 && !handedOn[x] {
 						dur = x.Args[0]
 					}

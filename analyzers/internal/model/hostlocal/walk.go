@@ -16,11 +16,8 @@ func everyCall(n ast.Node, ok func(*ast.CallExpr) bool) bool {
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.GoStmt:
-			if sel, isSel := analysisutil.Unparen(x.Call.Fun).(*ast.SelectorExpr); isSel {
-				ast.Inspect(sel.X, visit)
-			}
-			for _, a := range x.Call.Args {
-				ast.Inspect(a, visit)
+			for _, e := range analysisutil.GoEvaluated(x) {
+				ast.Inspect(e, visit)
 			}
 			return false
 		case *ast.CallExpr:

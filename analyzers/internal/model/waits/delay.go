@@ -197,6 +197,13 @@ func NoWait(info *types.Info, call *ast.CallExpr) bool {
 	return exact && n < int64(time.Microsecond)
 }
 
+// TimerWait reports whether fn waits a duration it is given, or sets a
+// timer or ticker to one: a waiting function of the time package
+// (TimeFunc), or a Timer's or Ticker's Reset.
+func TimerWait(fn *types.Func) bool {
+	return TimeFunc(fn) != "" || analysisutil.IsMethod(fn, "time", "Timer", "Reset") || analysisutil.IsMethod(fn, "time", "Ticker", "Reset")
+}
+
 // TimeFunc returns the name of the time package's waiting function fn is
 // or does: time.Sleep, After, NewTimer, Tick or NewTicker themselves, or
 // a method of an injected clock of the same name (a catalog ClockMethod

@@ -2,17 +2,12 @@
 // github.com/pkg/errors: Cause returns the innermost error.
 package errors
 
+import stderrors "errors"
+
 // Cause returns the innermost error err wraps.
 func Cause(err error) error {
-	for {
-		w, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return err
-		}
-		next := w.Unwrap()
-		if next == nil {
-			return err
-		}
-		err = next
+	for u := stderrors.Unwrap(err); u != nil; u = stderrors.Unwrap(err) {
+		err = u
 	}
+	return err
 }
