@@ -24,7 +24,11 @@ func reportConfigs(pass *analysis.Pass, settings []*libconfig.Setting) {
 	seen := map[key]bool{}
 	for _, s := range settings {
 		cat, what := ConfigVerdict(s)
-		if cat == "" || cat == "no-jitter" && shortConstant(pass, s) {
+		if cat == "" || cat == "no-jitter" && (shortConstant(pass, s) || s.Retry != nil && s.Retry.Specific) {
+			// A settle pause; or an operation that goes round only on
+			// failures of its own making (model.Retry.Specific: every
+			// failure of the dependency ends it), which clients do not
+			// meet together: no waves for jitter to break.
 			continue
 		}
 		pos, end := s.Pos, s.End

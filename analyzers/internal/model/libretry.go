@@ -62,6 +62,7 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 		}
 		if row.OpArg < len(call.Args) {
 			m.setOp(r, call.Args[row.OpArg])
+			r.Specific = ownFailuresOnly(info, r)
 		}
 	case catalog.RetrySend:
 		r.Kind = ClientRetry

@@ -87,7 +87,9 @@ type Retry struct {
 	// errors.Is(err, io.ErrNoProgress); not the catalog's Outage rows,
 	// such as io.ErrUnexpectedEOF or context.DeadlineExceeded): a failure
 	// of this request's own state, which clients do not reach together
-	// when a dependency goes down.
+	// when a dependency goes down. For a library retry: its operation
+	// ends the retry on every failure of its work and otherwise fails
+	// only with errors of its own making (ownFailuresOnly).
 	Specific bool
 	// NotDone: every path that goes round after a failure knows the
 	// server did not act on the request: it refused it with a 4xx (a
