@@ -102,9 +102,10 @@ func (m *layer) findDropped(t *Timeouts) {
 			}
 			scope := m.ctxInScope(fd.Type)
 			sent = m.requestToSend(fd.Type)
-			if scope != "" && (m.neverCancelled(fd.Body.Lbrace+1, scope) || m.doneOnEntry(fd, scope)) {
+			if scope != "" && (m.neverCancelled(fd.Body.Lbrace+1, scope) || m.doneOnEntry(fd, scope) || m.detachesScope(fd, scope)) {
 				// Every caller gives a context that is never cancelled,
-				// or one already done: nothing live is dropped.
+				// or one already done; or the function only ever
+				// detaches its context: nothing live is dropped.
 				scope = ""
 			}
 			walk(body, scope)

@@ -21,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil)},
 }
 
 type layer struct {
@@ -35,6 +35,7 @@ type layer struct {
 	calls     *callIndex            // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node // built on first need (guards.go)
 	unread    map[*types.Var]bool   // unreadParam's answers, for parameters asked first (dropped.go)
+	detached  map[*types.Var]bool   // detachedParam's answers, likewise (detaches.go)
 	following map[*types.Var]bool   // the locals neverRunUnder is judging (dropped.go)
 	hijackers map[*types.Func]bool  // functions that take an HTTP connection over (hijack.go)
 }
@@ -54,6 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		carriers:  provenance.NewSummaries[CarrierFact](),
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
 		unread:    map[*types.Var]bool{},
+		detached:  map[*types.Var]bool{},
 		following: map[*types.Var]bool{},
 	}
 	m.findHijackers()
@@ -71,6 +73,9 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.boundsSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.detachSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

@@ -63,3 +63,20 @@ func forwards(ctx context.Context) error { // want forwards:`unread\[0\]`
 func reads(ctx context.Context) error {
 	return call(ctx, "")
 }
+
+type holder struct{ ctx context.Context }
+
+// keepsDetached only ever detaches its context.
+func keepsDetached(ctx context.Context) *holder { // want keepsDetached:`detaches\[0\]`
+	return &holder{ctx: context.WithoutCancel(ctx)}
+}
+
+// handsDetached hands it on to a parameter that is only detached.
+func handsDetached(ctx context.Context) *holder { // want handsDetached:`detaches\[0\]`
+	return keepsDetached(ctx)
+}
+
+// The near miss: kept as it is beside the detached copy.
+func keepsBoth(ctx context.Context) (*holder, *holder) {
+	return keepsDetached(ctx), &holder{ctx: ctx}
+}

@@ -1,0 +1,169 @@
+package timeouts
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// DetachFact is exported for a function that only ever detaches its
+// context parameters at Params: every use of one keeps its values and
+// drops its lifetime — context.WithoutCancel(ctx), a literal of a
+// values-only context type of the package (its own Done returns nil:
+// `valueOnly{ctx}`), a handing on to a parameter that is only detached
+// too — or reads a value (`ctx.Value(k)`), and at least one use detaches
+// it. The function chose that nothing it does ends with its caller's
+// context: a Background beside it drops nothing the function honours.
+type DetachFact struct {
+	Params []int
+}
+
+func (*DetachFact) AFact() {}
+
+func (f *DetachFact) String() string { return fmt.Sprintf("detaches%v", f.Params) }
+
+// detachSummary returns the DetachFact of fn, a function of this
+// package; nil when it detaches none of its contexts.
+func (m *layer) detachSummary(fn *types.Func) *DetachFact {
+	var f DetachFact
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if isContextType(params.At(i).Type()) && m.detachedParam(fn, i, map[*types.Var]bool{}, 0) {
+			f.Params = append(f.Params, i)
+		}
+	}
+	if len(f.Params) == 0 {
+		return nil
+	}
+	return &f
+}
+
+// detachesScope reports whether the context parameter of fd named
+// scope is one fd only ever detaches (DetachFact).
+func (m *layer) detachesScope(fd *ast.FuncDecl, scope string) bool {
+	fn, ok := m.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if params.At(i).Name() == scope {
+			return m.detachedParam(fn, i, map[*types.Var]bool{}, 0)
+		}
+	}
+	return false
+}
+
+// detachedParam reports whether fn only ever detaches its context
+// parameter i (see DetachFact). A function of another package is known by
+// its DetachFact; an interface method or a function value may do
+// anything with it.
+func (m *layer) detachedParam(fn *types.Func, i int, visiting map[*types.Var]bool, depth int) bool {
+	if analysisutil.IsInterfaceMethod(fn) {
+		return false
+	}
+	fn = fn.Origin()
+	sig := fn.Signature()
+	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
+		return false
+	}
+	d := m.vals.Decls[fn]
+	if d == nil {
+		var f DetachFact
+		return fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg && m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
+	}
+	p := sig.Params().At(i)
+	if d.Body == nil || depth > maxFollow || p.Name() == "_" || p.Name() == "" {
+		return false
+	}
+	if r, ok := m.detached[p]; ok {
+		return r
+	}
+	if visiting[p] {
+		return true // handed back to itself: detached if detached elsewhere
+	}
+	visiting[p] = true
+	defer delete(visiting, p)
+	info := m.pass.TypesInfo
+	kept, detaches := false, false
+	ast.PreorderStack(d.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if kept || !ok || info.Uses[id] != p {
+			return !kept
+		}
+		var parent, grand ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		if len(stack) > 1 {
+			grand = stack[len(stack)-2]
+		}
+		switch x := parent.(type) {
+		case *ast.SelectorExpr:
+			// ctx.Value(k): a value it carries, not its lifetime.
+			if c, ok := grand.(*ast.CallExpr); ok && c.Fun == ast.Expr(x) && analysisutil.IsMethod(analysisutil.Callee(info, c), "context", "Context", "Value") {
+				return false
+			}
+		case *ast.CallExpr:
+			if j := slices.Index(x.Args, ast.Expr(id)); j >= 0 {
+				if m.isContextFunc(x, "WithoutCancel") {
+					detaches = true
+					return false
+				}
+				if callee := analysisutil.Callee(info, x); callee != nil && m.detachedParam(callee, j, visiting, depth+1) {
+					detaches = true
+					return false
+				}
+			}
+		case *ast.CompositeLit:
+			if m.valuesOnlyType(info.TypeOf(x)) {
+				detaches = true
+				return false
+			}
+		case *ast.KeyValueExpr:
+			if lit, ok := grand.(*ast.CompositeLit); ok && x.Value == ast.Expr(id) && m.valuesOnlyType(info.TypeOf(lit)) {
+				detaches = true
+				return false
+			}
+		}
+		kept = true
+		return false
+	})
+	r := !kept && detaches
+	if depth == 0 {
+		m.detached[p] = r
+	}
+	return r
+}
+
+// valuesOnlyType reports whether t is a struct type of this package that
+// is a context whose Done, declared on it, returns nil: a context with
+// its values and no cancellation (`func (valueOnly) Done() <-chan
+// struct{} { return nil }`).
+func (m *layer) valuesOnlyType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Done")
+	fn, ok := obj.(*types.Func)
+	if !ok || len(index) != 1 {
+		return false
+	}
+	for _, name := range []string{"Deadline", "Err", "Value"} {
+		if o, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, fn.Pkg(), name); o == nil {
+			return false // no context
+		}
+	}
+	d := m.vals.Decls[fn.Origin()]
+	if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+		return false
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	return ok && len(ret.Results) == 1 && m.pass.TypesInfo.Types[ret.Results[0]].IsNil()
+}
