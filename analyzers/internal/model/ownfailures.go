@@ -15,8 +15,8 @@ import (
 // Its operation is function literals (r.Ops; none named), and
 //
 //   - every call in them that can fail (its last result an error) ends
-//     the retry on failure (FailuresEnd: tested at once, returned through
-//     the library's Permanent marker), except the fmt and errors
+//     the retry on failure (as FailuresEnd: tested at once, returned
+//     through the library's Permanent marker; endedCalls), except the fmt and errors
 //     packages' error makers, the marker itself and deferred cleanups;
 //     a call that hands back an *http.Response fails that test (a 5xx
 //     is an answer, read after it);
@@ -24,7 +24,7 @@ import (
 //     code's own: made of constants, package-level values and locals
 //     that hold no error, through fmt and errors alone
 //     (`fmt.Errorf("%s: %w", name, errNotYet)`); an error variable
-//     is nil where the failure test before it left it so (testedNil).
+//     is nil where the failure test before it left it so (endedCalls).
 //
 // A dependency that is down fails the first attempt for good; what
 // goes round is an answer that says "not yet" (a record not propagated,
@@ -34,7 +34,7 @@ func ownFailuresOnly(info *types.Info, r *Retry) bool {
 		return false
 	}
 	for _, op := range r.Ops {
-		tested := testedNil(info, op)
+		ended, tested := endedCalls(info, op)
 		ok := true
 		ast.Inspect(op, func(n ast.Node) bool {
 			if !ok {
@@ -52,7 +52,7 @@ func ownFailuresOnly(info *types.Info, r *Retry) bool {
 					ok = false
 				}
 			case *ast.CallExpr:
-				if failing(info, x) && !errorMaker(info, x) && !isPermanentCall(info, x) && !FailuresEnd(info, r, x) {
+				if failing(info, x) && !errorMaker(info, x) && !isPermanentCall(info, x) && !ended[x] {
 					ok = false
 				}
 			}
@@ -146,12 +146,14 @@ func holdsError(t types.Type) bool {
 
 var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
-// testedNil finds the error variables of body known to be nil over a
-// range of it: a call's error, assigned once in body, whose failure is
-// tested at once and returned through the Permanent marker (failureEnds)
-// is nil for the rest of the block after that test (for the rest of the
-// if, when the call is made in its init).
-func testedNil(info *types.Info, body ast.Node) map[*types.Var][2]token.Pos {
+// endedCalls finds, in one walk of body, the calls whose every failure
+// ends the retry (as FailuresEnd: the error they give, tested at once for
+// `!= nil`, is returned through the Permanent marker; none hands back an
+// *http.Response), and the error variables known to be nil over a range
+// of body: such a call's error, assigned once in body, is nil for the
+// rest of the block after that test (for the rest of the if, when the
+// call is made in its init).
+func endedCalls(info *types.Info, body ast.Node) (ended map[*ast.CallExpr]bool, nilAfter map[*types.Var][2]token.Pos) {
 	assigned := map[*types.Var]int{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -170,26 +172,24 @@ func testedNil(info *types.Info, body ast.Node) map[*types.Var][2]token.Pos {
 		}
 		return true
 	})
-	out := map[*types.Var][2]token.Pos{}
-	errVar := func(as *ast.AssignStmt) *types.Var {
+	ended, nilAfter = map[*ast.CallExpr]bool{}, map[*types.Var][2]token.Pos{}
+	end := func(as *ast.AssignStmt, st *ast.IfStmt, from, to token.Pos) {
 		if len(as.Rhs) != 1 {
-			return nil
+			return
 		}
-		if _, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr); !ok {
-			return nil
+		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || returnsResponse(info, call) || !failureEnds(info, as, st) {
+			return
 		}
-		v := assignedVar(info, as.Lhs[len(as.Lhs)-1])
-		if v == nil || assigned[v] != 1 {
-			return nil
+		ended[call] = true
+		if v := assignedVar(info, as.Lhs[len(as.Lhs)-1]); v != nil && assigned[v] == 1 {
+			nilAfter[v] = [2]token.Pos{from, to}
 		}
-		return v
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if st, ok := n.(*ast.IfStmt); ok {
 			if as, ok := st.Init.(*ast.AssignStmt); ok {
-				if v := errVar(as); v != nil && failureEnds(info, as, st) {
-					out[v] = [2]token.Pos{st.Body.End(), st.End()}
-				}
+				end(as, st, st.Body.End(), st.End())
 			}
 		}
 		list := analysisutil.StmtList(n)
@@ -198,17 +198,27 @@ func testedNil(info *types.Info, body ast.Node) map[*types.Var][2]token.Pos {
 			if !ok || i+1 >= len(list) {
 				continue
 			}
-			next, ok := list[i+1].(*ast.IfStmt)
-			if !ok || next.Init != nil {
-				continue
-			}
-			if v := errVar(as); v != nil && failureEnds(info, as, next) {
-				out[v] = [2]token.Pos{next.End(), n.End()}
+			if next, ok := list[i+1].(*ast.IfStmt); ok && next.Init == nil {
+				end(as, next, next.End(), n.End())
 			}
 		}
 		return true
 	})
-	return out
+	return ended, nilAfter
+}
+
+// returnsResponse reports whether call hands back an *http.Response.
+func returnsResponse(info *types.Info, call *ast.CallExpr) bool {
+	sig, ok := types.Unalias(info.TypeOf(call.Fun)).Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for v := range sig.Results().Variables() {
+		if analysisutil.IsNamedType(v.Type(), "net/http", "Response") {
+			return true
+		}
+	}
+	return false
 }
 
 // assignedVar returns the variable that e, the left-hand side of an

@@ -172,14 +172,8 @@ func FailuresEnd(info *types.Info, r *Retry, call *ast.CallExpr) bool {
 	if r.Kind != LibraryRetry {
 		return false
 	}
-	sig, ok := types.Unalias(info.TypeOf(call.Fun)).Underlying().(*types.Signature)
-	if !ok || sig.Results().Len() == 0 || !analysisutil.IsErrorType(sig.Results().At(sig.Results().Len()-1).Type()) {
+	if !failing(info, call) || returnsResponse(info, call) {
 		return false
-	}
-	for v := range sig.Results().Variables() {
-		if analysisutil.IsNamedType(v.Type(), "net/http", "Response") {
-			return false
-		}
 	}
 	for _, op := range r.Ops {
 		body, ok := op.(*ast.BlockStmt) // the function literal's body
