@@ -211,6 +211,9 @@ func checkWrite(pass *analysis.Pass, w *httpstatus.Write, redis *rediscmd.Result
 		if slices.Contains(catalog.ComeBackHeaders, h) {
 			return // it says when to come back
 		}
+		if h == httpstatus.UnknownHeader {
+			return // a header named by a field or a computed name: it may be Retry-After
+		}
 	}
 	if w.WriterParam >= 0 && !w.Handler {
 		return // a helper's write: reported where it is called

@@ -73,7 +73,12 @@ func (b *builder) hookCall(u *unit, call *ast.CallExpr, s state) {
 		}
 		w := &Write{}
 		b.writer(u, w, a, s, nil)
-		set = append(set, w.Before...)
+		for _, h := range w.Before {
+			if _, ok := paramRef(h); ok {
+				h = UnknownHeader // the caller's parameter: not the hook's to name
+			}
+			set = append(set, h)
+		}
 	}
 	sort.Strings(set)
 	set = slices.Compact(set)

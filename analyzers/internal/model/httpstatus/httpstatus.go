@@ -301,6 +301,15 @@ func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
 		els := s
 		if st.Else != nil {
 			els = b.stmt(u, st.Else, s.clone())
+		} else if i := b.nonEmptyParam(u, st.Cond); i >= 0 && then != nil {
+			// if k != "" { w.Header().Set(k, v) }: with k empty there
+			// is no header to set; the header k names is set either way.
+			els = s.clone()
+			for k := range then {
+				if j, ok := paramRef(k.header); ok && j == i {
+					els[k] = true
+				}
+			}
 		}
 		return meet(then, els)
 	case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
@@ -420,9 +429,7 @@ func (b *builder) stmt(u *unit, st ast.Stmt, s state) state {
 			// w.Header()["Retry-After"] = ...
 			if ix, ok := analysisutil.Unparen(lhs).(*ast.IndexExpr); ok && isHeader(b.pass.TypesInfo.TypeOf(ix.X)) {
 				if owner := b.headerOwner(u, ix.X); owner != nil {
-					if name, ok := b.headerName(ix.Index); ok {
-						s[hkey{owner, name}] = true
-					}
+					s[hkey{owner, b.setName(u, ix.Index)}] = true
 				}
 			}
 		}
@@ -493,9 +500,7 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 				return
 			}
 			if owner := b.headerOwner(u, sel.X); owner != nil {
-				if name, ok := b.headerName(call.Args[row.KeyArg]); ok {
-					s[hkey{owner, name}] = true
-				}
+				s[hkey{owner, b.setName(u, call.Args[row.KeyArg])}] = true
 			}
 		case catalog.HTTPWriteStatus:
 			var wexpr ast.Expr
@@ -543,7 +548,11 @@ func (b *builder) call(u *unit, call *ast.CallExpr, s state) {
 				b.status(u, w, se)
 			}
 		}
-		b.writer(u, w, wexpr, s, fw.Before)
+		before := make([]string, len(fw.Before))
+		for i, h := range fw.Before {
+			before[i] = b.resolveName(u, call, h)
+		}
+		b.writer(u, w, wexpr, s, before)
 		u.writes = append(u.writes, w)
 	}
 	b.applySets(u, call, f.Sets, s)

@@ -25,7 +25,7 @@ func (b *builder) applySets(u *unit, call *ast.CallExpr, sets []ParamHeaders, s 
 			continue
 		}
 		for _, h := range ph.Headers {
-			s[hkey{owner, h}] = true
+			s[hkey{owner, b.resolveName(u, call, h)}] = true
 		}
 	}
 }

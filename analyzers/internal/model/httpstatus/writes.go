@@ -1,12 +1,16 @@
 package httpstatus
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"net/textproto"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/catalog"
@@ -83,6 +87,89 @@ func (b *builder) headerOwner(u *unit, e ast.Expr) types.Object {
 		return obj
 	}
 	return nil
+}
+
+// UnknownHeader stands for a header whose name the model cannot tell (a
+// field a caller may set, a computed string): it may be any header, the
+// come-back header among them.
+const UnknownHeader = "*"
+
+// setName names the header that a set given e as its key sets: the
+// canonical name of a constant; "$N" for the function's parameter N,
+// named where the function is called (resolveName); UnknownHeader for
+// anything else.
+func (b *builder) setName(u *unit, e ast.Expr) string {
+	if name, ok := b.headerName(e); ok {
+		return name
+	}
+	if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+		if i, ok := u.params[b.pass.TypesInfo.Uses[id]]; ok {
+			return fmt.Sprintf("$%d", i)
+		}
+	}
+	return UnknownHeader
+}
+
+// resolveName names, at call, a header that the callee's fact names:
+// "$N" is the header its argument N names (setName in the caller); any
+// other name is itself.
+func (b *builder) resolveName(u *unit, call *ast.CallExpr, name string) string {
+	i, ok := paramRef(name)
+	if !ok {
+		return name
+	}
+	if i < len(call.Args) {
+		return b.setName(u, call.Args[i])
+	}
+	return UnknownHeader
+}
+
+// paramRef parses "$N".
+func paramRef(name string) (int, bool) {
+	if !strings.HasPrefix(name, "$") {
+		return 0, false
+	}
+	i, err := strconv.Atoi(name[1:])
+	return i, err == nil && i >= 0
+}
+
+// nonEmptyParam returns the index of the parameter that cond tests for
+// a non-empty string (`k != ""`, `"" != k`, `len(k) > 0`), or -1: a
+// header set under it, named by that parameter, is set whenever there is
+// a header to set.
+func (b *builder) nonEmptyParam(u *unit, cond ast.Expr) int {
+	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return -1
+	}
+	info := b.pass.TypesInfo
+	param := func(e ast.Expr) int {
+		if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
+			if i, ok := u.params[info.Uses[id]]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	isConst := func(e ast.Expr, want string) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.Value != nil && tv.Value.ExactString() == want
+	}
+	switch {
+	case be.Op == token.NEQ && isConst(be.Y, `""`):
+		return param(be.X)
+	case be.Op == token.NEQ && isConst(be.X, `""`):
+		return param(be.Y)
+	case be.Op == token.GTR && isConst(be.Y, "0"):
+		if c, ok := analysisutil.Unparen(be.X).(*ast.CallExpr); ok && len(c.Args) == 1 {
+			if id, ok := analysisutil.Unparen(c.Fun).(*ast.Ident); ok {
+				if bi, ok := info.Uses[id].(*types.Builtin); ok && bi.Name() == "len" {
+					return param(c.Args[0])
+				}
+			}
+		}
+	}
+	return -1
 }
 
 func (b *builder) headerName(e ast.Expr) (string, bool) {

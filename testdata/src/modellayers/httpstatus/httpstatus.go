@@ -33,3 +33,25 @@ func Unavailable(w http.ResponseWriter, secs int) { // want Unavailable:`resp\(s
 func Status(w http.ResponseWriter, code int) { // want Status:`resp\(writes \$0 \$1\)`
 	w.WriteHeader(code)
 }
+
+// SetNamed sets the header its caller names, unless the name is empty:
+// the name is the caller's argument.
+func SetNamed(w http.ResponseWriter, k, v string) { // want SetNamed:`resp\(sets \$0 \$1\)`
+	if k != "" {
+		w.Header().Set(k, v)
+	}
+}
+
+type config struct{ header string }
+
+// SetConfigured sets a header whose name a field holds: any header.
+func (c *config) SetConfigured(w http.ResponseWriter) { // want SetConfigured:`resp\(sets \$0 \*\)`
+	w.Header().Set(c.header, "1")
+}
+
+// The near miss: set only on a condition that is not about the name.
+func SetSometimes(w http.ResponseWriter, on bool, k string) {
+	if on {
+		w.Header().Set(k, "1")
+	}
+}
