@@ -62,7 +62,7 @@ func (m *builder) findCallRetry(call *ast.CallExpr) {
 		}
 		if row.OpArg < len(call.Args) {
 			m.setOp(r, call.Args[row.OpArg])
-			r.Specific = ownFailuresOnly(info, r)
+			r.Specific = ownFailuresOnly(info, r, m.statusFields)
 		}
 	case catalog.RetrySend:
 		r.Kind = ClientRetry

@@ -19,7 +19,8 @@ import (
 //     through the library's Permanent marker; endedCalls), except the fmt and errors
 //     packages' error makers, the marker itself and deferred cleanups;
 //     a call that hands back an *http.Response fails that test (a 5xx
-//     is an answer, read after it);
+//     is an answer, read after it), and so does a read of a field that
+//     keeps such a response's status (StatusFieldsFact);
 //   - every error it returns that is not nil and not Permanent is the
 //     code's own: made of constants, package-level values and locals
 //     that hold no error, through fmt and errors alone
@@ -29,7 +30,7 @@ import (
 // A dependency that is down fails the first attempt for good; what
 // goes round is an answer that says "not yet" (a record not propagated,
 // a job still running), which clients do not reach together.
-func ownFailuresOnly(info *types.Info, r *Retry) bool {
+func ownFailuresOnly(info *types.Info, r *Retry, statusFields map[string]bool) bool {
 	if r.Kind != LibraryRetry || len(r.Ops) == 0 || len(r.OpFuncs) > 0 {
 		return false
 	}
@@ -53,6 +54,12 @@ func ownFailuresOnly(info *types.Info, r *Retry) bool {
 				}
 			case *ast.CallExpr:
 				if failing(info, x) && !errorMaker(info, x) && !isPermanentCall(info, x) && !ended[x] {
+					ok = false
+				}
+			case *ast.SelectorExpr:
+				// res.Status of a type that keeps an HTTP response's
+				// status (StatusFieldsFact): a 5xx read as an answer.
+				if sel, found := info.Selections[x]; found && sel.Kind() == types.FieldVal && statusFields[statusFieldKey(sel.Recv(), x.Sel.Name)] {
 					ok = false
 				}
 			}

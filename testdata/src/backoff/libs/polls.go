@@ -183,3 +183,37 @@ func waitForJob(ctx context.Context, j Jobs, id string) error {
 func waitForRecordNamed(ctx context.Context) error {
 	return backoff.Retry(op, backoff.WithMaxRetries(backoff.NewConstantBackOff(2*time.Second), 30)) // want `backoff.Retry waits without jitter \(backoff.NewConstantBackOff\)`
 }
+
+// Answer keeps the status of the HTTP response it was read from.
+type Answer struct {
+	Status int
+	Names  []string
+}
+
+func fetchAnswer(ctx context.Context, c *http.Client, url string) (*Answer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return &Answer{Status: resp.StatusCode}, nil
+}
+
+// Near miss: the answer's status is the response's, and a 5xx read from
+// it makes the retry go round: an outage.
+func waitForAnswer(ctx context.Context, c *http.Client, url string) error {
+	return backoff.Retry(func() error {
+		a, err := fetchAnswer(ctx, c, url)
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		if a.Status >= http.StatusInternalServerError {
+			return errNotYet
+		}
+		return nil
+	}, backoff.WithMaxRetries(backoff.NewConstantBackOff(2*time.Second), 30)) // want `backoff.Retry waits without jitter \(backoff.NewConstantBackOff\)`
+}
