@@ -347,10 +347,5 @@ func (m *builder) mayRetry(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 // fallible calls are such reaches nothing to retry (a scan over lines
 // that skips the ones that do not parse).
 func isPure(info *types.Info, call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(info, call)
-	if fn == nil {
-		return false
-	}
-	row := catalogRow(fn)
-	return row != nil && row.Role == catalog.Pure
+	return callOfRole(info, call, catalog.Pure)
 }

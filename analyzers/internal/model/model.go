@@ -191,3 +191,14 @@ func isLocal(obj types.Object) bool { return provenance.IsLocal(obj) }
 func catalogRow(fn *types.Func) *catalog.Row {
 	return catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 }
+
+// callOfRole reports whether call is of a function whose catalog row has
+// role (catalog.Permanent: backoff.Permanent; catalog.Pure: strconv.Atoi).
+func callOfRole(info *types.Info, call *ast.CallExpr, role catalog.Role) bool {
+	fn := analysisutil.Callee(info, call)
+	if fn == nil {
+		return false
+	}
+	row := catalogRow(fn)
+	return row != nil && row.Role == role
+}

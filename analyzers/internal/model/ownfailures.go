@@ -95,12 +95,7 @@ func errorMaker(info *types.Info, call *ast.CallExpr) bool {
 // isPermanentCall reports whether call is the retry library's Permanent
 // marker (backoff.Permanent, retry.Unrecoverable).
 func isPermanentCall(info *types.Info, call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(info, call)
-	if fn == nil {
-		return false
-	}
-	row := catalogRow(fn)
-	return row != nil && row.Role == catalog.Permanent
+	return callOfRole(info, call, catalog.Permanent)
 }
 
 // ownError reports whether e, the error an operation returns, is nil,

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
-	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // SentOnce reports whether the send call, in the body of the loop retry
@@ -250,10 +249,5 @@ func failureEnds(info *types.Info, as *ast.AssignStmt, st *ast.IfStmt) bool {
 	if !ok {
 		return false
 	}
-	fn := analysisutil.Callee(info, c)
-	if fn == nil {
-		return false
-	}
-	row := catalogRow(fn)
-	return row != nil && row.Role == catalog.Permanent
+	return isPermanentCall(info, c)
 }
