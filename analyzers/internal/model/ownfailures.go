@@ -12,7 +12,8 @@ import (
 // ownFailuresOnly reports whether the operation of the library retry r
 // goes round only on failures of its own making, so that the retry is
 // Specific: a poll for its request's state, not a retry of an outage.
-// Its operation is function literals (r.Ops; none named), and
+// Its operation is function literals (r.Ops; none named) that make at
+// least one call that can fail, and
 //
 //   - every call in them that can fail (its last result an error) ends
 //     the retry on failure (as FailuresEnd: tested at once, returned
@@ -34,6 +35,7 @@ func ownFailuresOnly(info *types.Info, r *Retry, statusFields map[string]bool) b
 	if r.Kind != LibraryRetry || len(r.Ops) == 0 || len(r.OpFuncs) > 0 {
 		return false
 	}
+	asks := false // some call asks a dependency, whose failures end the retry
 	for _, op := range r.Ops {
 		ended, tested := endedCalls(info, op)
 		ok := true
@@ -53,8 +55,11 @@ func ownFailuresOnly(info *types.Info, r *Retry, statusFields map[string]bool) b
 					ok = false
 				}
 			case *ast.CallExpr:
-				if failing(info, x) && !errorMaker(info, x) && !isPermanentCall(info, x) && !ended[x] {
-					ok = false
+				if failing(info, x) && !errorMaker(info, x) && !isPermanentCall(info, x) {
+					if !ended[x] {
+						ok = false
+					}
+					asks = true
 				}
 			case *ast.SelectorExpr:
 				// res.Status of a type that keeps an HTTP response's
@@ -69,7 +74,9 @@ func ownFailuresOnly(info *types.Info, r *Retry, statusFields map[string]bool) b
 			return false
 		}
 	}
-	return true
+	// An operation that asks nothing (`return &StatusError{Code: 503}`,
+	// a test's stand-in for a dependency) is no poll of an answer.
+	return asks
 }
 
 // failing reports whether call can fail: its last result is an error.

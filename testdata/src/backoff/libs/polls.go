@@ -217,3 +217,11 @@ func waitForAnswer(ctx context.Context, c *http.Client, url string) error {
 		return nil
 	}, backoff.WithMaxRetries(backoff.NewConstantBackOff(2*time.Second), 30)) // want `backoff.Retry waits without jitter \(backoff.NewConstantBackOff\)`
 }
+
+// Near miss: an operation that asks nothing and fails with an error of
+// its own stands for a dependency the model cannot see.
+func standIn(ctx context.Context) (int, error) {
+	return backoff5.Retry(ctx, func() (int, error) {
+		return 0, errNotYet
+	}, backoff5.WithBackOff(backoff5.NewConstantBackOff(5*time.Second)), backoff5.WithMaxTries(3)) // want `backoff.Retry waits without jitter \(backoff5.NewConstantBackOff\)`
+}
