@@ -47,7 +47,7 @@ var factSamples = []analysis.Fact{
 	&breakers.BreakerFact{Via: []string{"(*pricing.Client).Quote"}, Site: "breaker.Breaker.Do at pricing.go:33", Path: "github.com/resilint/resilint/runtime/breaker"},
 	&sends.SendFact{Method: "POST", Site: "http.Client.Do at pay.go:31", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Request-Id"}, Host: "pay.shop.svc.cluster.local", MethodParam: 2, HeaderSets: []int{3}, HeaderNames: []sends.HeaderName{{Name: 4, Value: 5}}, HeadersUnknown: true, Retry: "retry loop at pay.go:28", RetryAttempts: 3},
 	&sends.RequestFact{Method: "PATCH", Keys: []string{"Idempotency-Key"}, Given: []string{"X-Idempotency-Key"}, Host: "orders.example.com", MethodParam: 2},
-	&sends.FreshIDFact{},
+	&waits.FreshIDFact{},
 	&timeouts.TimeoutFact{Param: 1, Timeout: 5e9, Site: "context.WithTimeout at client.go:20"},
 	&timeouts.CarrierFact{Param: 1},
 	&timeouts.ValueContextFact{Param: 1},

@@ -94,7 +94,7 @@ func checkDelays(pass *analysis.Pass, r *model.Retry) {
 	report := pass.Report
 	pass.Report = func(d analysis.Diagnostic) { got = append(got, d) }
 	for _, d := range r.Delays {
-		checkDelay(pass, d, r.Specific || r.Probe)
+		checkDelay(pass, d, r.Specific || r.Probe || r.Draws)
 	}
 	pass.Report = report
 	for _, d := range mergeByCategory(got) {
@@ -116,8 +116,11 @@ func checkLoop(pass *analysis.Pass, r *model.Retry) {
 	// does so (a ladder of fallbacks, bounded by its rungs). Nor is a loop of two attempts that
 	// reach no retry of their own: its one retry sent at once (a fast
 	// first retry, for a connection found stale or a blip) adds no more
-	// load than a paused one would, and nothing follows it.
-	if r.Immediate && !r.ImmediateIdentified && !r.Fallback && (r.Attempts != 2 || len(r.Inner) > 0) && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
+	// load than a paused one would, and nothing follows it. Nor is a loop
+	// that gives each attempt an identifier drawn anew (model.Retry.Draws:
+	// a key tried until one is free): trying the next candidate at once
+	// is the point of a search.
+	if r.Immediate && !r.ImmediateIdentified && !r.Fallback && !r.Draws && (r.Attempts != 2 || len(r.Inner) > 0) && !slices.ContainsFunc(r.Delays, func(d *waits.Delay) bool { return waits.NoWait(pass.TypesInfo, d.Call) }) {
 		d := analysis.Diagnostic{
 			Pos:      r.Pos,
 			End:      r.End,
@@ -171,7 +174,9 @@ func backsOffToCap(r *model.Retry) bool {
 // clients do not meet together: there are no waves for jitter to break;
 // or its attempts are probes that open a connection and close it at once
 // (model.Retry.Probe), whose waves cost the dependency a handshake each
-// and no work. Only a delay that grows without a cap is reported.
+// and no work; or each attempt asks for a new identifier
+// (model.Retry.Draws), a search whose collisions are each client's own.
+// Only a delay that grows without a cap is reported.
 func checkDelay(pass *analysis.Pass, d *waits.Delay, specific bool) {
 	if waits.NoWait(pass.TypesInfo, d.Call) {
 		// time.Sleep(10): ten nanoseconds, whatever unit was meant.

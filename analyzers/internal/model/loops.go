@@ -252,6 +252,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	}
 	m.findDelays(r, body)
 	r.Probe = in.probe(r.Ops)
+	r.Draws = in.draws(m, r.Ops)
 	// An immediate retry is one that never waits: a loop that waits on
 	// some paths (after the first retry, on some errors) is judged by the
 	// backoff of those waits instead.

@@ -114,6 +114,12 @@ type Retry struct {
 	// other use: the loop only learns when the dependency answers again,
 	// and leaves no work behind (probes.go).
 	Probe bool
+	// Draws: for a hand-written loop, every operation of a pass is given
+	// an identifier drawn anew at random in that pass (waits.FreshIDFact:
+	// a device ID inserted until one is free): each attempt asks for
+	// something new, a search for a free key rather than a resend of one
+	// request (draws.go). What else the attempt sends is sent again.
+	Draws bool
 	// CountBounded: the loop compares a counter it advances with a limit,
 	// even one that is not a constant (a configured number of attempts),
 	// gives the counter to a policy that answers whether to go on, or

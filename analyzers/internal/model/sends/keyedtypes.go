@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // keyDraws reports whether values of t (a struct type of this package,
@@ -41,7 +42,7 @@ func (m *layer) keyDraws(t types.Type) ([]token.Pos, bool) {
 	}
 	for i := range st.NumFields() {
 		f := st.Field(i)
-		if !f.Exported() || !idType(f.Type()) {
+		if !f.Exported() || !waits.IDType(f.Type()) {
 			continue
 		}
 		as := m.vals.Assigns[f]
@@ -76,7 +77,7 @@ func (m *layer) drawsID(e ast.Expr) bool {
 			e = call.Args[0] // string(id)
 			continue
 		}
-		if m.IsFreshID(call) {
+		if m.waits.IsFreshID(call) {
 			return true
 		}
 		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -88,18 +89,4 @@ func (m *layer) drawsID(e ast.Expr) bool {
 		}
 		e = sel.X
 	}
-}
-
-// idType reports whether t can hold an identifier: a string, or bytes (a
-// slice or an array of them, such as a UUID).
-func idType(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&types.IsString != 0
-	case *types.Slice:
-		return isByte(u.Elem())
-	case *types.Array:
-		return isByte(u.Elem())
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Analyzer is the sends pass.
@@ -18,9 +19,9 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "state the HTTP requests each retry's attempts send, with their method, headers and host (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer},
+	Requires:   []*analysis.Analyzer{model.Analyzer, provenance.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*SendFact)(nil), (*RequestFact)(nil), (*FreshIDFact)(nil)},
+	FactTypes:  []analysis.Fact{(*SendFact)(nil), (*RequestFact)(nil)},
 }
 
 // Result is the sends layer of one package.
@@ -52,16 +53,6 @@ func (r *Result) Deferred() []*Send {
 	return r.deferred
 }
 
-// IsFreshID reports whether call draws a fresh random identifier or
-// number (a call of crypto/rand, math/rand or math/rand/v2, or of a
-// function with FreshIDFact).
-func (r *Result) IsFreshID(call *ast.CallExpr) bool {
-	if r == nil || r.m == nil {
-		return false
-	}
-	return r.m.IsFreshID(call)
-}
-
 // SendOf returns the HTTP send a call makes (a catalogued send, or a
 // call of a function with a SendFact), or nil.
 func (r *Result) SendOf(call *ast.CallExpr) *Send {
@@ -82,7 +73,7 @@ type layer struct {
 	headers   map[types.Object][]HeaderWrite
 	summaries *provenance.Summaries[SendFact]
 	requests  map[*types.Func]*RequestFact // memo of requestOf
-	freshIDs  map[*types.Func]bool         // the package's fresh-identifier functions (freshid.go)
+	waits     *waits.Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -98,9 +89,9 @@ func run(pass *analysis.Pass) (any, error) {
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[SendFact](),
 		requests:  map[*types.Func]*RequestFact{},
+		waits:     pass.ResultOf[waits.Analyzer].(*waits.Result),
 	}
 	out.m = m
-	m.findFreshIDs()
 	m.headers = m.headerIndex()
 	for _, r := range res.Retries {
 		if s := m.findSends(r); len(s) > 0 {

@@ -32,7 +32,7 @@ const maxBodyDepth = 6
 // carries a key in what it is made from: an argument of the send (or of
 // the call of the function that sends it) or of the call that built the
 // request is made, before the retry, from a value drawn at random (a
-// UUID, a random string: sends.FreshIDFact) — a body that names the
+// UUID, a random string: waits.FreshIDFact) — a body that names the
 // logical request (`json.Marshal(batch{ID: newID(), ...})` once, then
 // every attempt sends the same bytes), which the server can deduplicate
 // on as on a header. A value drawn inside the retry differs from attempt
@@ -71,7 +71,7 @@ func (m *layer) namedOnce(r *model.Retry, s *Send) bool {
 			case *ast.FuncLit:
 				return false
 			case *ast.CallExpr:
-				if m.IsFreshID(x) && !inRetry(x.Pos()) {
+				if m.waits.IsFreshID(x) && !inRetry(x.Pos()) {
 					found = true
 				}
 			case *ast.Ident:

@@ -16,12 +16,12 @@ import (
 // Analyzer is the waits pass.
 var Analyzer = &analysis.Analyzer{
 	Name:       "resilwaits",
-	Doc:        "find the functions that wait, draw random values or check their context, and read the shape of delays (reports nothing by itself)",
+	Doc:        "find the functions that wait, draw random values or identifiers or check their context, and read the shape of delays (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{provenance.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil), (*DelayFact)(nil), (*MayWaitFact)(nil)},
+	FactTypes:  []analysis.Fact{(*WaitFact)(nil), (*RandomFact)(nil), (*CtxCheckFact)(nil), (*CapFact)(nil), (*MakerFact)(nil), (*DelayFact)(nil), (*MayWaitFact)(nil), (*FreshIDFact)(nil)},
 }
 
 // Result is the waits layer of one package: its functions that wait,
@@ -54,7 +54,8 @@ type Result struct {
 	pass        *analysis.Pass
 	vals        *provenance.Values
 	randomFuncs map[*types.Func]bool
-	ctxChecks   map[*types.Func]int // functions that check their context parameter, by its index
+	freshIDs    map[*types.Func]bool // the package's fresh-identifier functions (freshid.go)
+	ctxChecks   map[*types.Func]int  // functions that check their context parameter, by its index
 	capFuncs    map[*types.Func]*CapFact
 	makers      map[*types.Func]bool // functions that return a waiting closure (MakerFact)
 	delays      map[*types.Func]*DelayFact
@@ -107,6 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 		m.WaitMethods[fn] = true
 	}
 	m.findRandomFuncs()
+	m.findFreshIDs()
 	m.findJitterWaits()
 	m.findFixedWaits()
 	m.findBlindWaits()

@@ -32,8 +32,9 @@ func requestID() string { // want requestID:"fresh id"
 
 func token() []byte { return fmt.Appendf(nil, "%x", mrand.Uint64()) } // want token:"fresh id"
 
-// The near misses: a random duration is no identifier, and a name made
-// from the clock alone is drawn from nothing random.
-func jitter(d time.Duration) time.Duration { return mrand.N(d) }
+// The near misses: a random duration is no identifier (it is a random
+// number, RandomFact), and a name made from the clock alone is drawn from
+// nothing random.
+func jitter(d time.Duration) time.Duration { return mrand.N(d) } // want jitter:"random"
 
 func stamp() string { return time.Now().Format(time.RFC3339Nano) }

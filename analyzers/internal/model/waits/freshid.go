@@ -1,4 +1,7 @@
-package sends
+package waits
+
+// Fresh identifiers: the functions that return an identifier drawn at
+// random, whose every call names something new.
 
 import (
 	"go/ast"
@@ -13,7 +16,8 @@ import (
 // calls crypto/rand, math/rand or math/rand/v2, reads crypto/rand.Reader
 // (directly or through a package variable holding it), or calls another
 // function with this fact. A request whose body carries such a value,
-// made once before the retry, carries a key of its own there.
+// made once before the retry, carries a key of its own there; an
+// operation given one drawn in each pass is asked something new each time.
 type FreshIDFact struct{}
 
 func (*FreshIDFact) AFact() {}
@@ -26,7 +30,7 @@ const maxFreshRounds = 8
 
 // findFreshIDs computes the package's fresh-identifier functions and
 // exports their facts.
-func (m *layer) findFreshIDs() {
+func (m *Result) findFreshIDs() {
 	m.freshIDs = map[*types.Func]bool{}
 	for round := 0; round < maxFreshRounds; round++ {
 		changed := false
@@ -51,7 +55,21 @@ func (m *layer) findFreshIDs() {
 // idResult reports whether sig's first result can hold an identifier: a
 // string, or a slice or array of bytes.
 func idResult(sig *types.Signature) bool {
-	return sig.Results().Len() > 0 && idType(sig.Results().At(0).Type())
+	return sig.Results().Len() > 0 && IDType(sig.Results().At(0).Type())
+}
+
+// IDType reports whether t can hold an identifier: a string, or bytes (a
+// slice or an array of them, such as a UUID).
+func IDType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		return isByte(u.Elem())
+	case *types.Array:
+		return isByte(u.Elem())
+	}
+	return false
 }
 
 func isByte(t types.Type) bool {
@@ -63,7 +81,7 @@ func isByte(t types.Type) bool {
 // source: a call of crypto/rand, math/rand or math/rand/v2, a use of
 // crypto/rand.Reader or of a package variable holding it, or a call of a
 // fresh-identifier function.
-func (m *layer) drawsRandom(body *ast.BlockStmt) bool {
+func (m *Result) drawsRandom(body *ast.BlockStmt) bool {
 	info := m.pass.TypesInfo
 	return analysisutil.AnyIn([]ast.Node{body}, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -80,7 +98,7 @@ func (m *layer) drawsRandom(body *ast.BlockStmt) bool {
 
 // randReader reports whether v is crypto/rand.Reader or a package
 // variable of this package given only it (`var rander = rand.Reader`).
-func (m *layer) randReader(v *types.Var) bool {
+func (m *Result) randReader(v *types.Var) bool {
 	if v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
 		return true
 	}
@@ -104,15 +122,12 @@ func (m *layer) randReader(v *types.Var) bool {
 	return true
 }
 
-// randPaths are the packages whose calls draw at random.
-var randPaths = map[string]bool{"crypto/rand": true, "math/rand": true, "math/rand/v2": true}
-
 // IsFreshID reports whether call draws a fresh random identifier: a call
 // of crypto/rand, math/rand or math/rand/v2 whose result can hold one (a
 // string or bytes: crypto/rand.Text), of a function with FreshIDFact (of
 // this package or another), or through a function field the package sets
 // only to such functions (freshField). A random number is no identifier.
-func (m *layer) IsFreshID(call *ast.CallExpr) bool {
+func (m *Result) IsFreshID(call *ast.CallExpr) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	if fn == nil {
 		return m.freshField(call.Fun)
@@ -133,7 +148,7 @@ func (m *layer) IsFreshID(call *ast.CallExpr) bool {
 // that draws a fresh identifier (`if c.uid == nil { c.uid = newID }`).
 // The package's tests may give it a stand-in (a constant id): what they
 // give is not what the code draws.
-func (m *layer) freshField(fun ast.Expr) bool {
+func (m *Result) freshField(fun ast.Expr) bool {
 	sel, ok := analysisutil.Unparen(fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
