@@ -137,6 +137,9 @@ func (in *interp) cond0(e ast.Expr, s *state) (ts, fs []*state) {
 			if t, f, ok := in.derivedCompare(e, s); ok {
 				return t, f
 			}
+			if t, f, ok := in.codeCompare(e, s); ok {
+				return t, f
+			}
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:
 			if t, f, ok := in.statusCompare(e, s); ok {
 				return t, f

@@ -60,6 +60,25 @@ func identifyAs(ss []*state, outage bool) []*state {
 	return out
 }
 
+// narrowTo returns ss marked as having identified one failure of no
+// outage kind: a test that narrows what the path knew (errors.As into an
+// API error interface, an outage family) to one code of the request's
+// own.
+func narrowTo(ss []*state) []*state {
+	out := make([]*state, 0, len(ss))
+	for _, x := range ss {
+		if x == nil {
+			continue
+		}
+		if !x.identified || x.outage {
+			x = x.clone()
+			x.identified, x.outage = true, false
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
 // markOwnType returns ss marked as having identified an error of a
 // concrete type that wraps no other (state.ownType).
 func markOwnType(ss []*state) []*state {
@@ -73,15 +92,22 @@ func markOwnType(ss []*state) []*state {
 // of such a type; a *url.Error or a *net.OpError may wrap one.
 func ownErrorType(info *types.Info, target ast.Expr) bool {
 	pt, ok := types.Unalias(info.TypeOf(target)).(*types.Pointer)
-	if !ok {
+	if !ok || types.IsInterface(pt.Elem()) {
 		return false
 	}
-	t := pt.Elem()
-	if types.IsInterface(t) {
-		return false
-	}
+	return carriesNoError(pt.Elem())
+}
+
+// carriesNoError reports whether t, a type that holds an error, carries
+// no other error: no Unwrap method, and (a struct or a pointer to one)
+// no field of an error type. An interface carries none when Unwrap is
+// not among its methods (an SDK's API error: code, message, fault).
+func carriesNoError(t types.Type) bool {
 	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Unwrap"); obj != nil {
 		return false
+	}
+	if types.IsInterface(t) {
+		return true
 	}
 	named := t
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {

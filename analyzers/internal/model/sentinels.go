@@ -260,6 +260,11 @@ func (in *interp) derivedCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, 
 			// cancellation gives.
 			failed = markOwnType(failed)
 		}
+		if in.specificCode(pair[0], tv.Value) {
+			// ae.ErrorCode() == "InvalidGroup.Duplicate": one failure
+			// of the request's own, whatever the path knew before.
+			failed = narrowTo(failed)
+		}
 		checked := nonNil(refine(s2, key, stMaybe))
 		if e.Op == token.EQL {
 			return failed, checked, true
@@ -309,6 +314,102 @@ func (in *interp) derivedKey(e ast.Expr, s *state) (any, *state, bool) {
 		}
 		return nil, s, false
 	}
+}
+
+// codeCompare handles a string code read from an error the path already
+// identified, compared with a constant: `errors.As(err, &ae) &&
+// ae.ErrorCode() == "InvalidGroup.Duplicate"`, or the same in a type
+// switch's case. errors.As into an API error interface names a family
+// that may be an outage's; the code, when it is none of the catalog's
+// outage codes (specificCode), narrows it to one failure of the
+// request's own on the equal branch. A path that identified nothing yet
+// learns nothing from it: the variable may not be the operation's error.
+func (in *interp) codeCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok bool) {
+	for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		tv, ok := in.info.Types[analysisutil.Unparen(pair[1])]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String || isZeroConst(tv.Value) {
+			continue
+		}
+		var base ast.Expr
+		switch x := analysisutil.Unparen(pair[0]).(type) {
+		case *ast.SelectorExpr:
+			base = x.X
+		case *ast.CallExpr:
+			if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+				base = sel.X
+			}
+		}
+		id, isID := analysisutil.Unparen(base).(*ast.Ident)
+		if !isID || !in.specificCode(pair[0], tv.Value) {
+			continue
+		}
+		t := in.info.TypeOf(id)
+		if t == nil || !types.Implements(t, errorIface) && !types.Implements(types.NewPointer(t), errorIface) {
+			continue
+		}
+		eq := []*state{s}
+		if s.identified && s.failing() {
+			eq = narrowTo(eq)
+		}
+		if e.Op == token.EQL {
+			return eq, []*state{s}, true
+		}
+		return []*state{s}, eq, true
+	}
+	return nil, nil, false
+}
+
+// specificCode reports whether e == v names one failure of no outage
+// kind: v is a string code that is none of the catalog's outage codes
+// (catalog.OutageCode: throttling, unavailable, timeouts), and e reads it
+// from a field or a method of no arguments (`apiErr.Code`,
+// `ae.ErrorCode()`) of a value that carries no other error
+// (carriesNoError), not the error's text (`err.Error()`) nor what a
+// function makes of the error (`f(err)`, which may be its text too).
+func (in *interp) specificCode(e ast.Expr, v constant.Value) bool {
+	if v.Kind() != constant.String || catalog.OutageCode(constant.StringVal(v)) {
+		return false
+	}
+	var sel *ast.SelectorExpr
+	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		s := in.info.Selections[x]
+		if s == nil || s.Kind() != types.FieldVal {
+			return false
+		}
+		sel = x
+	case *ast.CallExpr:
+		fs, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr)
+		if !ok || len(x.Args) != 0 {
+			return false
+		}
+		s := in.info.Selections[fs]
+		if s == nil || s.Kind() != types.MethodVal || isErrorMethod(s.Obj()) {
+			return false
+		}
+		sel = fs
+	default:
+		return false
+	}
+	// ce.Op of an error that wraps another (a context's error among
+	// them) names the call, not the failure.
+	t := in.info.TypeOf(sel.X)
+	return t != nil && carriesNoError(t)
+}
+
+// isErrorMethod reports whether obj is the Error method of the error
+// interface or of a type that implements it.
+func isErrorMethod(obj types.Object) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Name() != "Error" {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+		return false
+	}
+	recv := sig.Recv().Type()
+	return types.Implements(recv, errorIface) || types.Implements(types.NewPointer(recv), errorIface) || types.IsInterface(recv)
 }
 
 // cancelProofCode reports whether t is one of catalog.CancelCodes' types
