@@ -76,10 +76,26 @@ func (in Calls) mayWait(call *ast.CallExpr) bool {
 // isTest reports whether call, of a function value, answers with one
 // bool and nothing else: a test (a retry predicate held in a field, `if
 // w.retryOn(resp, err)`), not a hook run for its effects between
-// attempts, which may be a wait.
+// attempts, which may be a wait. One given the error and a number (the
+// attempt's: `o.RetryBegin(err, i)`) is the caller's retry policy, which
+// decides when to go on as well as whether, and may pause first: no
+// test.
 func isTest(info *types.Info, call *ast.CallExpr) bool {
 	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
-	return ok && sig.Results().Len() == 1 && analysisutil.IsBool(sig.Results().At(0).Type())
+	if !ok || sig.Results().Len() != 1 || !analysisutil.IsBool(sig.Results().At(0).Type()) {
+		return false
+	}
+	givenErr, givenNumber := false, false
+	for _, a := range call.Args {
+		t := info.TypeOf(a)
+		if analysisutil.IsErrorType(t) {
+			givenErr = true
+		}
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			givenNumber = true
+		}
+	}
+	return !givenErr || !givenNumber
 }
 
 // MayWaitMethod reports whether fn is a method that may wait: one of

@@ -119,3 +119,21 @@ func drain(src source, keep func([]byte, error) bool) {
 		return
 	}
 }
+
+// Options are a caller's: its policy is given the error and the attempt
+// number, and decides whether to begin again; nil makes one attempt.
+type Options struct {
+	RetryBegin func(err error, attempt int) bool
+}
+
+// Near miss: the caller's policy, given the attempt number, decides when
+// to go on as well as whether, and may pause before it answers: the
+// loop waits what the policy waits.
+func begin(ctx context.Context, c Conn, o Options) (Reply, error) {
+	for i := 0; ; i++ {
+		r, err := c.Send(ctx, "BEGIN")
+		if err == nil || o.RetryBegin == nil || !o.RetryBegin(err, i) {
+			return r, err
+		}
+	}
+}
