@@ -269,6 +269,10 @@ const (
 	// same way. A loop whose only fallible calls are such is no retry,
 	// whatever it waits: it reaches nothing.
 	Pure
+	// ErrorMaker: a function that makes or wraps an error value from
+	// what it is given (errors.New, fmt.Errorf): it does no work that
+	// fails, and the error it returns is the code's own.
+	ErrorMaker
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -830,6 +834,13 @@ var unwrapRows = []Row{
 	{Path: "github.com/pingcap/errors", Name: "Cause", Role: Unwrapper},
 }
 
+// errorMakerRows make an error value from their arguments.
+var errorMakerRows = []Row{
+	{Path: "errors", Name: "New", Role: ErrorMaker},
+	{Path: "errors", Name: "Join", Role: ErrorMaker},
+	{Path: "fmt", Name: "Errorf", Role: ErrorMaker},
+}
+
 // pureRows are the standard library's parsers and compilers of values
 // given as arguments.
 var pureRows = []Row{
@@ -907,7 +918,7 @@ func HostState(path, recv, name string) bool {
 
 func init() {
 	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
-	Rows = append(append(Rows, pureRows...), unwrapRows...)
+	Rows = append(append(append(Rows, pureRows...), unwrapRows...), errorMakerRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),

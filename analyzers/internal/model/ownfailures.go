@@ -85,18 +85,11 @@ func failing(info *types.Info, call *ast.CallExpr) bool {
 	return ok && sig.Results().Len() > 0 && analysisutil.IsErrorType(sig.Results().At(sig.Results().Len()-1).Type())
 }
 
-// errorMaker reports whether call is a function of the fmt or errors
-// package: it makes or wraps an error value, it does no work that fails.
+// errorMaker reports whether call makes or wraps an error value from its
+// arguments (a catalog ErrorMaker row: errors.New, fmt.Errorf): it does
+// no work that fails.
 func errorMaker(info *types.Info, call *ast.CallExpr) bool {
-	fn := analysisutil.Callee(info, call)
-	if fn == nil {
-		return false
-	}
-	switch analysisutil.PkgPath(fn) {
-	case "fmt", "errors":
-		return true
-	}
-	return false
+	return callOfRole(info, call, catalog.ErrorMaker)
 }
 
 // isPermanentCall reports whether call is the retry library's Permanent
