@@ -248,19 +248,7 @@ func ownDone(info *types.Info, e ast.Expr, param *types.Var) bool {
 	if !ok {
 		return false
 	}
-	t := info.TypeOf(lit)
-	if t == nil {
-		return false
-	}
-	if _, ok := t.Underlying().(*types.Struct); !ok {
-		return false
-	}
-	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Done")
-	fn, ok := obj.(*types.Func)
-	if !ok || len(index) != 1 || fn.Signature().Params().Len() != 0 || fn.Signature().Results().Len() != 1 {
-		return false
-	}
-	if _, ok := fn.Signature().Results().At(0).Type().Underlying().(*types.Chan); !ok {
+	if doneMethod(info.TypeOf(lit)) == nil {
 		return false
 	}
 	for _, el := range lit.Elts {
@@ -273,4 +261,26 @@ func ownDone(info *types.Info, e ast.Expr, param *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// doneMethod returns the Done method declared on t, a struct type (not
+// one promoted from an embedded field), when it answers a channel and
+// takes nothing: a context type made to order, whose lifetime is its
+// own.
+func doneMethod(t types.Type) *types.Func {
+	if t == nil {
+		return nil
+	}
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Done")
+	fn, ok := obj.(*types.Func)
+	if !ok || len(index) != 1 || fn.Signature().Params().Len() != 0 || fn.Signature().Results().Len() != 1 {
+		return nil
+	}
+	if _, ok := fn.Signature().Results().At(0).Type().Underlying().(*types.Chan); !ok {
+		return nil
+	}
+	return fn
 }

@@ -144,15 +144,8 @@ func (m *layer) detachedParam(fn *types.Func, i int, visiting map[*types.Var]boo
 // its values and no cancellation (`func (valueOnly) Done() <-chan
 // struct{} { return nil }`).
 func (m *layer) valuesOnlyType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	if _, ok := t.Underlying().(*types.Struct); !ok {
-		return false
-	}
-	obj, index, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, nil, "Done")
-	fn, ok := obj.(*types.Func)
-	if !ok || len(index) != 1 {
+	fn := doneMethod(t)
+	if fn == nil {
 		return false
 	}
 	for _, name := range []string{"Deadline", "Err", "Value"} {
