@@ -5,8 +5,6 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
-
-	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 )
 
 // DetachFact is exported for a function that only ever detaches its
@@ -31,7 +29,7 @@ func (m *layer) detachSummary(fn *types.Func) *DetachFact {
 	var f DetachFact
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if isContextType(params.At(i).Type()) && m.detachedParam(fn, i, map[*types.Var]bool{}, 0) {
+		if isContextType(params.At(i).Type()) && m.detachedParam(fn, i) {
 			f.Params = append(f.Params, i)
 		}
 	}
@@ -51,7 +49,7 @@ func (m *layer) detachesScope(fd *ast.FuncDecl, scope string) bool {
 	params := fn.Signature().Params()
 	for i := range params.Len() {
 		if params.At(i).Name() == scope {
-			return m.detachedParam(fn, i, map[*types.Var]bool{}, 0)
+			return m.detachedParam(fn, i)
 		}
 	}
 	return false
@@ -61,82 +59,31 @@ func (m *layer) detachesScope(fd *ast.FuncDecl, scope string) bool {
 // parameter i (see DetachFact). A function of another package is known by
 // its DetachFact; an interface method or a function value may do
 // anything with it.
-func (m *layer) detachedParam(fn *types.Func, i int, visiting map[*types.Var]bool, depth int) bool {
-	if analysisutil.IsInterfaceMethod(fn) {
-		return false
-	}
-	fn = fn.Origin()
-	sig := fn.Signature()
-	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
-		return false
-	}
-	d := m.vals.Decls[fn]
-	if d == nil {
-		var f DetachFact
-		return fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg && m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
-	}
-	p := sig.Params().At(i)
-	if d.Body == nil || depth > maxFollow || p.Name() == "_" || p.Name() == "" {
-		return false
-	}
-	if r, ok := m.detached[p]; ok {
-		return r
-	}
-	if visiting[p] {
-		return true // handed back to itself: detached if detached elsewhere
-	}
-	visiting[p] = true
-	defer delete(visiting, p)
+func (m *layer) detachedParam(fn *types.Func, i int) bool {
 	info := m.pass.TypesInfo
-	kept, detaches := false, false
-	ast.PreorderStack(d.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if kept || !ok || info.Uses[id] != p {
-			return !kept
-		}
-		var parent, grand ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		if len(stack) > 1 {
-			grand = stack[len(stack)-2]
-		}
-		switch x := parent.(type) {
-		case *ast.SelectorExpr:
-			// ctx.Value(k): a value it carries, not its lifetime.
-			if c, ok := grand.(*ast.CallExpr); ok && c.Fun == ast.Expr(x) && analysisutil.IsMethod(analysisutil.Callee(info, c), "context", "Context", "Value") {
-				return false
-			}
-		case *ast.CallExpr:
-			if j := slices.Index(x.Args, ast.Expr(id)); j >= 0 {
-				if m.isContextFunc(x, "WithoutCancel") {
-					detaches = true
-					return false
+	w := &paramWalk{m: m, memo: m.detached, maxDepth: maxFollow, needs: true, handOn: useCounts,
+		imported: func(fn *types.Func, i int) bool {
+			var f DetachFact
+			return m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
+		},
+		use: func(id *ast.Ident, parent, grand ast.Node) paramUse {
+			switch x := parent.(type) {
+			case *ast.CallExpr:
+				if slices.Contains(x.Args, ast.Expr(id)) && m.isContextFunc(x, "WithoutCancel") {
+					return useCounts
 				}
-				if callee := analysisutil.Callee(info, x); callee != nil && m.detachedParam(callee, j, visiting, depth+1) {
-					detaches = true
-					return false
+			case *ast.CompositeLit:
+				if m.valuesOnlyType(info.TypeOf(x)) {
+					return useCounts
+				}
+			case *ast.KeyValueExpr:
+				if lit, ok := grand.(*ast.CompositeLit); ok && x.Value == ast.Expr(id) && m.valuesOnlyType(info.TypeOf(lit)) {
+					return useCounts
 				}
 			}
-		case *ast.CompositeLit:
-			if m.valuesOnlyType(info.TypeOf(x)) {
-				detaches = true
-				return false
-			}
-		case *ast.KeyValueExpr:
-			if lit, ok := grand.(*ast.CompositeLit); ok && x.Value == ast.Expr(id) && m.valuesOnlyType(info.TypeOf(lit)) {
-				detaches = true
-				return false
-			}
-		}
-		kept = true
-		return false
-	})
-	r := !kept && detaches
-	if depth == 0 {
-		m.detached[p] = r
-	}
-	return r
+			return useKeeps
+		}}
+	return w.param(fn, i, map[*types.Var]bool{}, 0)
 }
 
 // valuesOnlyType reports whether t is a struct type of this package that

@@ -257,7 +257,7 @@ func isFuncParam(v *types.Var) bool {
 // interface method or a function value may be anything.
 func (m *layer) ignoresParam(call *ast.CallExpr, i int) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
-	return fn != nil && m.unreadParam(fn, i, map[*types.Var]bool{}, 0)
+	return fn != nil && m.unreadParam(fn, i)
 }
 
 // UnreadFact is exported for a function whose context parameters at
@@ -283,7 +283,7 @@ func (m *layer) unreadSummary(fn *types.Func) *UnreadFact {
 		if p.Name() == "_" || p.Name() == "" || !analysisutil.IsNamedType(p.Type(), "context", "Context") {
 			continue // blank ones are seen in export data already
 		}
-		if m.unreadParam(fn, i, map[*types.Var]bool{}, 0) {
+		if m.unreadParam(fn, i) {
 			f.Params = append(f.Params, i)
 		}
 	}
@@ -293,68 +293,13 @@ func (m *layer) unreadSummary(fn *types.Func) *UnreadFact {
 	return &f
 }
 
-func (m *layer) unreadParam(fn *types.Func, i int, visiting map[*types.Var]bool, depth int) bool {
-	if analysisutil.IsInterfaceMethod(fn) {
-		return false
-	}
-	sig := fn.Signature()
-	if sig.Variadic() && i >= sig.Params().Len()-1 || i >= sig.Params().Len() {
-		return false
-	}
-	p := sig.Params().At(i)
-	if p.Name() == "_" || p.Name() == "" {
-		return true
-	}
-	d := m.vals.Decls[fn]
-	if d == nil {
-		var f UnreadFact
-		return fn.Pkg() != m.pass.Pkg && m.pass.ImportObjectFact(fn.Origin(), &f) && slices.Contains(f.Params, i)
-	}
-	if d.Body == nil || depth > 8 {
-		return false
-	}
-	origin := fn.Origin().Signature().Params().At(i)
-	if visiting[origin] {
-		return true // handed back to itself: read only if read elsewhere
-	}
-	if r, ok := m.unread[origin]; ok {
-		return r
-	}
-	visiting[origin] = true
-	defer delete(visiting, origin)
-	used := false
-	if depth == 0 {
-		// Known for good only when no cycle was assumed on the way.
-		defer func() { m.unread[origin] = !used }()
-	}
-	ast.PreorderStack(d.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if used || !ok || m.pass.TypesInfo.Uses[id] != origin {
-			return !used
-		}
-		if len(stack) > 1 {
-			// ctx.Value(k): a value it carries, not its deadline.
-			if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.X == ast.Expr(id) {
-				if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && c.Fun == ast.Expr(sel) {
-					if fn := analysisutil.Callee(m.pass.TypesInfo, c); analysisutil.IsMethod(fn, "context", "Context", "Value") {
-						return false
-					}
-				}
-			}
-		}
-		if len(stack) > 0 {
-			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok {
-				if j := slices.Index(c.Args, ast.Expr(id)); j >= 0 {
-					if callee := analysisutil.Callee(m.pass.TypesInfo, c); callee != nil && m.unreadParam(callee, j, visiting, depth+1) {
-						return false // handed on to a parameter nobody reads
-					}
-				}
-			}
-		}
-		used = true
-		return false
-	})
-	return !used
+func (m *layer) unreadParam(fn *types.Func, i int) bool {
+	w := &paramWalk{m: m, memo: m.unread, maxDepth: 8, unnamed: true, handOn: useHarmless,
+		imported: func(fn *types.Func, i int) bool {
+			var f UnreadFact
+			return m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
+		}}
+	return w.param(fn, i, map[*types.Var]bool{}, 0)
 }
 
 // returnsNothing reports whether call's function returns nothing: it cannot
