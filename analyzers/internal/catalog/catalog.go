@@ -237,9 +237,12 @@ const (
 	// cancellation are the argument's, as context.WithValue's result's
 	// are (contexts.go).
 	ValueDeriver
-	// InProcess: a method that, given the context at ValueArg, reads
-	// what this process recorded (a metric reader collecting the
-	// measurements its own SDK holds) and reaches nothing outside it: a
+	// InProcess: a function or method that, given the context at
+	// ValueArg, reads what this process recorded (a metric reader
+	// collecting the measurements its own SDK holds) or this host's own
+	// configuration (environment variables and files: an SDK's config
+	// loader, whose credentials are fetched later, under the context of
+	// the call that needs them) and reaches nothing outside it: a
 	// context.Background() there leaves no work running after the
 	// caller gave up (contexts.go).
 	InProcess

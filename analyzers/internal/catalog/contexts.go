@@ -41,6 +41,13 @@ var ContextRows = []Row{
 	// call (an exporter's Export, a reader's ForceFlush).
 	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "ManualReader", Name: "Collect", Role: InProcess, ValueArg: 0},
 	{Path: "go.opentelemetry.io/otel/sdk/metric", Recv: "PeriodicReader", Name: "Collect", Role: InProcess, ValueArg: 0},
+	// aws-sdk-go-v2's LoadDefaultConfig reads the environment and the
+	// shared config and credentials files; the credentials providers
+	// it sets up reach the network only when a client signs a request,
+	// under that request's context. (Only its WithEC2IMDSRegion option
+	// asks the instance metadata service at load time.)
+	{Path: "github.com/aws/aws-sdk-go-v2/config", Name: "LoadDefaultConfig", Role: InProcess, ValueArg: 0},
+	{Path: "github.com/aws/aws-sdk-go-v2/config", Name: "LoadSharedConfigProfile", Role: InProcess, ValueArg: 0},
 	// Pub/Sub's Receive blocks until its context is done and returns nil
 	// then; it returns an error only when the service answers with one it
 	// does not retry (its documented contract).
