@@ -219,6 +219,11 @@ func TestTestSupportPath(t *testing.T) {
 		"example.com/db/mongo/integration/unified":            true,
 		"example.com/s3/manager/internal/integration":         true,
 		"example.com/bot/integrations/slack":                  false,
+		"example.com/chat/cmd/chat-upgrade-tests":             true,
+		"example.com/chat/smoke_test":                         true,
+		"example.com/chat/cmd/load-testing":                   true,
+		"example.com/chat/slack-integration":                  false,
+		"example.com/chat/cmd/contest-results":                false,
 	} {
 		if got := catalog.TestSupportPath(path); got != want {
 			t.Errorf("TestSupportPath(%q) = %v, want %v", path, got, want)

@@ -19,9 +19,16 @@ var TestSupportElems = map[string]bool{
 	"integration": true, "integrationtest": true, "integrationtests": true, "itest": true, "itests": true,
 }
 
+// testWords are the words that, last in a path element of words joined
+// by hyphens or underscores, name a harness of tests: upgrade-tests,
+// smoke_test, api-e2e, load-testing.
+var testWords = map[string]bool{"test": true, "tests": true, "e2e": true, "testing": true}
+
 // TestSupportPath reports whether the package at path is test support: an
 // element of its path is one of TestSupportElems (also written with
-// underscores or hyphens: test_helpers, test-utils), or names the package of
+// underscores or hyphens: test_helpers, test-utils), ends in a word of
+// testWords after a hyphen or an underscore (cmd/dendrite-upgrade-tests,
+// a CI harness), or names the package of
 // another element followed by "test" (net/http/httptest,
 // acme/autocert/internal/acmetest: the test kit of package http, of
 // package acme). An element that merely ends in "test" (latest, contest)
@@ -31,6 +38,9 @@ func TestSupportPath(path string) bool {
 	for i, e := range elems {
 		// test_helpers, test-utils: the same names, with a separator.
 		if TestSupportElems[e] || TestSupportElems[strings.NewReplacer("_", "", "-", "").Replace(e)] {
+			return true
+		}
+		if i := strings.LastIndexAny(e, "-_"); i >= 0 && testWords[e[i+1:]] {
 			return true
 		}
 		base, ok := strings.CutSuffix(e, "test")
