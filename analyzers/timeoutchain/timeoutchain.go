@@ -85,12 +85,18 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn != nil && fn.Name() == "TODO" {
 			name = "context.TODO()"
 		}
+		edit := analysis.TextEdit{Pos: d.Call.Pos(), End: d.Call.End(), NewText: []byte(d.InScope)}
+		if st := selfAssign(pass, d); st != nil {
+			// ctx = context.TODO(): using ctx leaves ctx = ctx; the
+			// statement goes.
+			edit = analysis.TextEdit{Pos: st.Pos(), End: st.End()}
+		}
 		pass.Report(analysis.Diagnostic{
 			Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
 			Message: fmt.Sprintf("%s drops the deadline and cancellation of %s: the call keeps running after the caller has given up; pass %s (or context.WithoutCancel(%s) for work that must outlive the request)", name, d.InScope, d.InScope, d.InScope),
 			SuggestedFixes: []analysis.SuggestedFix{{
 				Message:   "Use " + d.InScope,
-				TextEdits: []analysis.TextEdit{{Pos: d.Call.Pos(), End: d.Call.End(), NewText: []byte(d.InScope)}},
+				TextEdits: []analysis.TextEdit{edit},
 			}},
 		})
 	}
@@ -360,4 +366,18 @@ func otherModule(pass *analysis.Pass, fn *types.Func) bool {
 	}
 	p := fn.Pkg().Path()
 	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
+}
+
+// selfAssign returns the statement that assigns the dropped context to
+// the variable of the context in scope (`ctx = context.TODO()`), or nil.
+func selfAssign(pass *analysis.Pass, d *timeouts.DroppedContext) *ast.AssignStmt {
+	st, _ := analysisutil.EnclosingStmt(pass, d.Call)
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || analysisutil.Unparen(as.Rhs[0]) != ast.Expr(d.Call) {
+		return nil
+	}
+	if id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident); ok && id.Name == d.InScope {
+		return as
+	}
+	return nil
 }

@@ -183,6 +183,9 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 				if m.chosenOver(p.Lhs[i], cur.Parent(), body, scope) {
 					return false
 				}
+				if m.rebindsParam(bg, p.Lhs[i], body) {
+					return false
+				}
 				return !m.neverRunUnder(p.Lhs[i], body, scope, depth)
 			}
 		}
@@ -467,6 +470,44 @@ func detachedUse(cur, body inspector.Cursor) bool {
 		switch p.Node().(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
 			return true
+		}
+	}
+	return false
+}
+
+// rebindsParam reports whether bg, a context.Background() (not TODO, the
+// placeholder), is assigned to the function's own context parameter
+// (`ctx = context.Background()`): the code puts its caller's context
+// aside by name for all that follows, a detach written out, not one
+// dropped by mistake.
+func (m *layer) rebindsParam(bg ast.Expr, lhs ast.Expr, body inspector.Cursor) bool {
+	call, ok := bg.(*ast.CallExpr)
+	if !ok || !m.isContextFunc(call, "Background") {
+		return false
+	}
+	id, ok := analysisutil.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isContextType(v.Type()) {
+		return false
+	}
+	var ft *ast.FuncType
+	switch f := body.Parent().Node().(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	if ft == nil || ft.Params == nil {
+		return false
+	}
+	for _, f := range ft.Params.List {
+		for _, n := range f.Names {
+			if m.pass.TypesInfo.Defs[n] == v {
+				return true
+			}
 		}
 	}
 	return false
