@@ -27,6 +27,9 @@ func (m *builder) eventPaced(stmt ast.Stmt) bool {
 	if !ok || len(fs.Body.List) == 0 {
 		return false
 	}
+	if m.acceptsFirst(fs.Body.List[0]) {
+		return true
+	}
 	var events []types.Object
 	switch first := fs.Body.List[0].(type) {
 	case *ast.ExprStmt:
@@ -74,6 +77,45 @@ func (m *builder) eventPaced(stmt ast.Stmt) bool {
 		return !wakesItself
 	})
 	return !wakesItself
+}
+
+// acceptsFirst reports whether st, the first statement of a loop's body,
+// takes the next connection from a listener (`conn, err := ln.Accept()`:
+// a method Accept of no arguments answering a net.Conn and an error, on
+// a type that implements net.Listener). The pass waits for a peer to
+// connect; one that fails its handshake is followed by the next peer's
+// attempt, not by a resend: a serve loop, paced by its clients.
+func (m *builder) acceptsFirst(st ast.Stmt) bool {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 {
+		return false
+	}
+	call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	if fn == nil || fn.Name() != "Accept" {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil || sig.Results().Len() != 2 || !analysisutil.IsErrorType(sig.Results().At(1).Type()) {
+		return false
+	}
+	conn, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Named)
+	if !ok || conn.Obj().Pkg() == nil || conn.Obj().Pkg().Path() != "net" || conn.Obj().Name() != "Conn" {
+		return false
+	}
+	l, ok := conn.Obj().Pkg().Scope().Lookup("Listener").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	iface, ok := l.Type().Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	recv := sig.Recv().Type()
+	return types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)
 }
 
 // eventRecv returns the channel variable a statement receives from,
