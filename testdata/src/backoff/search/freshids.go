@@ -17,7 +17,9 @@ func newSlotID() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-type Tx interface{ Exec(q string, args ...any) error }
+type Tx interface {
+	Exec(q string, args ...any) error
+}
 
 type Store interface {
 	// InTx runs fn in a transaction.
