@@ -20,6 +20,9 @@ func WithRegion(v string) func(*LoadOptions) error {
 
 // LoadDefaultConfig reads the environment and the shared config files.
 func LoadDefaultConfig(ctx context.Context, optFns ...func(*LoadOptions) error) (aws.Config, error) {
+	if err := ctx.Err(); err != nil {
+		return aws.Config{}, err
+	}
 	var o LoadOptions
 	for _, fn := range optFns {
 		if err := fn(&o); err != nil {
@@ -35,5 +38,8 @@ type LoadSharedConfigOptions struct{ ConfigFiles []string }
 
 // LoadSharedConfigProfile reads one profile of the shared config files.
 func LoadSharedConfigProfile(ctx context.Context, profile string, optFns ...func(*LoadSharedConfigOptions)) (SharedConfig, error) {
+	if err := ctx.Err(); err != nil {
+		return SharedConfig{}, err
+	}
 	return SharedConfig{Profile: profile}, nil
 }
