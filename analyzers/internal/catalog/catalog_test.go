@@ -244,3 +244,25 @@ func TestRowsUnique(t *testing.T) {
 		seen[k] = r.Role
 	}
 }
+
+// TestOutageCode checks the outage codes: matched without regard to case,
+// and an HTTP status written as a string counts when it is one an outage
+// gives.
+func TestOutageCode(t *testing.T) {
+	for code, want := range map[string]bool{
+		"ThrottlingException":    true,
+		"throttlingexception":    true,
+		"SERVICEUNAVAILABLE":     true,
+		"RequestTimeout":         true,
+		"503":                    true,
+		"429":                    true,
+		"404":                    false,
+		"InvalidGroup.Duplicate": false,
+		"VolumeInUse":            false,
+		"":                       false,
+	} {
+		if got := catalog.OutageCode(code); got != want {
+			t.Errorf("OutageCode(%q) = %v, want %v", code, got, want)
+		}
+	}
+}

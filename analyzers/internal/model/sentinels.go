@@ -260,7 +260,7 @@ func (in *interp) derivedCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, 
 			// cancellation gives.
 			failed = markOwnType(failed)
 		}
-		if in.specificCode(pair[0], tv.Value) {
+		if _, ok := in.specificCode(pair[0], tv.Value); ok {
 			// ae.ErrorCode() == "InvalidGroup.Duplicate": one failure
 			// of the request's own, whatever the path knew before.
 			failed = narrowTo(failed)
@@ -330,17 +330,12 @@ func (in *interp) codeCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok 
 		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String || isZeroConst(tv.Value) {
 			continue
 		}
-		var base ast.Expr
-		switch x := analysisutil.Unparen(pair[0]).(type) {
-		case *ast.SelectorExpr:
-			base = x.X
-		case *ast.CallExpr:
-			if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok {
-				base = sel.X
-			}
+		base, ok := in.specificCode(pair[0], tv.Value)
+		if !ok {
+			continue
 		}
 		id, isID := analysisutil.Unparen(base).(*ast.Ident)
-		if !isID || !in.specificCode(pair[0], tv.Value) {
+		if !isID {
 			continue
 		}
 		t := in.info.TypeOf(id)
@@ -366,35 +361,39 @@ func (in *interp) codeCompare(e *ast.BinaryExpr, s *state) (ts, fs []*state, ok 
 // `ae.ErrorCode()`) of a value that carries no other error
 // (carriesNoError), not the error's text (`err.Error()`) nor what a
 // function makes of the error (`f(err)`, which may be its text too).
-func (in *interp) specificCode(e ast.Expr, v constant.Value) bool {
+// base is the value the code is read from (ae of ae.ErrorCode()).
+func (in *interp) specificCode(e ast.Expr, v constant.Value) (base ast.Expr, ok bool) {
 	if v.Kind() != constant.String || catalog.OutageCode(constant.StringVal(v)) {
-		return false
+		return nil, false
 	}
 	var sel *ast.SelectorExpr
 	switch x := analysisutil.Unparen(e).(type) {
 	case *ast.SelectorExpr:
 		s := in.info.Selections[x]
 		if s == nil || s.Kind() != types.FieldVal {
-			return false
+			return nil, false
 		}
 		sel = x
 	case *ast.CallExpr:
 		fs, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr)
 		if !ok || len(x.Args) != 0 {
-			return false
+			return nil, false
 		}
 		s := in.info.Selections[fs]
 		if s == nil || s.Kind() != types.MethodVal || isErrorMethod(s.Obj()) {
-			return false
+			return nil, false
 		}
 		sel = fs
 	default:
-		return false
+		return nil, false
 	}
 	// ce.Op of an error that wraps another (a context's error among
 	// them) names the call, not the failure.
 	t := in.info.TypeOf(sel.X)
-	return t != nil && carriesNoError(t)
+	if t == nil || !carriesNoError(t) {
+		return nil, false
+	}
+	return sel.X, true
 }
 
 // isErrorMethod reports whether obj is the Error method of the error
