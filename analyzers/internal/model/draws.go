@@ -79,12 +79,7 @@ func (in *interp) draws(m *builder, ops []ast.Node) bool {
 				if !in.isOp(x) || m.waitLayer.IsFreshID(x) {
 					return true
 				}
-				parts := []ast.Expr{}
-				parts = append(parts, x.Args...)
-				if sel, ok := analysisutil.Unparen(x.Fun).(*ast.SelectorExpr); ok {
-					parts = append(parts, sel.X)
-				}
-				for _, p := range parts {
+				for _, p := range opInputs(x) {
 					if analysisutil.IsNamedType(info.TypeOf(p), "context", "Context") {
 						continue
 					}

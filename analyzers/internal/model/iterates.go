@@ -205,13 +205,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 		}
 	}
 	for _, call := range ops {
-		var parts []ast.Node
-		for _, a := range call.Args {
-			parts = append(parts, a)
-		}
-		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			parts = append(parts, sel.X)
-		}
+		parts := opInputs(call)
 		// indexedByAdvanced reports whether e picks an element by an
 		// index the loop advances (mirrors[i]).
 		indexedByAdvanced := func(e ast.Node) bool {
@@ -320,11 +314,7 @@ func (m *builder) readsPosition(nodes []ast.Node, ops []*ast.CallExpr, derived m
 	// The inputs of each operation: its arguments and its receiver.
 	inputs := func(call *ast.CallExpr) []types.Object {
 		var objs []types.Object
-		exprs := append([]ast.Expr(nil), call.Args...)
-		if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			exprs = append(exprs, sel.X)
-		}
-		for _, e := range exprs {
+		for _, e := range opInputs(call) {
 			if id, ok := analysisutil.Unparen(e).(*ast.Ident); ok {
 				if v, ok := info.Uses[id].(*types.Var); ok {
 					objs = append(objs, v)
@@ -474,6 +464,17 @@ func (m *builder) fresh(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// opInputs returns the inputs of an operation's call: its arguments and
+// what it is called on (the receiver, or the package of a qualified
+// function).
+func opInputs(call *ast.CallExpr) []ast.Expr {
+	in := append([]ast.Expr(nil), call.Args...)
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		in = append(in, sel.X)
+	}
+	return in
 }
 
 // inNodes reports whether pos lies in one of nodes.
