@@ -77,7 +77,7 @@ var factSamples = []analysis.Fact{
 	&hostlocal.DialsParamFact{Param: 1},
 	&hostlocal.StreamParamFact{Param: 2},
 	&model.FieldsFact{Writes: []string{"example.com/lookup.Client.next"}, Picks: []string{"example.com/lookup.Client.next"}},
-	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true, Timeouts: []int{1}},
+	&waits.WaitFact{Pure: true, Jitters: true, Fixed: true, Blind: true, Terminal: true, Timeouts: []int{1}},
 	&waits.RandomFact{Result: 1},
 	&waits.CapFact{Params: []int{0, 1}, Const: true},
 	&waits.MakerFact{},

@@ -276,6 +276,13 @@ const (
 	// what it is given (errors.New, fmt.Errorf): it does no work that
 	// fails, and the error it returns is the code's own.
 	ErrorMaker
+	// Terminal: the process's standard input (os.Stdin), or a function
+	// that reads it or the terminal (fmt.Scanln, x/term's
+	// ReadPassword). Code that reads it, or hands it on (to a reader, to
+	// a child process run in the foreground: an editor), waits for a
+	// person, or for whatever feeds the process, for as long as they
+	// take: a pass so paced is paced by its input, not by a delay.
+	Terminal
 )
 
 // Errors says what a retry does with the errors an option names.
@@ -844,6 +851,16 @@ var errorMakerRows = []Row{
 	{Path: "fmt", Name: "Errorf", Role: ErrorMaker},
 }
 
+// terminalRows are the process's standard input and the functions that
+// read it or the terminal.
+var terminalRows = []Row{
+	{Path: "os", Name: "Stdin", Role: Terminal},
+	{Path: "fmt", Name: "Scan", Role: Terminal},
+	{Path: "fmt", Name: "Scanf", Role: Terminal},
+	{Path: "fmt", Name: "Scanln", Role: Terminal},
+	{Path: "golang.org/x/term", Name: "ReadPassword", Role: Terminal},
+}
+
 // pureRows are the standard library's parsers and compilers of values
 // given as arguments.
 var pureRows = []Row{
@@ -922,6 +939,7 @@ func HostState(path, recv, name string) bool {
 func init() {
 	Rows = append(append(append(append(append(append(Rows, breakerRows...), sentinelRows...), errnoRows...), protocolRows...), hostLocalRows...), probeRows...)
 	Rows = append(append(append(Rows, pureRows...), unwrapRows...), errorMakerRows...)
+	Rows = append(Rows, terminalRows...)
 	Rows = append(append(append(append(Rows, cenkaltiClassic(CenkaltiV3, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiV2, "WithMaxRetries")...),
 		cenkaltiClassic(CenkaltiGopkg2, "WithMaxRetries")...),

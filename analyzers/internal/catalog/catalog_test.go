@@ -135,6 +135,12 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			return errf("no constant %s", r.Name)
 		}
 		return nil
+	case catalog.Terminal:
+		switch pkg.Scope().Lookup(r.Name).(type) {
+		case *types.Func, *types.Var:
+			return nil
+		}
+		return errf("no function or variable %s", r.Name)
 	case catalog.KnownVar, catalog.OpenError, catalog.EndSentinel:
 		if _, ok := pkg.Scope().Lookup(r.Name).(*types.Var); !ok {
 			return errf("no variable %s", r.Name)

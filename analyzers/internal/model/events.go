@@ -22,12 +22,12 @@ import (
 // (a flusher kicked by writers, a worker woken by a queue), and how
 // often it runs is the sender's. It is no retry, and its own waits are
 // no retry's delays.
-func (m *builder) eventPaced(stmt ast.Stmt) bool {
+func (m *builder) eventPaced(stmt ast.Stmt, label string) bool {
 	fs, ok := stmt.(*ast.ForStmt)
 	if !ok || len(fs.Body.List) == 0 {
 		return false
 	}
-	if m.acceptsFirst(fs.Body.List[0]) {
+	if m.acceptsFirst(fs.Body.List[0]) || m.terminalPaced(fs.Body, label) {
 		return true
 	}
 	var events []types.Object
@@ -116,6 +116,27 @@ func (m *builder) acceptsFirst(st ast.Stmt) bool {
 	}
 	recv := sig.Recv().Type()
 	return types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)
+}
+
+// terminalPaced reports whether every pass of a loop's body reads the
+// process's standard input: a statement of the body itself (no branch's)
+// reads it or hands it on, itself or through a function that does
+// (waits.ReadsTerminalStmt), and no statement before it can start the
+// next pass (goesRound: a `continue` of the loop, a goto). Each pass then
+// waits for a person (a "try again?" prompt, an editor run in the
+// foreground) or for the input that feeds the process: the pace and the
+// bound are theirs, and what failed is tried again when they say so. No
+// retry.
+func (m *builder) terminalPaced(body *ast.BlockStmt, label string) bool {
+	for _, st := range body.List {
+		if m.waitLayer.ReadsTerminalStmt(st) {
+			return true
+		}
+		if goesRound(st, label) {
+			return false
+		}
+	}
+	return false
 }
 
 // eventRecv returns the channel variable a statement receives from,

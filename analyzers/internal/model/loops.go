@@ -207,7 +207,7 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if !m.mayRetry(in, stmt, gotoList, gotoIdx) {
 		return nil
 	}
-	if gotoList == nil && m.eventPaced(stmt) {
+	if gotoList == nil && m.eventPaced(stmt, label) {
 		return nil
 	}
 	if m.iterates(in, stmt, gotoList, gotoIdx) {

@@ -33,13 +33,16 @@ func (in Calls) Waits(stmt ast.Node) bool {
 }
 
 // WaitsHere reports whether n itself waits: a receive from a timer or
-// ctx.Done(), or a call that sleeps.
+// ctx.Done(), a call that sleeps, or code that reads the process's
+// standard input or hands it on (ReadsTerminal).
 func (in Calls) WaitsHere(n ast.Node) bool {
 	switch x := n.(type) {
 	case *ast.UnaryExpr:
 		return x.Op == token.ARROW && (IsTimeChan(in.Info.TypeOf(x.X)) || in.isDone(x.X))
 	case *ast.CallExpr:
-		return in.IsDelayCall(x) || in.Closure != nil && in.Closure(x) || !in.Certain && in.mayWait(x)
+		return in.IsDelayCall(x) || in.Closure != nil && in.Closure(x) || !in.Certain && in.mayWait(x) || ReadsTerminal(in.Info, x)
+	case *ast.AssignStmt, *ast.KeyValueExpr, *ast.CompositeLit:
+		return ReadsTerminal(in.Info, x)
 	}
 	return false
 }

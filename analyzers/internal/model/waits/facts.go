@@ -37,6 +37,11 @@ type WaitFact struct {
 	// (`time.Sleep(time.Duration(attempt) * time.Second)`): called between
 	// attempts, it is a wait without jitter.
 	Fixed bool
+	// Terminal is set when the function reads the process's standard
+	// input, or hands it on (ReadsTerminal), outside loops, itself or
+	// through another such function: it waits for a person (a prompt,
+	// an editor run in the foreground) or for what feeds the process.
+	Terminal bool
 	// Timeouts are the indices of the duration parameters that bound the
 	// wait as a timeout (the function waits for something else and fails
 	// when that long has passed first: TimeoutParams), no pause.
@@ -58,6 +63,9 @@ func (f *WaitFact) String() string {
 	}
 	if f.Blind {
 		attrs = append(attrs, "blind")
+	}
+	if f.Terminal {
+		attrs = append(attrs, "terminal")
 	}
 	if len(f.Timeouts) > 0 {
 		attrs = append(attrs, fmt.Sprintf("timeouts%v", f.Timeouts))
@@ -312,7 +320,7 @@ func (m *Result) findDispatchers() map[*types.Func]bool {
 // package, once all of its parts are known.
 func (m *Result) exportWaitFacts() {
 	for fn := range m.WaitFuncs {
-		m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: m.JitterWaits[fn], Fixed: m.FixedWaits[fn], Blind: m.BlindWaits[fn], Timeouts: m.timeouts[fn]})
+		m.pass.ExportObjectFact(fn, &WaitFact{Pure: m.PureWaits[fn], Jitters: m.JitterWaits[fn], Fixed: m.FixedWaits[fn], Blind: m.BlindWaits[fn], Terminal: m.terminals[fn], Timeouts: m.timeouts[fn]})
 	}
 }
 

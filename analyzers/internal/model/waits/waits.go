@@ -60,6 +60,7 @@ type Result struct {
 	makers      map[*types.Func]bool // functions that return a waiting closure (MakerFact)
 	delays      map[*types.Func]*DelayFact
 	timeouts    map[*types.Func][]int // duration parameters that are timeouts (WaitFact.Timeouts)
+	terminals   map[*types.Func]bool  // wait functions that read the standard input (WaitFact.Terminal)
 	// randomFields are the fields the package sets from a random draw
 	// (computed when first needed).
 	randomOnce   sync.Once
@@ -113,6 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.findFixedWaits()
 	m.findBlindWaits()
 	m.findTimeoutParams()
+	m.findTerminalWaits()
 	m.exportWaitFacts()
 	m.findCtxChecks()
 	m.findCapFuncs()
