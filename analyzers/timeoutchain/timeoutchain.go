@@ -100,6 +100,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}},
 		})
 	}
+	for _, d := range t.ContextLess {
+		pass.Report(contextLessDiag(pass, d))
+	}
 	for _, d := range t.Discarded {
 		call := analysisutil.Text(pass, d.Call)
 		diag := analysis.Diagnostic{
@@ -366,6 +369,48 @@ func otherModule(pass *analysis.Pass, fn *types.Func) bool {
 	}
 	p := fn.Pkg().Path()
 	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
+}
+
+// contextLessDiag words a call that takes no context where one is in
+// scope, with a fix that calls the variant taking it when that variant
+// is a sibling with the same arguments after the context.
+func contextLessDiag(pass *analysis.Pass, d *timeouts.ContextLess) analysis.Diagnostic {
+	name := analysisutil.Text(pass, d.Call.Fun)
+	use := d.Use
+	if d.WithCtx != "" {
+		use = d.WithCtx + "(" + d.InScope + ", ...)"
+		if sel, ok := analysisutil.Unparen(d.Call.Fun).(*ast.SelectorExpr); ok {
+			use = analysisutil.Text(pass, sel.X) + "." + use
+		}
+	}
+	diag := analysis.Diagnostic{
+		Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
+		Message: fmt.Sprintf("%s takes no context, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; use %s", name, d.InScope, use),
+	}
+	if d.WithCtx == "" {
+		return diag
+	}
+	var id *ast.Ident
+	switch f := analysisutil.Unparen(d.Call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return diag
+	}
+	arg := d.InScope
+	if len(d.Call.Args) > 0 {
+		arg += ", "
+	}
+	diag.SuggestedFixes = []analysis.SuggestedFix{{
+		Message: "Call " + d.WithCtx + " with " + d.InScope,
+		TextEdits: []analysis.TextEdit{
+			{Pos: id.Pos(), End: id.End(), NewText: []byte(d.WithCtx)},
+			{Pos: d.Call.Lparen + 1, End: d.Call.Lparen + 1, NewText: []byte(arg)},
+		},
+	}}
+	return diag
 }
 
 // selfAssign returns the statement that assigns the dropped context to

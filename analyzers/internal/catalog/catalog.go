@@ -283,7 +283,19 @@ const (
 	// person, or for whatever feeds the process, for as long as they
 	// take: a pass so paced is paced by its input, not by a delay.
 	Terminal
+	// ContextLess: a call that does its work (a dial, a handshake, a
+	// request) under no context, one of the standard library's that has
+	// a variant taking one (WithCtx, CtxUse). Other APIs are judged by
+	// their siblings (CtxSuffixes).
+	ContextLess
 )
+
+// CtxSuffixes name the variant of a function or method that takes a
+// context, by Go's convention: QueryContext beside Query,
+// PutObjectWithContext beside PutObject. A sibling counts only if its
+// signature is the same but for a context.Context first (and, for the
+// WithContext form, variadic options last), and it can fail.
+var CtxSuffixes = []string{"Context", "WithContext"}
 
 // Errors says what a retry does with the errors an option names.
 type Errors int
@@ -357,6 +369,12 @@ type Row struct {
 	// with the calls, and never beyond a cap (a default one when the
 	// value sets none).
 	Grows, Capped bool
+
+	// WithCtx, for a ContextLess row, is the sibling that takes a
+	// context first and the same arguments after it, which a fix calls
+	// instead ("NewRequestWithContext"); CtxUse, when there is none, is
+	// what to use, for the message.
+	WithCtx, CtxUse string
 }
 
 // Library import paths.

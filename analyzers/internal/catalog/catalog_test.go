@@ -189,6 +189,29 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 		}
 		fn = f
 	}
+	// A ContextLess row's sibling takes a context first, then the row's
+	// own arguments: the fix calls it with the same ones after it.
+	if r.Role == catalog.ContextLess && r.WithCtx != "" {
+		var sib types.Object
+		if r.Recv == "" {
+			sib = pkg.Scope().Lookup(r.WithCtx)
+		} else {
+			sib, _, _ = types.LookupFieldOrMethod(fn.Type().(*types.Signature).Recv().Type(), true, pkg, r.WithCtx)
+		}
+		sf, ok := sib.(*types.Func)
+		if !ok {
+			return errf("no sibling %s", r.WithCtx)
+		}
+		want, got := fn.Type().(*types.Signature).Params(), sf.Type().(*types.Signature).Params()
+		if got.Len() != want.Len()+1 || got.At(0).Type().String() != "context.Context" {
+			return errf("%s does not take a context and then the arguments of %s", r.WithCtx, r.Name)
+		}
+		for i := range want.Len() {
+			if !types.Identical(want.At(i).Type(), got.At(i+1).Type()) {
+				return errf("%s's argument %d is not %s's", r.WithCtx, i+1, r.Name)
+			}
+		}
+	}
 	// The argument a context row names is a context (a carrier) or a
 	// request (a reader).
 	want := map[catalog.Role]string{catalog.ContextCarrier: "context.Context", catalog.RequestReader: "*net/http.Request"}[r.Role]

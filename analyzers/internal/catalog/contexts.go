@@ -65,6 +65,25 @@ var ContextRows = []Row{
 	// avast/retry-go v4: Do(fn, retry.Context(ctx)); context.Background
 	// otherwise.
 	{Path: RetryGo, Name: "Context", Role: RetryContext, ValueArg: 0, Inner: -1},
+	// The standard library's calls that work under no context, where a
+	// variant takes one. A request made by NewRequest carries
+	// context.Background().
+	{Path: NetHTTP, Name: "NewRequest", Role: ContextLess, WithCtx: "NewRequestWithContext"},
+	{Path: NetHTTP, Name: "Get", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Name: "Head", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Name: "Post", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Name: "PostForm", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: "net", Name: "Dial", Role: ContextLess, CtxUse: "a net.Dialer's DialContext"},
+	{Path: "net", Name: "DialTimeout", Role: ContextLess, CtxUse: "a net.Dialer's DialContext"},
+	{Path: "net", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
+	{Path: "crypto/tls", Name: "Dial", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext"},
+	{Path: "crypto/tls", Name: "DialWithDialer", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext"},
+	{Path: "crypto/tls", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
+	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext"},
 }
 
 // RetryContextOf returns the RetryContext row of path: the option that

@@ -44,7 +44,7 @@ func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 
 // findDropped finds context.Background() and TODO() used where a context
 // is in scope (not in main, init, tests, or goroutines started to outlive
-// the request).
+// the request), and the calls that take no context there (ContextLess).
 func (m *layer) findDropped(t *Timeouts) {
 	root := m.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
 	for file := range root.Children() {
@@ -95,6 +95,11 @@ func (m *layer) findDropped(t *Timeouts) {
 						// it (passedDown reads both).
 						if scope != "" && m.isContextFunc(y, "Background", "TODO") && !m.reHomes(c, sent) && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
+						}
+						if scope != "" {
+							if cl := m.contextLess(c, body, y, scope); cl != nil && !m.afterDone(c, body, scope) {
+								t.ContextLess = append(t.ContextLess, cl)
+							}
 						}
 					}
 					return true

@@ -93,13 +93,16 @@ type NoTimeout struct {
 
 // Timeouts is what the model knows about the package's deadlines.
 type Timeouts struct {
-	Inner     []*TimeoutFinding
-	Dropped   []*DroppedContext
-	Discarded []*DiscardedCarrier
-	Sleeps    []*CancelDelay
-	Unbound   []*UnboundRetry
-	Fits      []*AttemptFit
-	NoTimeout []*NoTimeout
+	Inner   []*TimeoutFinding
+	Dropped []*DroppedContext
+	// ContextLess are the calls that take no context where one is in
+	// scope, and a variant of theirs takes one.
+	ContextLess []*ContextLess
+	Discarded   []*DiscardedCarrier
+	Sleeps      []*CancelDelay
+	Unbound     []*UnboundRetry
+	Fits        []*AttemptFit
+	NoTimeout   []*NoTimeout
 }
 
 func (m *layer) isContextFunc(call *ast.CallExpr, names ...string) bool {

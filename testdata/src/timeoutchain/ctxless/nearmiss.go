@@ -1,0 +1,113 @@
+package ctxless
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+)
+
+// rehomed makes the request with NewRequest and gives it the context
+// before it is sent. Not reported.
+func rehomed(ctx context.Context, c *http.Client, url string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	return c.Do(req)
+}
+
+// client sends requests under the context it is given.
+type client struct{ hc *http.Client }
+
+func (c *client) send(ctx context.Context, req *http.Request) (*http.Response, error) {
+	return c.hc.Do(req.WithContext(ctx))
+}
+
+// viaHelper hands the request to a helper together with the context.
+// Not reported.
+func viaHelper(ctx context.Context, c *client, url string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.send(ctx, req)
+}
+
+// newRequest builds a request for its caller, who chooses its context.
+// Not reported.
+func newRequest(ctx context.Context, url string, body io.Reader) (*http.Request, error) {
+	req, err := http.NewRequest(http.MethodPost, url, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Trace", traceOf(ctx))
+	return req, nil
+}
+
+func traceOf(ctx context.Context) string {
+	s, _ := ctx.Value(traceKey{}).(string)
+	return s
+}
+
+type traceKey struct{}
+
+// rollbackAfterDone runs its cleanup once the caller's context is done:
+// not under it. Not reported.
+func rollbackAfterDone(ctx context.Context, db *sql.DB, work func(context.Context) error) error {
+	err := work(ctx)
+	if ctx.Err() != nil {
+		db.Exec("ROLLBACK")
+	}
+	return err
+}
+
+// background starts work meant to outlive the caller. Not reported.
+func background(ctx context.Context, db *sql.DB) {
+	go db.Exec("VACUUM")
+	defer db.Exec("ANALYZE")
+	_ = traceOf(ctx)
+}
+
+// Logger's Log cannot fail: its sibling taking a context only carries
+// values to the log. Not reported.
+type Logger struct{}
+
+func (Logger) Log(msg string)                             {}
+func (Logger) LogContext(ctx context.Context, msg string) {}
+
+func logs(ctx context.Context, l Logger) { l.Log("starting") }
+
+// Fetcher's FetchContext takes options Fetch does not: no sibling.
+// Not reported.
+type Fetcher struct{}
+
+type Options struct{ Fresh bool }
+
+func (Fetcher) Fetch(k string) error                                        { return nil }
+func (Fetcher) FetchContext(ctx context.Context, k string, o Options) error { return nil }
+
+func fetchAll(ctx context.Context, f Fetcher, keys []string) error {
+	for _, k := range keys {
+		if err := f.Fetch(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// count has no context to pass. Not reported.
+func count(db *sql.DB) error {
+	_, err := db.Exec("SELECT 1")
+	return err
+}
+
+// refresh is only ever given context.Background(): there is nothing to
+// drop. Not reported.
+func refresh(ctx context.Context, db *sql.DB) error {
+	_, err := db.Exec("REFRESH MATERIALIZED VIEW totals")
+	return err
+}
+
+func Refresh(db *sql.DB) error { return refresh(context.Background(), db) }
