@@ -297,6 +297,12 @@ const (
 // WithContext form, variadic options last), and it can fail.
 var CtxSuffixes = []string{"Context", "WithContext"}
 
+// CtxSiblingStd are the standard library's packages judged by their
+// siblings too: database/sql's Exec beside ExecContext. The rest of the
+// standard library is judged by its ContextLess rows alone (a logger's
+// InfoContext carries values to the log; it is no variant of work).
+var CtxSiblingStd = map[string]bool{"database/sql": true}
+
 // Errors says what a retry does with the errors an option names.
 type Errors int
 

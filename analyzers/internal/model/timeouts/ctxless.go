@@ -43,7 +43,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		}
 		return &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
 	}
-	if analysisutil.IsStd(analysisutil.PkgPath(fn)) && analysisutil.PkgPath(fn) != "database/sql" {
+	if path := analysisutil.PkgPath(fn); analysisutil.IsStd(path) && !catalog.CtxSiblingStd[path] {
 		return nil // the standard library: its rows, and database/sql's siblings
 	}
 	if sib := ctxSibling(fn); sib != nil {
