@@ -286,7 +286,7 @@ const (
 	// ContextLess: a call that does its work (a dial, a handshake, a
 	// request) under no context, one of the standard library's that has
 	// a variant taking one (WithCtx, CtxUse). Other APIs are judged by
-	// their siblings (CtxSuffixes).
+	// their siblings (CtxSuffixes) where they wrap them.
 	ContextLess
 )
 
@@ -294,14 +294,11 @@ const (
 // context, by Go's convention: QueryContext beside Query,
 // PutObjectWithContext beside PutObject. A sibling counts only if its
 // signature is the same but for a context.Context first (and, for the
-// WithContext form, variadic options last), and it can fail.
+// WithContext form, variadic options last), it can fail, and the
+// function runs it under context.Background() (a wrapper: the model's
+// BgWrapperFact).
 var CtxSuffixes = []string{"Context", "WithContext"}
 
-// CtxSiblingStd are the standard library's packages judged by their
-// siblings too: database/sql's Exec beside ExecContext. The rest of the
-// standard library is judged by its ContextLess rows alone (a logger's
-// InfoContext carries values to the log; it is no variant of work).
-var CtxSiblingStd = map[string]bool{"database/sql": true}
 
 // Errors says what a retry does with the errors an option names.
 type Errors int

@@ -25,31 +25,134 @@ type ContextLess struct {
 	WithCtx, Use string
 }
 
+// BgWrapperFact is exported for a function or method that runs its
+// sibling taking a context (catalog.CtxSuffixes, ctxSibling) under one
+// that is never cancelled: `func (c *Client) Put(k string) error {
+// return c.PutContext(context.Background(), k) }`. Calling it where a
+// context is in scope drops that context. A function whose sibling is
+// another implementation (a driver's Prepare beside a PrepareContext
+// that watches the context by other means, a decoder whose context
+// only reaches custom decoders) has no fact.
+type BgWrapperFact struct {
+	Sibling string // the sibling's name
+}
+
+func (*BgWrapperFact) AFact() {}
+
+func (f *BgWrapperFact) String() string { return "bgwrapper(" + f.Sibling + ")" }
+
+// bgWrapperSummary returns the BgWrapperFact of fn, a function of this
+// package, or nil: its body calls its context sibling, given
+// context.Background() or TODO() directly.
+func (m *layer) bgWrapperSummary(fn *types.Func) *BgWrapperFact {
+	d := m.vals.Decls[fn]
+	sib := ctxSibling(fn)
+	if d == nil || d.Body == nil || sib == nil {
+		return nil
+	}
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok && len(call.Args) > 0 {
+			if callee := analysisutil.Callee(m.pass.TypesInfo, call); callee != nil && callee.Origin() == sib.Origin() {
+				if bg, ok := analysisutil.Unparen(call.Args[0]).(*ast.CallExpr); ok && m.isContextFunc(bg, "Background", "TODO") {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	if !found {
+		return nil
+	}
+	return &BgWrapperFact{Sibling: sib.Name()}
+}
+
+// bgWrapper returns the sibling fn wraps under a context never
+// cancelled (BgWrapperFact), or "".
+func (m *layer) bgWrapper(fn *types.Func) string {
+	fn = fn.Origin()
+	if fn.Pkg() == m.pass.Pkg {
+		if f := m.bgWrapperSummary(fn); f != nil {
+			return f.Sibling
+		}
+		return ""
+	}
+	var f BgWrapperFact
+	if m.pass.ImportObjectFact(fn, &f) {
+		return f.Sibling
+	}
+	return ""
+}
+
 // contextLess returns the finding for call, a call that takes no
 // context, in a function whose context is scope: a catalog ContextLess
-// row of the standard library, or a function or method with a sibling
-// that takes a context (catalog.CtxSuffixes) and can fail. A request
-// made by http.NewRequest counts only if the function sends it as it
-// is (requestDropped). nil otherwise.
+// row of the standard library, or a function or method that runs its
+// sibling taking a context under context.Background()
+// (BgWrapperFact). A call given the context some other way (an option
+// made from it: `List(repo, WithContext(ctx))`) drops nothing; a
+// request or another value that carries a context and can be re-homed
+// (a method of its type takes a context and returns that type:
+// req.WithContext) counts only if the function hands it on as it is
+// (requestDropped). nil otherwise.
 func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scope string) *ContextLess {
 	info := m.pass.TypesInfo
 	fn := analysisutil.Callee(info, call)
-	if fn == nil {
+	if fn == nil || m.givenContext(call) {
 		return nil
 	}
+	var cl *ContextLess
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
-		if analysisutil.IsFunc(fn, catalog.NetHTTP, "NewRequest") && !m.requestDropped(cur, body) {
-			return nil
+		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
+	} else if sib := m.bgWrapper(fn); sib != "" {
+		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
+	} else {
+		return nil
+	}
+	if rehomable(info, fn) && !m.requestDropped(cur, body) {
+		return nil
+	}
+	return cl
+}
+
+// givenContext reports whether an argument of call holds a context
+// value or is made from one (`remote.WithContext(ctx)`, an options
+// struct literal with a context field): the callee is given a context,
+// if not as its first argument.
+func (m *layer) givenContext(call *ast.CallExpr) bool {
+	info := m.pass.TypesInfo
+	found := false
+	for _, a := range call.Args {
+		ast.Inspect(a, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && isContextType(info.TypeOf(e)) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// rehomable reports whether fn's first result carries a context that can
+// be replaced: its type has a method that takes a context.Context and
+// returns that same type (an *http.Request's WithContext, a
+// retryablehttp request's).
+func rehomable(info *types.Info, fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	t := sig.Results().At(0).Type()
+	ms := types.NewMethodSet(t)
+	for i := range ms.Len() {
+		msig, ok := ms.At(i).Type().(*types.Signature)
+		if ok && msig.Params().Len() == 1 && isContextType(msig.Params().At(0).Type()) && msig.Results().Len() == 1 && types.Identical(msig.Results().At(0).Type(), t) {
+			return true
 		}
-		return &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
 	}
-	if path := analysisutil.PkgPath(fn); analysisutil.IsStd(path) && !catalog.CtxSiblingStd[path] {
-		return nil // the standard library: its rows, and database/sql's siblings
-	}
-	if sib := ctxSibling(fn); sib != nil {
-		return &ContextLess{Call: call, InScope: scope, WithCtx: sib.Name()}
-	}
-	return nil
+	return false
 }
 
 // ctxSibling returns the variant of fn that takes a context
@@ -106,12 +209,13 @@ func ctxSibling(fn *types.Func) *types.Func {
 	return nil
 }
 
-// requestDropped reports whether the request http.NewRequest makes at
-// cur, kept in a local variable, is handed on as it is: the function
-// never re-homes it (req.WithContext, req.Clone: that is where its
-// context comes from), never returns it (its caller chooses), and gives
-// it to calls none of which is also given a context (a helper given
-// both may re-home it: `c.do(ctx, req)`).
+// requestDropped reports whether the request made at cur (by
+// http.NewRequest, or another call whose result can be re-homed), kept
+// in a local variable, is handed on as it is: the function never
+// re-homes it (req.WithContext, req.Clone: that is where its context
+// comes from), never returns it (its caller chooses), and gives it to
+// calls none of which is also given a context (a helper given both may
+// re-home it: `c.do(ctx, req)`).
 func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 	info := m.pass.TypesInfo
 	as, ok := cur.Parent().Node().(*ast.AssignStmt)
@@ -136,9 +240,12 @@ func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 		case *ast.ReturnStmt:
 			return false
 		case *ast.SelectorExpr:
-			// req.WithContext(ctx), req.Clone(ctx): re-homed.
-			if f, ok := info.Uses[p.Sel].(*types.Func); ok && (analysisutil.IsMethod(f, catalog.NetHTTP, "Request", "WithContext") || analysisutil.IsMethod(f, catalog.NetHTTP, "Request", "Clone")) {
-				return false
+			// req.WithContext(ctx), req.Clone(ctx): re-homed (a method
+			// given a context that returns the request's type).
+			if f, ok := info.Uses[p.Sel].(*types.Func); ok {
+				if msig := f.Signature(); msig.Params().Len() >= 1 && isContextType(msig.Params().At(0).Type()) && msig.Results().Len() >= 1 && types.Identical(msig.Results().At(0).Type(), v.Type()) {
+					return false
+				}
 			}
 		case *ast.CallExpr:
 			for _, a := range p.Args {

@@ -64,3 +64,20 @@ func status(w http.ResponseWriter, r *http.Request) {
 	}
 	resp.Body.Close()
 }
+
+// reqAsIs makes the request with the package's wrapper and sends it as
+// it is.
+func reqAsIs(ctx context.Context, url string) error {
+	r, err := NewReq(url) // want `NewReq takes no context`
+	if err != nil {
+		return err
+	}
+	return doReq(r)
+}
+
+// lookup runs its query under the background context.
+func lookup(ctx context.Context, db *sql.DB, id int) (string, error) {
+	var name string
+	err := db.QueryRow("SELECT name FROM users WHERE id = $1", id).Scan(&name) // want `db.QueryRow takes no context`
+	return name, err
+}

@@ -111,3 +111,86 @@ func refresh(ctx context.Context, db *sql.DB) error {
 }
 
 func Refresh(db *sql.DB) error { return refresh(context.Background(), db) }
+
+// driverConn's Prepare is its own implementation; PrepareContext watches
+// the context by other means and then calls it. Not reported.
+type driverConn struct{ cancel chan struct{} }
+
+func (c *driverConn) Prepare(query string) (string, error) { return query, nil }
+
+func (c *driverConn) PrepareContext(ctx context.Context, query string) (string, error) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			close(c.cancel)
+		case <-done:
+		}
+	}()
+	return c.Prepare(query)
+}
+
+// Decode's sibling only hands the context to custom decoders; Decode
+// does not wrap it. Not reported.
+type DecodeOption func()
+
+func Decode(data []byte, v any) error { return nil }
+
+func DecodeContext(ctx context.Context, data []byte, v any, opts ...DecodeOption) error {
+	return Decode(data, v)
+}
+
+func decodeAll(ctx context.Context, docs [][]byte, v any) error {
+	for _, d := range docs {
+		if err := Decode(d, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// List wraps ListWithContext, but is handed the context in an option.
+// Not reported.
+type listOpts struct{ ctx context.Context }
+
+type ListOption func(*listOpts)
+
+func WithCtx(ctx context.Context) ListOption { return func(o *listOpts) { o.ctx = ctx } }
+
+func List(repo string, opts ...ListOption) ([]string, error) {
+	return ListWithContext(context.Background(), repo, opts...)
+}
+
+func ListWithContext(ctx context.Context, repo string, opts ...ListOption) ([]string, error) {
+	o := listOpts{ctx: ctx}
+	for _, f := range opts {
+		f(&o)
+	}
+	return nil, o.ctx.Err()
+}
+
+func tags(ctx context.Context, repo string) ([]string, error) {
+	return List(repo, WithCtx(ctx))
+}
+
+// Req is a request that carries a context and can be given another.
+type Req struct{ ctx context.Context }
+
+func (r *Req) WithContext(ctx context.Context) *Req { return &Req{ctx: ctx} }
+
+func NewReq(url string) (*Req, error) { return NewReqWithContext(context.Background(), url) }
+
+func NewReqWithContext(ctx context.Context, url string) (*Req, error) { return &Req{ctx: ctx}, nil }
+
+func doReq(r *Req) error { return r.ctx.Err() }
+
+// reqRehomed makes the request with the wrapper and re-homes it. Not
+// reported.
+func reqRehomed(ctx context.Context, url string) error {
+	r, err := NewReq(url)
+	if err != nil {
+		return err
+	}
+	return doReq(r.WithContext(ctx))
+}
