@@ -299,7 +299,6 @@ const (
 // BgWrapperFact).
 var CtxSuffixes = []string{"Context", "WithContext"}
 
-
 // Errors says what a retry does with the errors an option names.
 type Errors int
 
