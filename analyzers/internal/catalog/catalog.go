@@ -377,6 +377,11 @@ type Row struct {
 	// instead ("NewRequestWithContext"); CtxUse, when there is none, is
 	// what to use, for the message.
 	WithCtx, CtxUse string
+	// Bounded, for a ContextLess row, says the call may carry a bound of
+	// its own: a timeout at argument BoundArg (DialTimeout's), or a
+	// net.Dialer there (DialWithDialer's; -1: the receiver, a Dialer's
+	// Dial) whose Timeout or Deadline is set.
+	Bounded bool
 }
 
 // Library import paths.

@@ -78,10 +78,10 @@ var ContextRows = []Row{
 	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
 	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
 	{Path: "net", Name: "Dial", Role: ContextLess, CtxUse: "a net.Dialer's DialContext"},
-	{Path: "net", Name: "DialTimeout", Role: ContextLess, CtxUse: "a net.Dialer's DialContext"},
-	{Path: "net", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
+	{Path: "net", Name: "DialTimeout", Role: ContextLess, CtxUse: "a net.Dialer's DialContext", Bounded: true, BoundArg: 2},
+	{Path: "net", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext", Bounded: true, BoundArg: -1},
 	{Path: "crypto/tls", Name: "Dial", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext"},
-	{Path: "crypto/tls", Name: "DialWithDialer", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext"},
+	{Path: "crypto/tls", Name: "DialWithDialer", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext", Bounded: true, BoundArg: 0},
 	{Path: "crypto/tls", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
 	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext"},
 	// database/sql's methods that run under context.Background().

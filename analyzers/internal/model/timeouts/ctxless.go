@@ -4,6 +4,8 @@ package timeouts
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -105,6 +107,9 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 	}
 	var cl *ContextLess
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
+		if row.Bounded && m.ownBound(call, row.BoundArg) {
+			return nil
+		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
 	} else if sib := m.bgWrapper(fn); sib != "" {
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
@@ -115,6 +120,57 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		return nil
 	}
 	return cl
+}
+
+// ownBound reports whether the dial call has a bound of its own, as a
+// context.Background() given its own timeout has (ownLifetime): the
+// timeout argument at arg (DialTimeout's) is no constant zero, or the
+// net.Dialer there (-1: the receiver) is a literal, or a local holding
+// one, with its Timeout or Deadline set. Such a dial drops the caller's
+// cancellation only for as long as its own bound, which the code chose
+// (a default dial kept beside a DialContext option).
+func (m *layer) ownBound(call *ast.CallExpr, arg int) bool {
+	info := m.pass.TypesInfo
+	var e ast.Expr
+	switch {
+	case arg < 0:
+		sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		e = sel.X
+	case arg < len(call.Args):
+		e = call.Args[arg]
+	default:
+		return false
+	}
+	if analysisutil.IsNamedType(info.TypeOf(e), "time", "Duration") {
+		tv := info.Types[e]
+		return tv.Value == nil || constant.Sign(tv.Value) != 0
+	}
+	if u, ok := analysisutil.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	for _, o := range m.vals.Trace(e) {
+		lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
+		if u, isAddr := analysisutil.Unparen(o.Expr).(*ast.UnaryExpr); isAddr && u.Op == token.AND {
+			lit, ok = analysisutil.Unparen(u.X).(*ast.CompositeLit)
+		}
+		if !ok || !analysisutil.IsNamedType(info.TypeOf(lit), "net", "Dialer") {
+			continue
+		}
+		for _, f := range []string{"Timeout", "Deadline"} {
+			if v, ok := provenance.LitField(lit, f); ok {
+				if tv := info.Types[v]; tv.Value == nil || constant.Sign(tv.Value) != 0 {
+					return true
+				}
+			}
+			if m.vals.LastWrite(o.Via, f) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // givenContext reports whether an argument of call holds a context

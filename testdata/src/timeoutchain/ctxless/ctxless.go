@@ -26,7 +26,13 @@ func dialSecure(ctx context.Context, addr string, cfg *tls.Config) (net.Conn, er
 	return tls.Dial("tcp", addr, cfg) // want `tls.Dial takes no context, so the deadline and cancellation of ctx never reach it: the work keeps running after the caller has given up; use a tls.Dialer's DialContext`
 }
 
-// dialPlain dials with a Dialer's Dial beside its DialContext.
+// dialForever dials with DialTimeout given no timeout.
+func dialForever(ctx context.Context, addr string) (net.Conn, error) {
+	return net.DialTimeout("tcp", addr, 0) // want `net.DialTimeout takes no context`
+}
+
+// dialPlain dials with a Dialer's Dial beside its DialContext: the
+// dialer, a parameter, is not known to have a timeout.
 func dialPlain(ctx context.Context, d *net.Dialer, addr string) (net.Conn, error) {
 	return d.Dial("tcp", addr) // want `d.Dial takes no context`
 }

@@ -2,9 +2,12 @@ package ctxless
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"io"
+	"net"
 	"net/http"
+	"time"
 )
 
 // rehomed makes the request with NewRequest and gives it the context
@@ -193,4 +196,17 @@ func reqRehomed(ctx context.Context, url string) error {
 		return err
 	}
 	return doReq(r.WithContext(ctx))
+}
+
+// dialBounded dials with a timeout of its own, as a Background given a
+// timeout has one: the code chose that bound. Not reported.
+func dialBounded(ctx context.Context, addr string, cfg *tls.Config, secure bool) (net.Conn, error) {
+	if secure {
+		return tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, cfg)
+	}
+	if addr == "" {
+		d := &net.Dialer{Deadline: time.Now().Add(time.Second)}
+		return d.Dial("tcp", "localhost:0")
+	}
+	return net.DialTimeout("tcp", addr, 5*time.Second)
 }
