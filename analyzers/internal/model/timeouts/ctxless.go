@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -107,7 +108,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 	}
 	var cl *ContextLess
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
-		if row.Bounded && m.ownBound(call, row.BoundArg) {
+		if row.Bounded && m.ownBound(call, row.BoundArg) || m.unixDial(cur, call, fn) {
 			return nil
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
@@ -169,6 +170,48 @@ func (m *layer) ownBound(call *ast.CallExpr, arg int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// unixDial reports whether call, a dial with a catalog HostLocalDial
+// row, dials a Unix-domain socket: its network argument is a constant
+// "unix..." or the expression a switch around the call tests, in a case
+// of such constants only (`switch c.proto { case "unix": return
+// net.Dial(c.proto, c.addr) }`). That dial stays on this host (the local
+// daemon's socket), answered or refused at once.
+func (m *layer) unixDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) bool {
+	info := m.pass.TypesInfo
+	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	if row == nil || row.Role != catalog.HostLocalDial || row.ValueArg < 0 || row.ValueArg >= len(call.Args) {
+		return false
+	}
+	network := call.Args[row.ValueArg]
+	unix := func(e ast.Expr) bool {
+		tv := info.Types[e]
+		return tv.Value != nil && tv.Value.Kind() == constant.String && strings.HasPrefix(constant.StringVal(tv.Value), "unix")
+	}
+	if unix(network) {
+		return true
+	}
+	for c := cur.Parent(); c.Node() != nil; c = c.Parent() {
+		cc, ok := c.Node().(*ast.CaseClause)
+		if !ok {
+			if _, isFn := c.Node().(*ast.FuncLit); isFn {
+				return false
+			}
+			continue
+		}
+		sw, ok := c.Parent().Parent().Node().(*ast.SwitchStmt)
+		if !ok || sw.Tag == nil || len(cc.List) == 0 || types.ExprString(sw.Tag) != types.ExprString(network) {
+			continue
+		}
+		for _, v := range cc.List {
+			if !unix(v) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

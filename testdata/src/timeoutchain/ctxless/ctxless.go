@@ -87,3 +87,13 @@ func lookup(ctx context.Context, db *sql.DB, id int) (string, error) {
 	err := db.QueryRow("SELECT name FROM users WHERE id = $1", id).Scan(&name) // want `db.QueryRow takes no context`
 	return name, err
 }
+
+// dialProto dials TCP in the default case: it may reach anywhere.
+func dialProto(ctx context.Context, proto, addr string) (net.Conn, error) {
+	switch proto {
+	case "unix":
+		return net.Dial(proto, addr)
+	default:
+		return net.Dial(proto, addr) // want `net.Dial takes no context`
+	}
+}

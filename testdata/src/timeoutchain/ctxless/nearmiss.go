@@ -210,3 +210,16 @@ func dialBounded(ctx context.Context, addr string, cfg *tls.Config, secure bool)
 	}
 	return net.DialTimeout("tcp", addr, 5*time.Second)
 }
+
+// dialDaemon dials the local daemon's Unix socket, which answers or
+// refuses at once. Not reported.
+func dialDaemon(ctx context.Context, proto, addr string) (net.Conn, error) {
+	switch proto {
+	case "unix":
+		return net.Dial(proto, addr)
+	case "tcp":
+		var d net.Dialer
+		return d.DialContext(ctx, proto, addr)
+	}
+	return net.Dial("unix", "/run/daemon.sock")
+}
