@@ -390,13 +390,8 @@ func contextLessDiag(pass *analysis.Pass, d *timeouts.ContextLess) analysis.Diag
 	if d.WithCtx == "" {
 		return diag
 	}
-	var id *ast.Ident
-	switch f := analysisutil.Unparen(d.Call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
+	id := analysisutil.FuncIdent(d.Call.Fun)
+	if id == nil {
 		return diag
 	}
 	arg := d.InScope

@@ -157,6 +157,19 @@ func ImportsAny(pkg *types.Package, paths ...string) bool {
 // Unparen strips parentheses.
 func Unparen(e ast.Expr) ast.Expr { return astutil.Unparen(e) }
 
+// FuncIdent returns the identifier that names a call's function (`f` in
+// `f(x)`, `Sel` in `x.Sel(y)`), or nil for any other function
+// expression (a literal, a call's result, an index).
+func FuncIdent(fun ast.Expr) *ast.Ident {
+	switch f := Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}
+
 // ShortPos formats pos as "file.go:line" (base name only), the form facts
 // carry across processes.
 func ShortPos(fset *token.FileSet, pos token.Pos) string {

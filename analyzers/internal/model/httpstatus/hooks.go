@@ -40,13 +40,8 @@ func (b *builder) hookOf(call *ast.CallExpr) types.Object {
 	if analysisutil.Callee(b.pass.TypesInfo, call) != nil {
 		return nil
 	}
-	var id *ast.Ident
-	switch f := analysisutil.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
+	id := analysisutil.FuncIdent(call.Fun)
+	if id == nil {
 		return nil
 	}
 	v, ok := b.pass.TypesInfo.ObjectOf(id).(*types.Var)
