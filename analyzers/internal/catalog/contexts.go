@@ -84,16 +84,16 @@ var ContextRows = []Row{
 	{Path: "crypto/tls", Name: "DialWithDialer", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext", Bounded: true, BoundArg: 0},
 	{Path: "crypto/tls", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
 	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext"},
-	// database/sql's methods that run under context.Background().
+	// database/sql's methods that run under context.Background(). Not
+	// Prepare: PrepareContext's context covers only the preparation, and
+	// each execution of the statement is judged at its own call.
 	{Path: "database/sql", Recv: "DB", Name: "Exec", Role: ContextLess, WithCtx: "ExecContext"},
 	{Path: "database/sql", Recv: "DB", Name: "Query", Role: ContextLess, WithCtx: "QueryContext"},
 	{Path: "database/sql", Recv: "DB", Name: "QueryRow", Role: ContextLess, WithCtx: "QueryRowContext"},
-	{Path: "database/sql", Recv: "DB", Name: "Prepare", Role: ContextLess, WithCtx: "PrepareContext"},
 	{Path: "database/sql", Recv: "DB", Name: "Ping", Role: ContextLess, WithCtx: "PingContext"},
 	{Path: "database/sql", Recv: "Tx", Name: "Exec", Role: ContextLess, WithCtx: "ExecContext"},
 	{Path: "database/sql", Recv: "Tx", Name: "Query", Role: ContextLess, WithCtx: "QueryContext"},
 	{Path: "database/sql", Recv: "Tx", Name: "QueryRow", Role: ContextLess, WithCtx: "QueryRowContext"},
-	{Path: "database/sql", Recv: "Tx", Name: "Prepare", Role: ContextLess, WithCtx: "PrepareContext"},
 	{Path: "database/sql", Recv: "Stmt", Name: "Exec", Role: ContextLess, WithCtx: "ExecContext"},
 	{Path: "database/sql", Recv: "Stmt", Name: "Query", Role: ContextLess, WithCtx: "QueryContext"},
 	{Path: "database/sql", Recv: "Stmt", Name: "QueryRow", Role: ContextLess, WithCtx: "QueryRowContext"},
