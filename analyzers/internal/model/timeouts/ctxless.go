@@ -246,12 +246,18 @@ func rehomable(info *types.Info, fn *types.Func) bool {
 	t := sig.Results().At(0).Type()
 	ms := types.NewMethodSet(t)
 	for i := range ms.Len() {
-		msig, ok := ms.At(i).Type().(*types.Signature)
-		if ok && msig.Params().Len() == 1 && isContextType(msig.Params().At(0).Type()) && msig.Results().Len() == 1 && types.Identical(msig.Results().At(0).Type(), t) {
+		if msig, ok := ms.At(i).Type().(*types.Signature); ok && msig.Params().Len() == 1 && msig.Results().Len() == 1 && rehomes(msig, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// rehomes reports whether a method of this signature gives a value of
+// type t another context: it takes a context.Context first and returns
+// a t first (req.WithContext(ctx), req.Clone(ctx)).
+func rehomes(msig *types.Signature, t types.Type) bool {
+	return msig.Params().Len() >= 1 && isContextType(msig.Params().At(0).Type()) && msig.Results().Len() >= 1 && types.Identical(msig.Results().At(0).Type(), t)
 }
 
 // ctxSibling returns the variant of fn that takes a context
@@ -321,12 +327,8 @@ func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 	if !ok || len(as.Lhs) == 0 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
 		return false
 	}
-	id, ok := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, ok := info.ObjectOf(id).(*types.Var)
-	if !ok || !provenance.IsLocal(v) {
+	id, v := m.firstLocal(as)
+	if v == nil {
 		return false
 	}
 	given := false
@@ -341,10 +343,8 @@ func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 		case *ast.SelectorExpr:
 			// req.WithContext(ctx), req.Clone(ctx): re-homed (a method
 			// given a context that returns the request's type).
-			if f, ok := info.Uses[p.Sel].(*types.Func); ok {
-				if msig := f.Signature(); msig.Params().Len() >= 1 && isContextType(msig.Params().At(0).Type()) && msig.Results().Len() >= 1 && types.Identical(msig.Results().At(0).Type(), v.Type()) {
-					return false
-				}
+			if f, ok := info.Uses[p.Sel].(*types.Func); ok && rehomes(f.Signature(), v.Type()) {
+				return false
 			}
 		case *ast.CallExpr:
 			for _, a := range p.Args {
