@@ -380,7 +380,9 @@ type Row struct {
 	// Bounded, for a ContextLess row, says the call may carry a bound of
 	// its own: a timeout at argument BoundArg (DialTimeout's), or a
 	// net.Dialer there (DialWithDialer's; -1: the receiver, a Dialer's
-	// Dial) whose Timeout or Deadline is set.
+	// Dial) whose Timeout or Deadline is set; for a tls.Conn receiver
+	// (Handshake), a connection that is no net connection of the standard
+	// library or that is given a deadline first.
 	Bounded bool
 }
 

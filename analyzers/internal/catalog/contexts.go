@@ -83,7 +83,9 @@ var ContextRows = []Row{
 	{Path: "crypto/tls", Name: "Dial", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext"},
 	{Path: "crypto/tls", Name: "DialWithDialer", Role: ContextLess, CtxUse: "a tls.Dialer's DialContext", Bounded: true, BoundArg: 0},
 	{Path: "crypto/tls", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext"},
-	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext"},
+	// A handshake is bounded by its connection: one of the code's own
+	// transport, or one given a deadline first (ownBound).
+	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext", Bounded: true, BoundArg: -1},
 	// database/sql's methods that run under context.Background(). Not
 	// Prepare: PrepareContext's context covers only the preparation, and
 	// each execution of the statement is judged at its own call.

@@ -108,7 +108,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 	}
 	var cl *ContextLess
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
-		if row.Bounded && m.ownBound(call, row.BoundArg) || m.unixDial(cur, call, fn) {
+		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.unixDial(cur, call, fn) {
 			return nil
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
@@ -129,8 +129,9 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 // net.Dialer there (-1: the receiver) is a literal, or a local holding
 // one, with its Timeout or Deadline set. Such a dial drops the caller's
 // cancellation only for as long as its own bound, which the code chose
-// (a default dial kept beside a DialContext option).
-func (m *layer) ownBound(call *ast.CallExpr, arg int) bool {
+// (a default dial kept beside a DialContext option). A TLS connection's
+// handshake is bounded by the connection under it (tlsOverBound).
+func (m *layer) ownBound(body inspector.Cursor, call *ast.CallExpr, arg int) bool {
 	info := m.pass.TypesInfo
 	var e ast.Expr
 	switch {
@@ -148,6 +149,9 @@ func (m *layer) ownBound(call *ast.CallExpr, arg int) bool {
 	if analysisutil.IsNamedType(info.TypeOf(e), "time", "Duration") {
 		tv := info.Types[e]
 		return tv.Value == nil || constant.Sign(tv.Value) != 0
+	}
+	if analysisutil.IsNamedType(analysisutil.Deref(info.TypeOf(e)), "crypto/tls", "Conn") {
+		return m.tlsOverBound(body, call, e)
 	}
 	if u, ok := analysisutil.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = u.X
@@ -172,6 +176,80 @@ func (m *layer) ownBound(call *ast.CallExpr, arg int) bool {
 		}
 	}
 	return false
+}
+
+// tlsOverBound reports whether the TLS connection conn, whose handshake
+// is call, runs over a connection that bounds it: conn is made by
+// tls.Client or tls.Server over a value of a type that is no interface
+// and is declared outside the standard library (the code's own transport,
+// which wraps the handshake in a protocol of its own and sets its own
+// deadlines, as a database driver's prelogin does: the model cannot see
+// them and stays silent), or a deadline is set on conn or on that value
+// before the handshake (SetDeadline, SetReadDeadline of package net or
+// crypto/tls). A handshake over a freshly dialed *net.TCPConn or a
+// net.Conn with no deadline can wait forever, and is reported.
+func (m *layer) tlsOverBound(body inspector.Cursor, call *ast.CallExpr, conn ast.Expr) bool {
+	info := m.pass.TypesInfo
+	objs := map[types.Object]bool{}
+	if o := analysisutil.ReferredObject(info, conn); o != nil {
+		objs[o] = true
+	}
+	for _, o := range m.vals.Trace(conn) {
+		mk, ok := analysisutil.Unparen(o.Expr).(*ast.CallExpr)
+		if !ok || len(mk.Args) == 0 {
+			continue
+		}
+		fn := analysisutil.Callee(info, mk)
+		if !analysisutil.IsFunc(fn, "crypto/tls", "Client") && !analysisutil.IsFunc(fn, "crypto/tls", "Server") {
+			continue
+		}
+		under := mk.Args[0]
+		if u, ok := analysisutil.Unparen(under).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			under = u.X
+		}
+		if ownTransport(info.TypeOf(under)) {
+			return true
+		}
+		if obj := analysisutil.ReferredObject(info, under); obj != nil {
+			objs[obj] = true
+		}
+		for _, uo := range m.vals.Trace(under) {
+			if ownTransport(info.TypeOf(uo.Expr)) {
+				return true
+			}
+		}
+	}
+	found := false
+	body.Inspect([]ast.Node{(*ast.CallExpr)(nil)}, func(c inspector.Cursor) bool {
+		dl := c.Node().(*ast.CallExpr)
+		if found || dl.Pos() >= call.Pos() {
+			return !found
+		}
+		fn := analysisutil.Callee(info, dl)
+		sel, ok := analysisutil.Unparen(dl.Fun).(*ast.SelectorExpr)
+		if fn == nil || !ok || fn.Name() != "SetDeadline" && fn.Name() != "SetReadDeadline" {
+			return true
+		}
+		if p := analysisutil.PkgPath(fn); p != "net" && p != "crypto/tls" {
+			return true
+		}
+		if obj := analysisutil.ReferredObject(info, sel.X); obj != nil && objs[obj] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// ownTransport reports whether t is a type of the code's own (or a
+// library's) that a TLS connection may run over: no interface, no
+// type of the standard library.
+func ownTransport(t types.Type) bool {
+	if t == nil || types.IsInterface(t) {
+		return false
+	}
+	named, ok := analysisutil.Deref(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && !analysisutil.IsStd(named.Obj().Pkg().Path())
 }
 
 // unixDial reports whether call, a dial with a catalog HostLocalDial

@@ -97,3 +97,19 @@ func dialProto(ctx context.Context, proto, addr string) (net.Conn, error) {
 		return net.Dial(proto, addr) // want `net.Dial takes no context`
 	}
 }
+
+// secure runs the TLS handshake over a connection it has just dialed,
+// with no deadline on it: a server that accepts and never answers holds
+// the handshake forever.
+func secure(ctx context.Context, d *net.Dialer, addr string, cfg *tls.Config) (net.Conn, error) {
+	raw, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	tc := tls.Client(raw, cfg)
+	if err := tc.Handshake(); err != nil { // want `tc.Handshake takes no context`
+		raw.Close()
+		return nil, err
+	}
+	return tc, nil
+}

@@ -223,3 +223,47 @@ func dialDaemon(ctx context.Context, proto, addr string) (net.Conn, error) {
 	}
 	return net.Dial("unix", "/run/daemon.sock")
 }
+
+// framed carries the TLS handshake inside frames of the code's own
+// protocol over a connection whose reads it bounds itself. Not
+// reported: the handshake runs over that transport.
+type framed struct {
+	conn net.Conn
+	wait time.Duration
+}
+
+func (f *framed) Read(p []byte) (int, error) {
+	f.conn.SetReadDeadline(time.Now().Add(f.wait))
+	return f.conn.Read(p)
+}
+
+func (f *framed) Write(p []byte) (int, error)        { return f.conn.Write(p) }
+func (f *framed) Close() error                       { return f.conn.Close() }
+func (f *framed) LocalAddr() net.Addr                { return f.conn.LocalAddr() }
+func (f *framed) RemoteAddr() net.Addr               { return f.conn.RemoteAddr() }
+func (f *framed) SetDeadline(t time.Time) error      { return f.conn.SetDeadline(t) }
+func (f *framed) SetReadDeadline(t time.Time) error  { return f.conn.SetReadDeadline(t) }
+func (f *framed) SetWriteDeadline(t time.Time) error { return f.conn.SetWriteDeadline(t) }
+
+func prelogin(ctx context.Context, conn net.Conn, cfg *tls.Config) (*tls.Conn, error) {
+	f := framed{conn: conn, wait: 5 * time.Second}
+	tc := tls.Client(&f, cfg)
+	return tc, tc.Handshake()
+}
+
+// secureBy gives the dialed connection a deadline before the handshake.
+// Not reported: the handshake cannot outlive it.
+func secureBy(ctx context.Context, d *net.Dialer, addr string, cfg *tls.Config) (net.Conn, error) {
+	raw, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	raw.SetDeadline(time.Now().Add(10 * time.Second))
+	tc := tls.Client(raw, cfg)
+	if err := tc.Handshake(); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	raw.SetDeadline(time.Time{})
+	return tc, nil
+}
