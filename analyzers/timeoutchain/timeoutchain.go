@@ -376,9 +376,18 @@ func otherModule(pass *analysis.Pass, fn *types.Func) bool {
 // is a sibling with the same arguments after the context.
 func contextLessDiag(pass *analysis.Pass, d *timeouts.ContextLess) analysis.Diagnostic {
 	name := analysisutil.Text(pass, d.Call.Fun)
-	use := d.Use
+	var use string
+	if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn != nil {
+		if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil {
+			use = row.CtxUse
+		}
+	}
 	if d.WithCtx != "" {
-		use = d.WithCtx + "(" + d.InScope + ", ...)"
+		rest := ""
+		if len(d.Call.Args) > 0 {
+			rest = ", ..."
+		}
+		use = d.WithCtx + "(" + d.InScope + rest + ")"
 		if sel, ok := analysisutil.Unparen(d.Call.Fun).(*ast.SelectorExpr); ok {
 			use = analysisutil.Text(pass, sel.X) + "." + use
 		}

@@ -69,14 +69,14 @@ var ContextRows = []Row{
 	// variant takes one. A request made by NewRequest carries
 	// context.Background().
 	{Path: NetHTTP, Name: "NewRequest", Role: ContextLess, WithCtx: "NewRequestWithContext"},
-	{Path: NetHTTP, Name: "Get", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Name: "Head", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Name: "Post", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Name: "PostForm", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
-	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: ContextLess, CtxUse: "http.NewRequestWithContext and the client's Do"},
+	{Path: NetHTTP, Name: "Get", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Name: "Head", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Name: "Post", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Name: "PostForm", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Recv: "Client", Name: "Get", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Recv: "Client", Name: "Head", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Recv: "Client", Name: "Post", Role: ContextLess, CtxUse: useRequest},
+	{Path: NetHTTP, Recv: "Client", Name: "PostForm", Role: ContextLess, CtxUse: useRequest},
 	{Path: "net", Name: "Dial", Role: ContextLess, CtxUse: "a net.Dialer's DialContext"},
 	{Path: "net", Name: "DialTimeout", Role: ContextLess, CtxUse: "a net.Dialer's DialContext", Bounded: true, BoundArg: 2},
 	{Path: "net", Recv: "Dialer", Name: "Dial", Role: ContextLess, WithCtx: "DialContext", Bounded: true, BoundArg: -1},
@@ -124,3 +124,7 @@ func LookupContext(path, recv, name string) *Row {
 	}
 	return nil
 }
+
+// useRequest is what the http package's request shortcuts (Get, Post...)
+// are replaced with, where they take no context.
+const useRequest = "http.NewRequestWithContext and the client's Do"

@@ -23,9 +23,9 @@ type ContextLess struct {
 	Call    *ast.CallExpr
 	InScope string // the context in scope: "ctx", "r.Context()"
 	// WithCtx is the variant that takes a context first and the same
-	// arguments after it ("QueryContext"): a fix calls it instead. Use,
-	// when there is none, names what to use, for the message.
-	WithCtx, Use string
+	// arguments after it ("QueryContext"), or "" when there is none (the
+	// catalog row then says what to use).
+	WithCtx string
 }
 
 // BgWrapperFact is exported for a function or method that runs its
@@ -111,7 +111,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.unixDial(cur, call, fn) {
 			return nil
 		}
-		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx, Use: row.CtxUse}
+		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx}
 	} else if sib := m.bgWrapper(fn); sib != "" {
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
 	} else {
