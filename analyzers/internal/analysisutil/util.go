@@ -7,6 +7,7 @@ package analysisutil
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -244,4 +245,17 @@ func GoEvaluated(g *ast.GoStmt) []ast.Expr {
 		in = append(in, sel.X)
 	}
 	return append(in, g.Call.Args...)
+}
+
+// UnixNetwork reports whether e names a Unix-domain socket network: a
+// constant "unix...", or the Network() of a *net.UnixAddr.
+func UnixNetwork(info *types.Info, e ast.Expr) bool {
+	if c, ok := Unparen(e).(*ast.CallExpr); ok {
+		return IsMethod(Callee(info, c), "net", "UnixAddr", "Network")
+	}
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
 }

@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"net"
 	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -418,7 +417,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		case catalog.HostBind:
 			return true, true
 		case catalog.HostLocalDial:
-			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && unixNetwork(info, call.Args[row.ValueArg])
+			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && analysisutil.UnixNetwork(info, call.Args[row.ValueArg])
 			// net.Dial("tcp", "127.0.0.1:7070"): a loopback address is
 			// this host too (a child process, a local agent).
 			loop := row.ValueArg >= 0 && row.ValueArg+1 < len(call.Args) && loopbackAddr(info, call.Args[row.ValueArg+1])
@@ -462,19 +461,6 @@ func loopbackAddr(info *types.Info, e ast.Expr) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// unixNetwork reports whether e names a Unix-domain socket network: a
-// constant "unix...", or the Network() of a *net.UnixAddr.
-func unixNetwork(info *types.Info, e ast.Expr) bool {
-	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok {
-		return analysisutil.IsMethod(analysisutil.Callee(info, c), "net", "UnixAddr", "Network")
-	}
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return false
-	}
-	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
 }
 
 // formats reports whether t is a function type that ends in a format and

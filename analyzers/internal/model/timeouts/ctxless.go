@@ -7,7 +7,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
 
@@ -265,10 +264,7 @@ func (m *layer) unixDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 		return false
 	}
 	network := call.Args[row.ValueArg]
-	unix := func(e ast.Expr) bool {
-		tv := info.Types[e]
-		return tv.Value != nil && tv.Value.Kind() == constant.String && strings.HasPrefix(constant.StringVal(tv.Value), "unix")
-	}
+	unix := func(e ast.Expr) bool { return analysisutil.UnixNetwork(info, e) }
 	if unix(network) {
 		return true
 	}
