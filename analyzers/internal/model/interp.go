@@ -61,6 +61,11 @@ type interp struct {
 	fnSize      int // syntax nodes of the function: what each judged loop's scans of it cost
 	labels      map[*ast.Stmt]map[string]int
 	aborted     bool
+	// aims: the loop judged aims each request at what the last one
+	// answered (followsResponse), after a success as after a failure (a
+	// watch): a failed pass that keeps what it answered and then waits
+	// backs off (backsOff), it reads nothing on.
+	aims bool
 	// immediate is set when a later iteration's first operation runs with
 	// no wait since the previous iteration's operations after a failure
 	// of no identified kind; immediateIdentified when it runs so after a

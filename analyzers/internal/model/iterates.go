@@ -16,7 +16,10 @@ import (
 // number it derives from its own previous value (`name = name[:i]`,
 // `size *= 2`). Attempt counters (`attempt++`) passed as plain arguments,
 // durations (growing timeouts) and rebuilt requests do not count.
-func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int) bool {
+//
+// follows also counts a loop that aims its request at what an earlier
+// attempt answered (followsResponse); judge asks again without it.
+func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoIdx int, follows bool) bool {
 	info := m.pass.TypesInfo
 	nodes := loopNodes(stmt, gotoList, gotoIdx)
 	objOf := func(e ast.Expr) types.Object {
@@ -138,7 +141,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 			return true
 		})
 	}
-	if walks || m.passesDiffer(stmt, nodes, ops) || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) || m.followsResponse(nodes, ops) {
+	if walks || m.passesDiffer(stmt, nodes, ops) || m.neverSameInput(nodes, ops) || m.stateChanged(nodes, ops) || m.rotates(stmt, nodes, ops) || follows && m.followsResponse(nodes, ops) {
 		return true
 	}
 	m.readsPosition(nodes, ops, derived)

@@ -210,7 +210,23 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 	if gotoList == nil && m.eventPaced(stmt, label) {
 		return nil
 	}
-	if m.iterates(in, stmt, gotoList, gotoIdx) {
+	if m.iterates(in, stmt, gotoList, gotoIdx, true) {
+		if !m.iterates(in, stmt, gotoList, gotoIdx, false) {
+			// It only aims each request at what the last one answered.
+			// A loop that does so after a success as after a failure,
+			// going round on both, is a watch (each pass asks from the
+			// last answer: a blocking query's index), not a redirect
+			// followed: a resume loop, whose waits after failures are
+			// judged as a retry's.
+			in.steps, in.aborted, in.immediate, in.immediateIdentified, in.immediateOps = 0, false, false, false, nil
+			in.aims = true
+			v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
+			in.aims = false
+			if !v.retry && v.resume {
+				m.addResume(stmt, label, gotoList, gotoIdx, body, v.failDelays)
+				return nil
+			}
+		}
 		m.addFailover(in, body, stmt, label, gotoList, gotoIdx)
 		return nil
 	}

@@ -139,6 +139,7 @@ type resumeSeen struct {
 	fail, ok            bool // a failure, a success went round
 	failAtOnce, okWaits bool // ...a failure without a wait, a success after one
 	progress            bool // a path went round on partial results
+	aims                bool // interp.aims, for the loop judged
 	// session: a failure of a session (SessionFact) went round: the
 	// session was the success, ended by that failure
 	session bool
@@ -285,7 +286,7 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 		if t.pendFail && !waited {
 			rs.failAtOnce = true
 		}
-	case t.progress:
+	case t.progress && !(rs.aims && backsOff(t)):
 		rs.progress = true
 	case t.verdictNo:
 		rs.ok = true // a poll until done (see opVerdict)
@@ -444,4 +445,14 @@ func localDurations(info *types.Info, n ast.Node, f func(*types.Var) bool) {
 		}
 		return more
 	})
+}
+
+// backsOff reports whether the path t, going round after a failure, has
+// surely waited first. In a watch (interp.aims), what it kept of the
+// failed attempt is the position the next request asks from, no read
+// making progress: a wait after that failure is a backoff. (A read
+// loop that appends what a failed read gave and reads on after a pause
+// still makes progress.)
+func backsOff(t *state) bool {
+	return t.failing() && t.delayed && !t.delayMay
 }

@@ -180,6 +180,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		}
 	}
 	topWait := in.waitsFirst(body)
+	rs.aims = in.aims
 	rs.first = in.firstOp(stmtNodes(body))
 	rs.firstNext = in.nextItem(rs.first)
 	rs.delayVars = in.delayVarsOf(stmtNodes(body))
@@ -195,7 +196,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 			// No operation ran in this pass (`if !ready { continue }`
 			// before the call): what its slots hold is an earlier pass's
 			// outcome, already judged. The pass says nothing.
-		case t.progress:
+		case t.progress && !(in.aims && backsOff(t)):
 			okBack = true // a read or write loop making progress
 		case t.verdictNo:
 			// "not yet" from an operation's own bool goes round: a poll
