@@ -312,10 +312,14 @@ func (m *layer) findTimeouts() *Timeouts {
 	for _, r := range m.res.Failovers {
 		m.ignoredSleeps(t, r)
 	}
+	for _, r := range m.res.Resumes {
+		m.ignoredSleeps(t, r)
+	}
 	return t
 }
 
-// ignoredSleeps finds the waits of a retry, or of a failover loop, that
+// ignoredSleeps finds the waits of a retry, of a failover loop, or the
+// waits after failures of a resume loop (a watch, a consumer), that
 // ignore cancellation, unless every caller gives a context that is never
 // cancelled.
 func (m *layer) ignoredSleeps(t *Timeouts, r *model.Retry) {
