@@ -203,6 +203,15 @@ func (m *builder) findDelays(r *Retry, fnBody *ast.BlockStmt) {
 					// known, but that watches no context.
 					dur, own, unjudged = x, true, true
 				}
+				if dur == nil && litWaits {
+					// retriable := func(err error) bool { time.Sleep(...);
+					// ... }: a closure given more than counts, whose
+					// wait's shape is not known; if its every wait is a
+					// time.Sleep it watches no context all the same.
+					if lit := m.waitingClosure(x); lit != nil && m.waitLayer.BlindBody(lit.Body) {
+						dur, own, unjudged = x, true, true
+					}
+				}
 				if dur != nil && r.Kind != RecursiveRetry && leavesAfter(stack) {
 					// A wait after which the loop always returns
 					// (pacing the work that follows a success) is not
