@@ -93,25 +93,32 @@ func (f *RandomFact) String() string { return "random" }
 // helper of a helper inherit a fact: each round is linear in the package.
 const maxFactRounds = 8
 
-// findDelayFuncs marks the package's functions whose body waits, exports
-// their WaitFact, and returns them with whether each is a pure wait.
-func (m *Result) findDelayFuncs() map[*types.Func]bool {
-	in := Calls{Info: m.pass.TypesInfo, Funcs: map[*types.Func]bool{}, Pure: map[*types.Func]bool{}, Import: m.ImportedWait, Certain: true}
+// markRounds marks in set each function of funcs (its keys) for which
+// holds answers yes, in rounds until one marks nothing new or
+// maxFactRounds have run: holds may read set, so a function that calls
+// one marked in an earlier round is marked in the next.
+func markRounds[V any](funcs map[*types.Func]V, set map[*types.Func]bool, holds func(fn *types.Func) bool) {
 	for round := 0; round < maxFactRounds; round++ {
 		changed := false
-		for fn, d := range m.vals.Decls {
-			if in.Funcs[fn] {
-				continue
-			}
-			if waitsOnEveryCall(d.Body, in.WaitsHere) {
-				in.Funcs[fn] = true
+		for fn := range funcs {
+			if !set[fn] && holds(fn) {
+				set[fn] = true
 				changed = true
 			}
 		}
 		if !changed {
-			break
+			return
 		}
 	}
+}
+
+// findDelayFuncs marks the package's functions whose body waits, exports
+// their WaitFact, and returns them with whether each is a pure wait.
+func (m *Result) findDelayFuncs() map[*types.Func]bool {
+	in := Calls{Info: m.pass.TypesInfo, Funcs: map[*types.Func]bool{}, Pure: map[*types.Func]bool{}, Import: m.ImportedWait, Certain: true}
+	markRounds(m.vals.Decls, in.Funcs, func(fn *types.Func) bool {
+		return waitsOnEveryCall(m.vals.Decls[fn].Body, in.WaitsHere)
+	})
 	// A pure wait calls nothing fallible but waits.
 	for fn := range in.Funcs {
 		d := m.vals.Decls[fn]
@@ -281,38 +288,30 @@ func (in Calls) IsPureWait(call *ast.CallExpr) bool {
 func (m *Result) findDispatchers() map[*types.Func]bool {
 	info := m.pass.TypesInfo
 	out := map[*types.Func]bool{}
-	for round := 0; round < maxFactRounds; round++ {
-		changed := false
-		for fn, d := range m.vals.Decls {
-			if out[fn] || d.Body == nil {
-				continue
-			}
-			found := false
-			ast.Inspect(d.Body, func(n ast.Node) bool {
-				if found {
-					return false
-				}
-				switch x := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.CallExpr:
-					if callee := analysisutil.Callee(info, x); callee != nil {
-						found = out[callee]
-					} else {
-						found = FieldFunc(info, x.Fun)
-					}
-				}
-				return !found
-			})
+	markRounds(m.vals.Decls, out, func(fn *types.Func) bool {
+		d := m.vals.Decls[fn]
+		if d.Body == nil {
+			return false
+		}
+		found := false
+		ast.Inspect(d.Body, func(n ast.Node) bool {
 			if found {
-				out[fn] = true
-				changed = true
+				return false
 			}
-		}
-		if !changed {
-			break
-		}
-	}
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if callee := analysisutil.Callee(info, x); callee != nil {
+					found = out[callee]
+				} else {
+					found = FieldFunc(info, x.Fun)
+				}
+			}
+			return !found
+		})
+		return found
+	})
 	return out
 }
 
@@ -329,21 +328,10 @@ func (m *Result) exportWaitFacts() {
 // so that a helper of a blind helper is blind too.
 func (m *Result) findBlindWaits() {
 	m.BlindWaits = map[*types.Func]bool{}
-	for round := 0; round < maxFactRounds; round++ {
-		changed := false
-		for fn := range m.WaitFuncs {
-			if m.BlindWaits[fn] {
-				continue
-			}
-			if d := m.vals.Decls[fn]; d != nil && d.Body != nil && m.BlindBody(d.Body) {
-				m.BlindWaits[fn] = true
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+	markRounds(m.WaitFuncs, m.BlindWaits, func(fn *types.Func) bool {
+		d := m.vals.Decls[fn]
+		return d != nil && d.Body != nil && m.BlindBody(d.Body)
+	})
 }
 
 // BlindBody reports whether body (a function's or a closure's) waits, and

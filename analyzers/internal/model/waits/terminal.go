@@ -68,21 +68,10 @@ func terminal(obj types.Object) bool {
 // WaitFact.
 func (m *Result) findTerminalWaits() {
 	m.terminals = map[*types.Func]bool{}
-	for round := 0; round < maxFactRounds; round++ {
-		changed := false
-		for fn := range m.WaitFuncs {
-			if m.terminals[fn] {
-				continue
-			}
-			if d := m.vals.Decls[fn]; d != nil && d.Body != nil && waitsOnEveryCall(d.Body, m.readsTerminalHere) {
-				m.terminals[fn] = true
-				changed = true
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+	markRounds(m.WaitFuncs, m.terminals, func(fn *types.Func) bool {
+		d := m.vals.Decls[fn]
+		return d != nil && d.Body != nil && waitsOnEveryCall(d.Body, m.readsTerminalHere)
+	})
 }
 
 // readsTerminalHere reports whether n itself reads the standard input:
