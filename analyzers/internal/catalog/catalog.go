@@ -951,9 +951,12 @@ var HostStatePackages = map[string]bool{
 
 // hostStateFuncs are the functions, outside HostStatePackages, that
 // reach only this host's own state: io/ioutil's file functions, which
-// are os's (its ReadAll and NopCloser are io's streams, not files).
+// are os's (its ReadAll and NopCloser are io's streams, not files), and
+// net's lists of this host's interfaces.
 var hostStateFuncs = map[string]map[string]bool{
 	"io/ioutil": {"ReadFile": true, "WriteFile": true, "ReadDir": true, "TempFile": true, "TempDir": true},
+	// This host's network interfaces, as its kernel lists them.
+	"net": {"InterfaceByName": true, "InterfaceByIndex": true, "Interfaces": true, "InterfaceAddrs": true},
 }
 
 // HostState reports whether the function name of the package path (no

@@ -381,13 +381,16 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		}
 	}
 	fn := analysisutil.Callee(info, call)
-	if analysisutil.ReturnsNothing(info, call) && (fn != nil && analysisutil.IsInterfaceMethod(fn) || fn == nil && formats(info.TypeOf(call.Fun))) {
+	if analysisutil.ReturnsNothing(info, call) && (fn != nil && analysisutil.IsInterfaceMethod(fn) || fn == nil && formats(info.TypeOf(call.Fun)) ||
+		fn != nil && fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg && formats(fn.Type())) {
 		// An interface method that returns nothing (a logging
-		// facade's Warnf), or a function value of a printf's shape
-		// that returns nothing (a logf field): it cannot fail the
-		// attempt, so what it reaches is not what is retried. (Any
-		// other hook in a function value stays unknown: it is the
-		// caller's code, run on every pass.)
+		// facade's Warnf), or a function value or a function of
+		// another package of a printf's shape that returns nothing (a
+		// logf field, a leveled logger's V(3).Infof, whose sink the
+		// model cannot see): it cannot fail the attempt, so what it
+		// reaches is not what is retried. (Any other hook in a
+		// function value stays unknown: it is the caller's code, run
+		// on every pass.)
 		return true, false
 	}
 	if fn == nil {
