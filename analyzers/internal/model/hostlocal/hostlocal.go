@@ -85,6 +85,7 @@ type Result struct {
 	runParams   map[*types.Func][]int // the local functions that call parameters of theirs (LocalFact.Runs)
 	assumed     *types.Var
 	vals        *provenance.Values
+	inClosure   map[*ast.FuncLit]bool // the closures localClosure is in
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -394,12 +395,18 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, false
 	}
 	if fn == nil {
+		if lit := r.heldClosure(call); lit != nil {
+			return r.localClosure(lit)
+		}
 		return false, false // a function value: it may be anything
 	}
 	if fn.Pkg() == nil {
 		return true, false // error's Error
 	}
 	path := analysisutil.PkgPath(fn)
+	if sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr); ok && path == "net" && fn.Signature().Recv() != nil && r.localConn(sel.X, 0) {
+		return true, false // conn.Write on a Unix socket this attempt dialed
+	}
 	if catalog.HostState(path, analysisutil.RecvTypeName(fn), fn.Name()) {
 		return true, true // files, locks, processes of this host
 	}
