@@ -211,13 +211,14 @@ func (m *builder) judge(in *interp, body *ast.BlockStmt, stmt ast.Stmt, label st
 		return nil
 	}
 	if m.iterates(in, stmt, gotoList, gotoIdx, true) {
-		if !m.iterates(in, stmt, gotoList, gotoIdx, false) {
+		if in.budget -= in.fnSize; in.budget >= 0 && !m.iterates(in, stmt, gotoList, gotoIdx, false) {
 			// It only aims each request at what the last one answered.
 			// A loop that does so after a success as after a failure,
 			// going round on both, is a watch (each pass asks from the
 			// last answer: a blocking query's index), not a redirect
 			// followed: a resume loop, whose waits after failures are
-			// judged as a retry's.
+			// judged as a retry's. (A second judgement, paid from the
+			// function's budget as the first.)
 			in.steps, in.aborted, in.immediate, in.immediateIdentified, in.immediateOps = 0, false, false, false, nil
 			in.aims = true
 			v := in.judgeLoop(body, stmt, label, gotoList, gotoIdx)
