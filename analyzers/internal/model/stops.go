@@ -382,23 +382,19 @@ func (m *builder) clockVars(nodes []ast.Node) map[types.Object]bool {
 // one of vars.
 func (m *builder) readsClock(e ast.Node, vars map[types.Object]bool) bool {
 	info := m.pass.TypesInfo
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	if _, ok := e.(*ast.FuncLit); ok {
+		return false // its code runs when it is called, if at all
+	}
+	return analysisutil.AnyIn([]ast.Node{e}, func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
 			fn := analysisutil.Callee(info, x)
-			found = analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now")
+			return analysisutil.IsFunc(fn, "time", "Since") || analysisutil.IsFunc(fn, "time", "Until") || analysisutil.IsFunc(fn, "time", "Now")
 		case *ast.Ident:
-			found = vars[info.Uses[x]]
+			return vars[info.Uses[x]]
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // cancelStop reports whether n is an if, or a case of a switch, that

@@ -293,24 +293,16 @@ func (m *Result) findDispatchers() map[*types.Func]bool {
 		if d.Body == nil {
 			return false
 		}
-		found := false
-		ast.Inspect(d.Body, func(n ast.Node) bool {
-			if found {
+		return analysisutil.AnyIn([]ast.Node{d.Body}, func(n ast.Node) bool {
+			x, ok := n.(*ast.CallExpr)
+			if !ok {
 				return false
 			}
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if callee := analysisutil.Callee(info, x); callee != nil {
-					found = out[callee]
-				} else {
-					found = FieldFunc(info, x.Fun)
-				}
+			if callee := analysisutil.Callee(info, x); callee != nil {
+				return out[callee]
 			}
-			return !found
+			return FieldFunc(info, x.Fun)
 		})
-		return found
 	})
 	return out
 }
