@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
@@ -144,14 +145,31 @@ func (m *layer) query(e ast.Expr, scope, method string) bool {
 // pause reports whether the wait d is a constant duration or a numeric
 // field read as it is (`time.Sleep(ws.PollInterval)`): the same pause on
 // every pass, not a delay computed from the attempts or from a response.
+//
+// The runtime's jitter of such a pause (`retry.FullJitter(time.Second)`,
+// what the backoff check's fix writes) is one too: it never waits
+// longer than the pause.
 func (m *layer) pause(d *waits.Delay) bool {
 	if d.Own || d.Dur == nil {
 		return false
 	}
-	if _, ok := m.durationOf(d.Dur); ok {
+	return m.pauseValue(d.Dur)
+}
+
+func (m *layer) pauseValue(dur ast.Expr) bool {
+	if _, ok := m.durationOf(dur); ok {
 		return true
 	}
-	sel, ok := analysisutil.Unparen(d.Dur).(*ast.SelectorExpr)
+	if call, ok := analysisutil.Unparen(dur).(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if tv, ok := m.pass.TypesInfo.Types[call.Fun]; ok && tv.IsType() {
+			return m.pauseValue(call.Args[0]) // time.Duration(rand.Int64N(int64(d)))
+		}
+		fn := analysisutil.Callee(m.pass.TypesInfo, call)
+		if analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "EqualJitter") || boundedDraw(fn) {
+			return m.pauseValue(call.Args[0])
+		}
+	}
+	sel, ok := analysisutil.Unparen(dur).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
@@ -161,4 +179,20 @@ func (m *layer) pause(d *waits.Delay) bool {
 	}
 	b, ok := s.Obj().Type().Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsNumeric != 0
+}
+
+// boundedDraw reports whether fn is a random draw of math/rand or
+// math/rand/v2 below the number it is given (rand.N(d), Int63n(n)).
+func boundedDraw(fn *types.Func) bool {
+	if fn == nil || fn.Signature().Recv() != nil {
+		return false
+	}
+	if p := analysisutil.PkgPath(fn); p != "math/rand" && p != "math/rand/v2" {
+		return false
+	}
+	switch fn.Name() {
+	case "N", "Intn", "IntN", "Int31n", "Int32N", "Int63n", "Int64N", "Uint32N", "Uint64N", "UintN":
+		return true
+	}
+	return false
 }

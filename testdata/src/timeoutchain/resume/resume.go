@@ -5,6 +5,7 @@ package resume
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 )
 
@@ -53,6 +54,24 @@ func (w *watcher) runPaced(ctx context.Context) error {
 		evs, next, err := w.st.Watch(ctx, rev)
 		if err != nil {
 			time.Sleep(2 * time.Second)
+			continue
+		}
+		rev = next
+		w.apply(evs)
+	}
+}
+
+// runJittered is runPaced with its pause drawn at random below the
+// same bound: it never waits longer. Not reported either.
+func (w *watcher) runJittered(ctx context.Context) error {
+	var rev uint64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		evs, next, err := w.st.Watch(ctx, rev)
+		if err != nil {
+			time.Sleep(time.Duration(rand.Int64N(int64(2 * time.Second))))
 			continue
 		}
 		rev = next
