@@ -117,7 +117,10 @@ func equalsNil(info *types.Info, be *ast.BinaryExpr) bool {
 
 // falseMeansFailure reports whether cond is false only where an error is
 // not nil: err == nil, or a disjunction with it (`err == nil || attempt
-// >= 4`): past `if cond { return }` the operation failed.
+// >= 4`): past `if cond { return }` the operation failed. Only an error
+// compared with nil says so: past `if err != nil || s.conn == nil {
+// return }` the operation succeeded (a lazy set-up that then calls its
+// method again for the fast path).
 func falseMeansFailure(info *types.Info, cond ast.Expr) bool {
 	be, ok := analysisutil.Unparen(cond).(*ast.BinaryExpr)
 	if !ok {
@@ -126,7 +129,7 @@ func falseMeansFailure(info *types.Info, cond ast.Expr) bool {
 	if be.Op == token.LOR {
 		return falseMeansFailure(info, be.X) || falseMeansFailure(info, be.Y)
 	}
-	return equalsNil(info, be)
+	return equalsNil(info, be) && (analysisutil.IsErrorType(info.TypeOf(be.X)) || analysisutil.IsErrorType(info.TypeOf(be.Y)))
 }
 
 // clearsGuard reports whether the self-call at the end of path runs only
