@@ -10,6 +10,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"net"
 	"path/filepath"
 	"strings"
 
@@ -258,4 +259,46 @@ func UnixNetwork(info *types.Info, e ast.Expr) bool {
 		return false
 	}
 	return strings.HasPrefix(constant.StringVal(tv.Value), "unix")
+}
+
+// LoopbackAddr reports whether e is a "host:port" address of this host's
+// loopback interface ("127.0.0.1:7070", "localhost:7070", "[::1]:7070"):
+// a constant, a fmt.Sprintf whose constant format names such a host
+// before the port's verb (`fmt.Sprintf("127.0.0.1:%d", port)`), or
+// net.JoinHostPort given such a host as a constant.
+func LoopbackAddr(info *types.Info, e ast.Expr) bool {
+	if c, ok := Unparen(e).(*ast.CallExpr); ok && len(c.Args) > 0 {
+		fn := Callee(info, c)
+		switch {
+		case IsFunc(fn, "fmt", "Sprintf"):
+			return loopbackHostPort(info, c.Args[0], true)
+		case IsFunc(fn, "net", "JoinHostPort") && len(c.Args) == 2:
+			tv := info.Types[c.Args[0]]
+			return tv.Value != nil && tv.Value.Kind() == constant.String && loopbackHost(constant.StringVal(tv.Value))
+		}
+		return false
+	}
+	return loopbackHostPort(info, e, false)
+}
+
+// loopbackHostPort reports whether e is a constant "host:port" whose host
+// is the loopback's; format: the port may be a verb, the host may not.
+func loopbackHostPort(info *types.Info, e ast.Expr, format bool) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	host, _, err := net.SplitHostPort(constant.StringVal(tv.Value))
+	if err != nil || format && strings.Contains(host, "%") {
+		return false
+	}
+	return loopbackHost(host)
+}
+
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

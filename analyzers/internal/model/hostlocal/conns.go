@@ -94,3 +94,14 @@ func (r *Result) localConn(e ast.Expr, depth int) bool {
 	}
 	return true
 }
+
+// loopbackAddr reports whether e is an address of this host's loopback
+// interface (analysisutil.LoopbackAddr), itself or as every value of a
+// local variable (`addr := fmt.Sprintf("127.0.0.1:%d", port)`).
+func (r *Result) loopbackAddr(e ast.Expr) bool {
+	info := r.pass.TypesInfo
+	if r.vals == nil {
+		return analysisutil.LoopbackAddr(info, e)
+	}
+	return r.vals.Every(info, e, func(x ast.Expr) bool { return analysisutil.LoopbackAddr(info, x) })
+}

@@ -3,10 +3,8 @@ package hostlocal
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
-	"net"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -430,7 +428,7 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && analysisutil.UnixNetwork(info, call.Args[row.ValueArg])
 			// net.Dial("tcp", "127.0.0.1:7070"): a loopback address is
 			// this host too (a child process, a local agent).
-			loop := row.ValueArg >= 0 && row.ValueArg+1 < len(call.Args) && loopbackAddr(info, call.Args[row.ValueArg+1])
+			loop := row.ValueArg >= 0 && row.ValueArg+1 < len(call.Args) && r.loopbackAddr(call.Args[row.ValueArg+1])
 			return unix || loop, unix || loop
 		}
 		return false, false
@@ -453,24 +451,6 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		return true, binds
 	}
 	return r.streamArgLocal(fn, call), false
-}
-
-// loopbackAddr reports whether e is a constant "host:port" address whose
-// host is a loopback address (127.0.0.0/8, ::1) or "localhost".
-func loopbackAddr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return false
-	}
-	host, _, err := net.SplitHostPort(constant.StringVal(tv.Value))
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // formats reports whether t is a function type that ends in a format and

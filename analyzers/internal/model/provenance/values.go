@@ -481,3 +481,25 @@ func typeOf(info *types.Info, e ast.Expr) types.Type {
 	}
 	return types.Typ[types.Invalid]
 }
+
+// Every reports whether pred holds for e, or, when e names a local
+// variable (no slice's or map's element), for every value given to it.
+func (v *Values) Every(info *types.Info, e ast.Expr, pred func(ast.Expr) bool) bool {
+	if pred(e) {
+		return true
+	}
+	id, ok := analysisutil.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || !IsLocal(obj) || v.Elements[obj] || len(v.Assigns[obj]) == 0 {
+		return false
+	}
+	for _, a := range v.Assigns[obj] {
+		if a.Value == nil || !pred(a.Value) {
+			return false
+		}
+	}
+	return true
+}

@@ -252,7 +252,9 @@ func ownTransport(t types.Type) bool {
 }
 
 // unixDial reports whether call, a dial with a catalog HostLocalDial
-// row, dials a Unix-domain socket: its network argument is a constant
+// row, dials this host: its address is a loopback one
+// (analysisutil.LoopbackAddr, also as every value of a local), or it
+// dials a Unix-domain socket: its network argument is a constant
 // "unix..." or the expression a switch around the call tests, in a case
 // of such constants only (`switch c.proto { case "unix": return
 // net.Dial(c.proto, c.addr) }`). That dial stays on this host (the local
@@ -266,6 +268,11 @@ func (m *layer) unixDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 	network := call.Args[row.ValueArg]
 	unix := func(e ast.Expr) bool { return analysisutil.UnixNetwork(info, e) }
 	if unix(network) {
+		return true
+	}
+	// net.Dial("tcp", addr) with addr := fmt.Sprintf("127.0.0.1:%d",
+	// port): the loopback interface, answered or refused at once too.
+	if row.ValueArg+1 < len(call.Args) && m.vals.Every(info, call.Args[row.ValueArg+1], func(x ast.Expr) bool { return analysisutil.LoopbackAddr(info, x) }) {
 		return true
 	}
 	for c := cur.Parent(); c.Node() != nil; c = c.Parent() {

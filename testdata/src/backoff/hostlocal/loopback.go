@@ -1,6 +1,7 @@
 package hostlocal
 
 import (
+	"fmt"
 	"net"
 	"time"
 )
@@ -58,6 +59,50 @@ func DialV6() (net.Conn, error) {
 			return c, nil
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// DialPort builds the loopback address with its port: not reported.
+func DialPort(port int) (net.Conn, error) {
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", addr)
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// DialJoined joins the loopback host and a port: not reported.
+func DialJoined(port string) (net.Conn, error) {
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", net.JoinHostPort("::1", port))
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// DialHostPort joins a host it is given with the port: reported.
+func DialHostPort(host, port string) (net.Conn, error) {
+	addr := net.JoinHostPort(host, port)
+	var err error
+	for i := 0; i < 50; i++ {
+		var c net.Conn
+		c, err = net.Dial("tcp", addr)
+		if err == nil {
+			return c, nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry delay has no jitter`
 	}
 	return nil, err
 }

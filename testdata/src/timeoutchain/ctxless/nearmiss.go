@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"database/sql"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -266,4 +267,11 @@ func secureBy(ctx context.Context, d *net.Dialer, addr string, cfg *tls.Config) 
 	}
 	raw.SetDeadline(time.Time{})
 	return tc, nil
+}
+
+// dialPublished dials a port published on the loopback interface: it is
+// answered or refused at once. Not reported.
+func dialPublished(ctx context.Context, port int) (net.Conn, error) {
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	return net.Dial("tcp", addr)
 }
