@@ -127,7 +127,7 @@ func (m *builder) iterates(in *interp, stmt ast.Stmt, gotoList []ast.Stmt, gotoI
 					if self && !counter && isPlainValue(obj.Type()) {
 						derived[obj] = true
 					}
-					if x.Tok == token.ASSIGN && len(x.Rhs) == len(x.Lhs) && dropsHead(info, x.Rhs[i], obj) {
+					if x.Tok == token.ASSIGN && len(x.Rhs) == len(x.Lhs) && dropsHead(info, x.Rhs[i], x.Lhs[i], obj) {
 						// addrs = addrs[1:]: the list the loop tries is
 						// consumed, what it takes from it changes.
 						derived[obj] = true
@@ -376,15 +376,26 @@ func (m *builder) readsPosition(nodes []ast.Node, ops []*ast.CallExpr, derived m
 	}
 }
 
-// isPlainValue reports whether t is a number (not a duration) or a string.
 // dropsHead reports whether e re-slices the slice obj holds, dropping its
-// head (`s[1:]`, `s[n:]`): a list consumed as the loop goes.
-func dropsHead(info *types.Info, e ast.Expr, obj types.Object) bool {
+// head (`s[1:]`, `s[n:]`), into lhs: a list consumed as the loop goes,
+// held in a variable or in a field of one value (`s.pending =
+// s.pending[1:]`).
+func dropsHead(info *types.Info, e, lhs ast.Expr, obj types.Object) bool {
 	se, ok := analysisutil.Unparen(e).(*ast.SliceExpr)
 	if !ok || se.Slice3 {
 		return false
 	}
-	if id, ok := analysisutil.Unparen(se.X).(*ast.Ident); !ok || info.Uses[id] != obj {
+	switch x := analysisutil.Unparen(se.X).(type) {
+	case *ast.Ident:
+		if info.Uses[x] != obj {
+			return false
+		}
+	case *ast.SelectorExpr:
+		// s.pending = s.pending[1:]: the field of the same value.
+		if info.Uses[x.Sel] != obj || lhs == nil || types.ExprString(x) != types.ExprString(analysisutil.Unparen(lhs)) {
+			return false
+		}
+	default:
 		return false
 	}
 	if _, ok := obj.Type().Underlying().(*types.Slice); !ok {
@@ -397,6 +408,7 @@ func dropsHead(info *types.Info, e ast.Expr, obj types.Object) bool {
 	return tv.Value == nil || constant.Sign(tv.Value) > 0
 }
 
+// isPlainValue reports whether t is a number (not a duration) or a string.
 func isPlainValue(t types.Type) bool {
 	if analysisutil.IsNamedType(t, "time", "Duration") {
 		return false
