@@ -343,25 +343,7 @@ func (m *Result) timerFeeds(call *ast.CallExpr, sel *ast.SelectStmt, root ast.No
 	}
 	// isTimerChan reports whether e is the timer's channel, or a local
 	// only ever assigned it (tc := tm.C; ... <-tc).
-	isTimerChan := func(e ast.Expr) bool {
-		if fed(e) {
-			return true
-		}
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return false
-		}
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok || !provenance.IsLocal(v) || len(m.vals.Assigns[v]) == 0 {
-			return false
-		}
-		for _, a := range m.vals.Assigns[v] {
-			if a.Value == nil || !fed(a.Value) {
-				return false
-			}
-		}
-		return true
-	}
+	isTimerChan := func(e ast.Expr) bool { return m.vals.Every(info, e, fed) }
 	feeds := false
 	for _, c := range sel.Body.List {
 		cc := c.(*ast.CommClause)
