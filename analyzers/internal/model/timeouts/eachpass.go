@@ -146,27 +146,27 @@ func (m *layer) query(e ast.Expr, scope, method string) bool {
 // field read as it is (`time.Sleep(ws.PollInterval)`): the same pause on
 // every pass, not a delay computed from the attempts or from a response.
 //
-// The runtime's jitter of such a pause (`retry.FullJitter(time.Second)`,
-// what the backoff check's fix writes) is one too: it never waits
+// A random draw up to such a pause (`retry.FullJitter(time.Second)`,
+// what the backoff check's fix writes, `rand.N(d)`: waits.DrawBound) is
+// one too, as is runtime/retry's EqualJitter of one: it never waits
 // longer than the pause.
 func (m *layer) pause(d *waits.Delay) bool {
 	if d.Own || d.Dur == nil {
 		return false
 	}
-	return m.pauseValue(d.Dur)
+	return m.pauseValue(d.Dur, 0)
 }
 
-func (m *layer) pauseValue(dur ast.Expr) bool {
+func (m *layer) pauseValue(dur ast.Expr, depth int) bool {
 	if _, ok := m.durationOf(dur); ok {
 		return true
 	}
-	if call, ok := analysisutil.Unparen(dur).(*ast.CallExpr); ok && len(call.Args) == 1 {
-		if tv, ok := m.pass.TypesInfo.Types[call.Fun]; ok && tv.IsType() {
-			return m.pauseValue(call.Args[0]) // time.Duration(rand.Int64N(int64(d)))
+	if depth < 3 {
+		if b := m.waits.DrawBound(dur); b != nil {
+			return m.pauseValue(b, depth+1)
 		}
-		fn := analysisutil.Callee(m.pass.TypesInfo, call)
-		if analysisutil.IsFunc(fn, catalog.ResilintRetry, "FullJitter") || analysisutil.IsFunc(fn, catalog.ResilintRetry, "EqualJitter") || boundedDraw(fn) {
-			return m.pauseValue(call.Args[0])
+		if call, ok := analysisutil.Unparen(dur).(*ast.CallExpr); ok && len(call.Args) == 1 && analysisutil.IsFunc(analysisutil.Callee(m.pass.TypesInfo, call), catalog.ResilintRetry, "EqualJitter") {
+			return m.pauseValue(call.Args[0], depth+1)
 		}
 	}
 	sel, ok := analysisutil.Unparen(dur).(*ast.SelectorExpr)
@@ -179,20 +179,4 @@ func (m *layer) pauseValue(dur ast.Expr) bool {
 	}
 	b, ok := s.Obj().Type().Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsNumeric != 0
-}
-
-// boundedDraw reports whether fn is a random draw of math/rand or
-// math/rand/v2 below the number it is given (rand.N(d), Int63n(n)).
-func boundedDraw(fn *types.Func) bool {
-	if fn == nil || fn.Signature().Recv() != nil {
-		return false
-	}
-	if p := analysisutil.PkgPath(fn); p != "math/rand" && p != "math/rand/v2" {
-		return false
-	}
-	switch fn.Name() {
-	case "N", "Intn", "IntN", "Int31n", "Int32N", "Int63n", "Int64N", "Uint32N", "Uint64N", "UintN":
-		return true
-	}
-	return false
 }

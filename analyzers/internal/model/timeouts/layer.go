@@ -11,6 +11,7 @@ import (
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/sends"
+	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
 
 // Analyzer is the timeouts pass.
@@ -19,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "state the package's timeouts and deadlines, and how its retries fit in them (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer, waits.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
 	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil)},
 }
@@ -28,6 +29,7 @@ type layer struct {
 	pass      *analysis.Pass
 	res       *model.Result
 	sends     *sends.Result
+	waits     *waits.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
 	carriers  *provenance.Summaries[CarrierFact]
@@ -50,6 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:      pass,
 		res:       res,
 		sends:     pass.ResultOf[sends.Analyzer].(*sends.Result),
+		waits:     pass.ResultOf[waits.Analyzer].(*waits.Result),
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[TimeoutFact](),
 		carriers:  provenance.NewSummaries[CarrierFact](),

@@ -149,6 +149,10 @@ func (m *Result) sameBase(f, rnd ast.Expr) bool {
 	return b != nil && types.ExprString(Unconvert(info, f)) == types.ExprString(b)
 }
 
+// DrawBound returns what the random value e is drawn up to (drawBound),
+// or nil.
+func (m *Result) DrawBound(e ast.Expr) ast.Expr { return m.drawBound(e, 0) }
+
 // drawBound returns what a random value is drawn up to: the argument of a
 // random call (rand.Int63n(int64(x)), rand.N(x), retry.FullJitter(x)),
 // or the factor of a draw in [0, 1) (rand.Float64()*x), conversions
