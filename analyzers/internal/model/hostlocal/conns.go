@@ -105,3 +105,29 @@ func (r *Result) loopbackAddr(e ast.Expr) bool {
 	}
 	return r.vals.Every(info, e, func(x ast.Expr) bool { return analysisutil.LoopbackAddr(info, x) })
 }
+
+// DialsHere reports whether call, a dial with a catalog HostLocalDial row
+// (net.Dial, DialTimeout, DialUnix), dials this host (dialsHere).
+func (r *Result) DialsHere(call *ast.CallExpr) bool {
+	fn := analysisutil.Callee(r.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	return row != nil && row.Role == catalog.HostLocalDial && r.dialsHere(call, row)
+}
+
+// dialsHere reports whether call, a dial of row, reaches this host: a
+// Unix-domain socket (a "unix..." network, a *net.UnixAddr's Network(),
+// DialUnix) or an address of the loopback interface (loopbackAddr: a
+// child process, a local agent).
+func (r *Result) dialsHere(call *ast.CallExpr, row *catalog.Row) bool {
+	info := r.pass.TypesInfo
+	if row.ValueArg < 0 {
+		return true
+	}
+	if row.ValueArg < len(call.Args) && analysisutil.UnixNetwork(info, call.Args[row.ValueArg]) {
+		return true
+	}
+	return row.ValueArg+1 < len(call.Args) && r.loopbackAddr(call.Args[row.ValueArg+1])
+}

@@ -425,11 +425,8 @@ func (r *Result) localCall(call *ast.CallExpr) (local, binds bool) {
 		case catalog.HostBind:
 			return true, true
 		case catalog.HostLocalDial:
-			unix := row.ValueArg < 0 || row.ValueArg < len(call.Args) && analysisutil.UnixNetwork(info, call.Args[row.ValueArg])
-			// net.Dial("tcp", "127.0.0.1:7070"): a loopback address is
-			// this host too (a child process, a local agent).
-			loop := row.ValueArg >= 0 && row.ValueArg+1 < len(call.Args) && r.loopbackAddr(call.Args[row.ValueArg+1])
-			return unix || loop, unix || loop
+			here := r.dialsHere(call, row)
+			return here, here
 		}
 		return false, false
 	}

@@ -107,7 +107,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 	}
 	var cl *ContextLess
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
-		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.unixDial(cur, call, fn) {
+		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.hostDial(cur, call, fn) {
 			return nil
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx}
@@ -251,30 +251,23 @@ func ownTransport(t types.Type) bool {
 	return ok && named.Obj().Pkg() != nil && !analysisutil.IsStd(named.Obj().Pkg().Path())
 }
 
-// unixDial reports whether call, a dial with a catalog HostLocalDial
-// row, dials this host: its address is a loopback one
-// (analysisutil.LoopbackAddr, also as every value of a local), or it
-// dials a Unix-domain socket: its network argument is a constant
-// "unix..." or the expression a switch around the call tests, in a case
-// of such constants only (`switch c.proto { case "unix": return
-// net.Dial(c.proto, c.addr) }`). That dial stays on this host (the local
-// daemon's socket), answered or refused at once.
-func (m *layer) unixDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) bool {
+// hostDial reports whether call, a dial, stays on this host: the
+// hostlocal layer says it dials a Unix-domain socket or a loopback
+// address (hostlocal.Result.DialsHere), or its network argument is the
+// expression a switch around the call tests, in a case of "unix..."
+// constants only (`switch c.proto { case "unix": return
+// net.Dial(c.proto, c.addr) }`). Such a dial (the local daemon's
+// socket) is answered or refused at once.
+func (m *layer) hostDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Func) bool {
+	if m.hostlocal.DialsHere(call) {
+		return true
+	}
 	info := m.pass.TypesInfo
 	row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 	if row == nil || row.Role != catalog.HostLocalDial || row.ValueArg < 0 || row.ValueArg >= len(call.Args) {
 		return false
 	}
 	network := call.Args[row.ValueArg]
-	unix := func(e ast.Expr) bool { return analysisutil.UnixNetwork(info, e) }
-	if unix(network) {
-		return true
-	}
-	// net.Dial("tcp", addr) with addr := fmt.Sprintf("127.0.0.1:%d",
-	// port): the loopback interface, answered or refused at once too.
-	if row.ValueArg+1 < len(call.Args) && m.vals.Every(info, call.Args[row.ValueArg+1], func(x ast.Expr) bool { return analysisutil.LoopbackAddr(info, x) }) {
-		return true
-	}
 	for c := cur.Parent(); c.Node() != nil; c = c.Parent() {
 		cc, ok := c.Node().(*ast.CaseClause)
 		if !ok {
@@ -288,7 +281,7 @@ func (m *layer) unixDial(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 			continue
 		}
 		for _, v := range cc.List {
-			if !unix(v) {
+			if !analysisutil.UnixNetwork(info, v) {
 				return false
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/resilint/resilint/analyzers/internal/model"
+	"github.com/resilint/resilint/analyzers/internal/model/hostlocal"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
 	"github.com/resilint/resilint/analyzers/internal/model/sends"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
@@ -20,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "state the package's timeouts and deadlines, and how its retries fit in them (reports nothing by itself)",
 	URL:        "https://github.com/resilint/resilint/blob/main/docs/model.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer, waits.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
 	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil)},
 }
@@ -30,6 +31,7 @@ type layer struct {
 	res       *model.Result
 	sends     *sends.Result
 	waits     *waits.Result
+	hostlocal *hostlocal.Result
 	vals      *provenance.Values
 	summaries *provenance.Summaries[TimeoutFact]
 	carriers  *provenance.Summaries[CarrierFact]
@@ -53,6 +55,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res:       res,
 		sends:     pass.ResultOf[sends.Analyzer].(*sends.Result),
 		waits:     pass.ResultOf[waits.Analyzer].(*waits.Result),
+		hostlocal: pass.ResultOf[hostlocal.Analyzer].(*hostlocal.Result),
 		vals:      pass.ResultOf[provenance.Analyzer].(*provenance.Values),
 		summaries: provenance.NewSummaries[TimeoutFact](),
 		carriers:  provenance.NewSummaries[CarrierFact](),
