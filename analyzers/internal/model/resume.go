@@ -139,7 +139,6 @@ type resumeSeen struct {
 	fail, ok            bool // a failure, a success went round
 	failAtOnce, okWaits bool // ...a failure without a wait, a success after one
 	progress            bool // a path went round on partial results
-	aims                bool // interp.aims, for the loop judged
 	// session: a failure of a session (SessionFact) went round: the
 	// session was the success, ended by that failure
 	session bool
@@ -273,7 +272,9 @@ func (rs *resumeSeen) skipsItem(t *state) bool {
 // wait may come at the top of the next pass, before its first operation
 // (`if wait > 0 { time.Sleep(wait) }` with wait set on the failure
 // path, a poll's timer reset at the top), and settle judges it there.
-func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
+//
+// aims is interp.aims for the loop judged (see backsOff).
+func (rs *resumeSeen) see(t *state, aims bool) (pendFail, pendOK bool) {
 	waited := t.delayed && !t.delayMay
 	switch {
 	case !t.opIter && !t.stickyFail && !t.stickyOK:
@@ -286,7 +287,7 @@ func (rs *resumeSeen) see(t *state) (pendFail, pendOK bool) {
 		if t.pendFail && !waited {
 			rs.failAtOnce = true
 		}
-	case t.progress && !(rs.aims && backsOff(t)):
+	case t.progress && !(aims && backsOff(t)):
 		rs.progress = true
 	case t.verdictNo:
 		rs.ok = true // a poll until done (see opVerdict)

@@ -180,7 +180,6 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 		}
 	}
 	topWait := in.waitsFirst(body)
-	rs.aims = in.aims
 	rs.first = in.firstOp(stmtNodes(body))
 	rs.firstNext = in.nextItem(rs.first)
 	rs.delayVars = in.delayVarsOf(stmtNodes(body))
@@ -190,7 +189,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	// judgeBack judges an iteration that went round again; it returns
 	// what the resume rule leaves pending (resumeSeen.see).
 	judgeBack := func(t *state) (pendFail, pendOK bool) {
-		pendFail, pendOK = rs.see(t)
+		pendFail, pendOK = rs.see(t, in.aims)
 		switch {
 		case !t.opIter && !t.stickyFail && !t.stickyOK:
 			// No operation ran in this pass (`if !ready { continue }`

@@ -59,40 +59,18 @@ func (r *Result) localConn(e ast.Expr, depth int) bool {
 	if ta, ok := analysisutil.Unparen(e).(*ast.TypeAssertExpr); ok {
 		e = ta.X // conn.(*net.UnixConn).WriteMsgUnix(...)
 	}
-	id, ok := analysisutil.Unparen(e).(*ast.Ident)
-	if !ok || r.vals == nil || depth > maxStreamDepth {
+	if _, ok := analysisutil.Unparen(e).(*ast.Ident); !ok || r.vals == nil || depth > maxStreamDepth {
 		return false
 	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok || !provenance.IsLocal(v) || r.vals.Elements[v] || len(r.vals.Assigns[v]) == 0 {
-		return false
-	}
-	for _, a := range r.vals.Assigns[v] {
-		if a.Value == nil {
-			return false
-		}
-		switch x := analysisutil.Unparen(a.Value).(type) {
+	return r.vals.Every(info, e, func(x ast.Expr) bool {
+		switch x := analysisutil.Unparen(x).(type) {
 		case *ast.TypeAssertExpr:
-			if !r.localConn(x.X, depth+1) {
-				return false
-			}
+			return r.localConn(x.X, depth+1)
 		case *ast.CallExpr:
-			fn := analysisutil.Callee(info, x)
-			if fn == nil {
-				return false
-			}
-			row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
-			if row == nil || row.Role != catalog.HostLocalDial {
-				return false
-			}
-			if local, binds := r.localCall(x); !local || !binds {
-				return false
-			}
-		default:
-			return false
+			return r.DialsHere(x)
 		}
-	}
-	return true
+		return false
+	})
 }
 
 // loopbackAddr reports whether e is an address of this host's loopback
