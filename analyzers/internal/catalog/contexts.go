@@ -128,3 +128,19 @@ func LookupContext(path, recv, name string) *Row {
 // useRequest is what the http package's request shortcuts (Get, Post...)
 // are replaced with, where they take no context.
 const useRequest = "http.NewRequestWithContext and the client's Do"
+
+// connDeadlines are the methods, by package and receiver type name, that
+// set a deadline on a connection's reads (all of them, or reads alone):
+// a net.Conn's, the *net.TCPConn's and kin (promoted from net's conn),
+// a *tls.Conn's. A handshake after one is bounded by it.
+var connDeadlines = map[[2]string]map[string]bool{
+	{"net", "Conn"}:        {"SetDeadline": true, "SetReadDeadline": true},
+	{"net", "conn"}:        {"SetDeadline": true, "SetReadDeadline": true},
+	{"crypto/tls", "Conn"}: {"SetDeadline": true, "SetReadDeadline": true},
+}
+
+// SetsReadDeadline reports whether the method name of the type recv of
+// package path sets a deadline on a connection's reads (connDeadlines).
+func SetsReadDeadline(path, recv, name string) bool {
+	return connDeadlines[[2]string{path, recv}][name]
+}

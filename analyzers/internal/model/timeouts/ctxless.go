@@ -184,8 +184,8 @@ func (m *layer) ownBound(body inspector.Cursor, call *ast.CallExpr, arg int) boo
 // which wraps the handshake in a protocol of its own and sets its own
 // deadlines, as a database driver's prelogin does: the model cannot see
 // them and stays silent), or a deadline is set on conn or on that value
-// before the handshake (SetDeadline, SetReadDeadline of package net or
-// crypto/tls). A handshake over a freshly dialed *net.TCPConn or a
+// before the handshake (catalog.SetsReadDeadline: SetDeadline,
+// SetReadDeadline of a net or tls connection). A handshake over a freshly dialed *net.TCPConn or a
 // net.Conn with no deadline can wait forever, and is reported.
 func (m *layer) tlsOverBound(body inspector.Cursor, call *ast.CallExpr, conn ast.Expr) bool {
 	info := m.pass.TypesInfo
@@ -226,10 +226,7 @@ func (m *layer) tlsOverBound(body inspector.Cursor, call *ast.CallExpr, conn ast
 		}
 		fn := analysisutil.Callee(info, dl)
 		sel, ok := analysisutil.Unparen(dl.Fun).(*ast.SelectorExpr)
-		if fn == nil || !ok || fn.Name() != "SetDeadline" && fn.Name() != "SetReadDeadline" {
-			return true
-		}
-		if p := analysisutil.PkgPath(fn); p != "net" && p != "crypto/tls" {
+		if fn == nil || !ok || !catalog.SetsReadDeadline(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()) {
 			return true
 		}
 		if obj := analysisutil.ReferredObject(info, sel.X); obj != nil && objs[obj] {
