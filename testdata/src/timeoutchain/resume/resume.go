@@ -7,6 +7,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"time"
+
+	"github.com/resilint/resilint/runtime/retry"
 )
 
 type event struct{ key string }
@@ -72,6 +74,25 @@ func (w *watcher) runJittered(ctx context.Context) error {
 		evs, next, err := w.st.Watch(ctx, rev)
 		if err != nil {
 			time.Sleep(time.Duration(rand.Int64N(int64(2 * time.Second))))
+			continue
+		}
+		rev = next
+		w.apply(evs)
+	}
+}
+
+// runEqual waits a pause drawn with the runtime's EqualJitter, then one
+// drawn with rand.N: neither is longer than its bound. Not reported.
+func (w *watcher) runEqual(ctx context.Context) error {
+	var rev uint64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		evs, next, err := w.st.Watch(ctx, rev)
+		if err != nil {
+			time.Sleep(retry.EqualJitter(2 * time.Second))
+			time.Sleep(rand.N(time.Second))
 			continue
 		}
 		rev = next
