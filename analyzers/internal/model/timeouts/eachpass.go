@@ -6,7 +6,6 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
-	"github.com/resilint/resilint/analyzers/internal/catalog"
 	"github.com/resilint/resilint/analyzers/internal/model"
 	"github.com/resilint/resilint/analyzers/internal/model/waits"
 )
@@ -148,8 +147,7 @@ func (m *layer) query(e ast.Expr, scope, method string) bool {
 //
 // A random draw up to such a pause (`retry.FullJitter(time.Second)`,
 // what the backoff check's fix writes, `rand.N(d)`: waits.DrawBound) is
-// one too, as is runtime/retry's EqualJitter of one: it never waits
-// longer than the pause.
+// one too: it never waits longer than the pause.
 func (m *layer) pause(d *waits.Delay) bool {
 	if d.Own || d.Dur == nil {
 		return false
@@ -161,13 +159,8 @@ func (m *layer) pauseValue(dur ast.Expr, depth int) bool {
 	if _, ok := m.durationOf(dur); ok {
 		return true
 	}
-	if depth < 3 {
-		if b := m.waits.DrawBound(dur); b != nil {
-			return m.pauseValue(b, depth+1)
-		}
-		if call, ok := analysisutil.Unparen(dur).(*ast.CallExpr); ok && len(call.Args) == 1 && analysisutil.IsFunc(analysisutil.Callee(m.pass.TypesInfo, call), catalog.ResilintRetry, "EqualJitter") {
-			return m.pauseValue(call.Args[0], depth+1)
-		}
+	if b := m.waits.DrawBound(dur); b != nil && depth < 3 {
+		return m.pauseValue(b, depth+1)
 	}
 	sel, ok := analysisutil.Unparen(dur).(*ast.SelectorExpr)
 	if !ok {

@@ -7,8 +7,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"time"
-
-	"github.com/resilint/resilint/runtime/retry"
 )
 
 type event struct{ key string }
@@ -81,9 +79,9 @@ func (w *watcher) runJittered(ctx context.Context) error {
 	}
 }
 
-// runEqual waits a pause drawn with the runtime's EqualJitter, then one
-// drawn with rand.N: neither is longer than its bound. Not reported.
-func (w *watcher) runEqual(ctx context.Context) error {
+// runDrawn waits a pause drawn with rand.N: never longer than its
+// bound. Not reported.
+func (w *watcher) runDrawn(ctx context.Context) error {
 	var rev uint64
 	for {
 		if err := ctx.Err(); err != nil {
@@ -91,8 +89,7 @@ func (w *watcher) runEqual(ctx context.Context) error {
 		}
 		evs, next, err := w.st.Watch(ctx, rev)
 		if err != nil {
-			time.Sleep(retry.EqualJitter(2 * time.Second))
-			time.Sleep(rand.N(time.Second))
+			time.Sleep(rand.N(2 * time.Second))
 			continue
 		}
 		rev = next
