@@ -344,3 +344,74 @@ func plusConst(info *types.Info, e ast.Expr, p types.Object) bool {
 	id, ok := analysisutil.Unparen(be.X).(*ast.Ident)
 	return ok && info.Uses[id] == p
 }
+
+// opErrField reports whether e is a field, of a type that is an error,
+// of a value an operation returned (`resp.Err`, of a struct the
+// operation answers with): the outcome of an operation carried inside
+// its result. opVals are the variables that hold those values.
+func (in *interp) opErrField(e ast.Expr, opVals map[types.Object]bool) bool {
+	sel, ok := analysisutil.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s, ok := in.info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	id, ok := analysisutil.Unparen(sel.X).(*ast.Ident)
+	if !ok || !opVals[in.info.Uses[id]] {
+		return false
+	}
+	return types.Implements(s.Type(), errorIface)
+}
+
+// failsField reports whether cond, or a conjunct of it, holds only where
+// an error carried in a result (opErrField) names a failure: it differs
+// from nil or from its type's zero value (`resp.Err != ErrNoError`, a
+// code whose zero means none), or it is a sentinel error of a non-zero
+// value (`resp.Err == ErrBusy`, `errors.Is(resp.Err, ErrBusy)`).
+func (in *interp) failsField(cond ast.Expr, opVals map[types.Object]bool) bool {
+	field := func(e ast.Expr) bool { return in.opErrField(e, opVals) }
+	zero := func(e ast.Expr) bool {
+		tv, ok := in.info.Types[analysisutil.Unparen(e)]
+		return ok && (tv.IsNil() || tv.Value != nil && isZeroConst(tv.Value))
+	}
+	failure := func(e ast.Expr) bool {
+		tv, ok := in.info.Types[analysisutil.Unparen(e)]
+		if !ok || tv.IsNil() {
+			return false
+		}
+		if tv.Value != nil {
+			return !isZeroConst(tv.Value)
+		}
+		return in.isSentinel(e)
+	}
+	switch c := analysisutil.Unparen(cond).(type) {
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return in.failsField(c.X, opVals) || in.failsField(c.Y, opVals)
+		case token.NEQ:
+			return field(c.X) && zero(c.Y) || field(c.Y) && zero(c.X)
+		case token.EQL:
+			return field(c.X) && failure(c.Y) || field(c.Y) && failure(c.X)
+		}
+	case *ast.CallExpr:
+		name, args, ok := errorsCall(in.info, nil, c)
+		return ok && name == "Is" && field(args[0]) && failure(args[1])
+	}
+	return false
+}
+
+// fieldGuarded reports whether the node at the end of path runs only in
+// the body of an if whose condition finds an operation's result carrying
+// a failure (failsField): `if errors.Is(resp.Err, ErrNotReady) { return
+// retry() }`, where the operation itself returned no error.
+func (in *interp) fieldGuarded(path *callPath, opVals map[types.Object]bool) bool {
+	for parent, child := range path.up {
+		if p, ok := parent.(*ast.IfStmt); ok && child == p.Body && in.failsField(p.Cond, opVals) {
+			return true
+		}
+	}
+	return false
+}

@@ -30,6 +30,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	in := m.newInterp()
 	opErrs := map[types.Object]bool{}
 	opResps := map[types.Object]bool{} // responses an operation returned
+	opVals := map[types.Object]bool{}  // every other value it returned
 	firstOp := d.Body.End()            // where the first attempt's first operation is
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -56,6 +57,11 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 						opResps[obj] = true
 					}
 				}
+				if i < len(res) && !analysisutil.IsErrorType(res[i]) {
+					if obj := in.objOf(l); obj != nil {
+						opVals[obj] = true
+					}
+				}
 			}
 		}
 		return true
@@ -78,7 +84,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !in.fieldGuarded(guard, opVals) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
