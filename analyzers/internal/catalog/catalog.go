@@ -377,6 +377,10 @@ type Row struct {
 	// instead ("NewRequestWithContext"); CtxUse, when there is none, is
 	// what to use, for the message.
 	WithCtx, CtxUse string
+	// Via, for a ContextLess row of a package function, is the package
+	// variable whose method WithCtx is the sibling: net.LookupHost's is
+	// net.DefaultResolver.LookupHost.
+	Via string
 	// Bounded, for a ContextLess row, says the call may carry a bound of
 	// its own: a timeout at argument BoundArg (DialTimeout's), or a
 	// net.Dialer there (DialWithDialer's; -1: the receiver, a Dialer's

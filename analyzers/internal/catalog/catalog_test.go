@@ -193,7 +193,13 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 	// own arguments: the fix calls it with the same ones after it.
 	if r.Role == catalog.ContextLess && r.WithCtx != "" {
 		var sib types.Object
-		if r.Recv == "" {
+		if r.Via != "" {
+			v, ok := pkg.Scope().Lookup(r.Via).(*types.Var)
+			if !ok {
+				return errf("no package variable %s", r.Via)
+			}
+			sib, _, _ = types.LookupFieldOrMethod(v.Type(), true, pkg, r.WithCtx)
+		} else if r.Recv == "" {
 			sib = pkg.Scope().Lookup(r.WithCtx)
 		} else {
 			sib, _, _ = types.LookupFieldOrMethod(fn.Type().(*types.Signature).Recv().Type(), true, pkg, r.WithCtx)

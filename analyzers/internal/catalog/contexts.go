@@ -86,6 +86,18 @@ var ContextRows = []Row{
 	// A handshake is bounded by its connection: one of the code's own
 	// transport, or one given a deadline first (ownBound).
 	{Path: "crypto/tls", Recv: "Conn", Name: "Handshake", Role: ContextLess, WithCtx: "HandshakeContext", Bounded: true, BoundArg: -1},
+	// net's lookups ask the resolver under context.Background(); the
+	// default resolver's methods take the caller's context. (LookupIP's
+	// sibling also takes the network: "ip".)
+	{Path: "net", Name: "LookupHost", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupHost"},
+	{Path: "net", Name: "LookupAddr", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupAddr"},
+	{Path: "net", Name: "LookupCNAME", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupCNAME"},
+	{Path: "net", Name: "LookupSRV", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupSRV"},
+	{Path: "net", Name: "LookupMX", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupMX"},
+	{Path: "net", Name: "LookupNS", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupNS"},
+	{Path: "net", Name: "LookupTXT", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupTXT"},
+	{Path: "net", Name: "LookupPort", Role: ContextLess, Via: "DefaultResolver", WithCtx: "LookupPort"},
+	{Path: "net", Name: "LookupIP", Role: ContextLess, CtxUse: `net.DefaultResolver.LookupIP(ctx, "ip", host)`},
 	// database/sql's methods that run under context.Background(). Not
 	// Prepare: PrepareContext's context covers only the preparation, and
 	// each execution of the statement is judged at its own call.

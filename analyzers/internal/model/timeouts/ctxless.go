@@ -22,8 +22,9 @@ type ContextLess struct {
 	Call    *ast.CallExpr
 	InScope string // the context in scope: "ctx", "r.Context()"
 	// WithCtx is the variant that takes a context first and the same
-	// arguments after it ("QueryContext"), or "" when there is none (the
-	// catalog row then says what to use).
+	// arguments after it ("QueryContext"; for a package function, a
+	// method of a package variable: "DefaultResolver.LookupHost"), or ""
+	// when there is none (the catalog row then says what to use).
 	WithCtx string
 }
 
@@ -111,6 +112,9 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 			return nil
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx}
+		if row.Via != "" && row.WithCtx != "" {
+			cl.WithCtx = row.Via + "." + row.WithCtx
+		}
 	} else if sib := m.bgWrapper(fn); sib != "" {
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
 	} else {
