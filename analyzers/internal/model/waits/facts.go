@@ -3,6 +3,7 @@ package waits
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -117,7 +118,7 @@ func markRounds[V any](funcs map[*types.Func]V, set map[*types.Func]bool, holds 
 func (m *Result) findDelayFuncs() map[*types.Func]bool {
 	in := Calls{Info: m.pass.TypesInfo, Funcs: map[*types.Func]bool{}, Pure: map[*types.Func]bool{}, Import: m.ImportedWait, Certain: true}
 	markRounds(m.vals.Decls, in.Funcs, func(fn *types.Func) bool {
-		return waitsOnEveryCall(m.vals.Decls[fn].Body, in.WaitsHere)
+		return waitsOnEveryCall(m.pass.TypesInfo, m.vals.Decls[fn].Body, in.WaitsHere)
 	})
 	// A pure wait calls nothing fallible but waits.
 	for fn := range in.Funcs {
@@ -141,19 +142,55 @@ func (m *Result) findDelayFuncs() map[*types.Func]bool {
 }
 
 // waitsOnEveryCall reports whether body waits outside loops and closures.
-func waitsOnEveryCall(body *ast.BlockStmt, waitsHere func(ast.Node) bool) bool {
+// A select that hands a value on (`case ch <- v: case <-ctx.Done():`)
+// and has no timer among its cases blocks until a receiver takes the
+// value: a hand-off, which paces nothing, so its cases are no wait of
+// its own (handOff); a wait in a case's body still counts.
+func waitsOnEveryCall(info *types.Info, body *ast.BlockStmt, waitsHere func(ast.Node) bool) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n.(type) {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
 		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 			return false
+		case *ast.SelectStmt:
+			if handOff(info, x) {
+				for _, c := range x.Body.List {
+					for _, st := range c.(*ast.CommClause).Body {
+						ast.Inspect(st, visit)
+					}
+				}
+				return false
+			}
 		}
 		if n != nil && waitsHere(n) {
 			found = true
 		}
 		return !found
-	})
+	}
+	ast.Inspect(body, visit)
 	return found
+}
+
+// handOff reports whether sel has a send among its cases and no receive
+// from a timer's channel: it waits for a receiver, not for a time.
+func handOff(info *types.Info, sel *ast.SelectStmt) bool {
+	timerRecv := func(e ast.Expr) bool {
+		u, ok := analysisutil.Unparen(e).(*ast.UnaryExpr)
+		return ok && u.Op == token.ARROW && IsTimeChan(info.TypeOf(u.X))
+	}
+	send, timer := false, false
+	for _, c := range sel.Body.List {
+		switch comm := c.(*ast.CommClause).Comm.(type) {
+		case *ast.SendStmt:
+			send = true
+		case *ast.ExprStmt:
+			timer = timer || timerRecv(comm.X)
+		case *ast.AssignStmt:
+			timer = timer || len(comm.Rhs) == 1 && timerRecv(comm.Rhs[0])
+		}
+	}
+	return send && !timer
 }
 
 // ImportedWait returns the WaitFact of a function of another package.
@@ -432,7 +469,7 @@ func (m *Result) WaitJitters(fn *types.Func) bool {
 // closures, as a function with a WaitFact does.
 func (m *Result) BodyWaits(body *ast.BlockStmt) bool {
 	in := Calls{Info: m.pass.TypesInfo, Funcs: m.WaitFuncs, Pure: m.PureWaits, Import: m.ImportedWait, Certain: true}
-	return waitsOnEveryCall(body, in.WaitsHere)
+	return waitsOnEveryCall(m.pass.TypesInfo, body, in.WaitsHere)
 }
 
 // findFixedWaits marks the package's pure wait functions that wait a delay of

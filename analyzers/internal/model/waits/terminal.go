@@ -70,7 +70,7 @@ func (m *Result) findTerminalWaits() {
 	m.terminals = map[*types.Func]bool{}
 	markRounds(m.WaitFuncs, m.terminals, func(fn *types.Func) bool {
 		d := m.vals.Decls[fn]
-		return d != nil && d.Body != nil && waitsOnEveryCall(d.Body, m.readsTerminalHere)
+		return d != nil && d.Body != nil && waitsOnEveryCall(m.pass.TypesInfo, d.Body, m.readsTerminalHere)
 	})
 }
 
