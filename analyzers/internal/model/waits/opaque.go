@@ -154,19 +154,81 @@ func (m *Result) fieldPath(e ast.Expr, depth int) bool {
 		return x.Op == token.AND && m.fieldPath(x.X, depth) // &c.conf
 	case *ast.CallExpr:
 		// c.Config().Wait: a getter of the package, given nothing, whose
-		// body only returns a field path (`return c.cfg`).
+		// body only returns a field path (`return c.cfg`); or a method of
+		// an interface of the package that every type of the package
+		// implementing it implements with such a getter (a client held
+		// as its interface: `t.client.Config()`).
 		fn := analysisutil.Callee(info, x)
 		if fn == nil || len(x.Args) > 0 || depth > 4 {
 			return false
 		}
-		d := m.vals.Decls[fn]
-		if d == nil || d.Body == nil || len(d.Body.List) != 1 {
-			return false
+		if analysisutil.IsInterfaceMethod(fn) {
+			impls := m.implementations(fn)
+			for _, f := range impls {
+				if !m.getter(f, depth) {
+					return false
+				}
+			}
+			return len(impls) > 0
 		}
-		ret, ok := d.Body.List[0].(*ast.ReturnStmt)
-		return ok && len(ret.Results) == 1 && m.fieldPath(ret.Results[0], depth+1)
+		return m.getter(fn, depth)
 	}
 	return false
+}
+
+// getter reports whether fn, a function of the package, only returns a
+// field path (`return c.cfg`).
+func (m *Result) getter(fn *types.Func, depth int) bool {
+	d := m.vals.Decls[fn.Origin()]
+	if d == nil || d.Body == nil || len(d.Body.List) != 1 {
+		return false
+	}
+	ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+	return ok && len(ret.Results) == 1 && m.fieldPath(ret.Results[0], depth+1)
+}
+
+// implementations returns the methods that the package's types (not
+// generic) implement fn with, fn being a method of an interface of the
+// package; nil for another package's interface. A type that embeds an
+// interface and so hands the call on to the value it wraps adds nothing:
+// that value is another implementation. Memoized.
+func (m *Result) implementations(fn *types.Func) []*types.Func {
+	m.implMu.Lock()
+	defer m.implMu.Unlock()
+	if got, ok := m.impls[fn]; ok {
+		return got
+	}
+	var out []*types.Func
+	recv := fn.Signature().Recv()
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if ok && fn.Pkg() == m.pass.Pkg {
+		scope := m.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			for _, t := range []types.Type{named, types.NewPointer(named)} {
+				if types.Implements(t, iface) {
+					if sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name()); sel != nil {
+						if f, ok := sel.Obj().(*types.Func); ok && !analysisutil.IsInterfaceMethod(f) {
+							out = append(out, f)
+						}
+					}
+					break
+				}
+			}
+		}
+	}
+	if m.impls == nil {
+		m.impls = map[*types.Func][]*types.Func{}
+	}
+	m.impls[fn] = out
+	return out
 }
 
 // configuredField reports whether x is a numeric field the package never

@@ -69,6 +69,9 @@ type Result struct {
 	// when first needed).
 	unkeyedOnce sync.Once
 	unkeyed     map[*types.Var]bool
+	// impls memoizes implementations, by interface method.
+	implMu sync.Mutex
+	impls  map[*types.Func][]*types.Func
 	// schedules are the range values over a schedule of delays
 	// (scheduleOf), indexed when first needed.
 	schedOnce sync.Once
