@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
 	"github.com/resilint/resilint/analyzers/internal/model/provenance"
@@ -235,7 +236,28 @@ func (m *Result) defaultFuncs(fun ast.Expr, depth int) ([]funcVal, bool) {
 // return c.Wait(n) }; return c.Backoff`), when body has a return of
 // another value: that one is the delay of a caller who sets no function,
 // the default, as in defaultFuncs.
+//
+// What the hook answered may pass through a local first (`if c.Wait !=
+// nil { d := c.Wait(n); if d < 0 { return 0 }; return d }`): a return of
+// a local of body whose every value is such a call is the hook's too.
 func (m *Result) hookReturns(body *ast.BlockStmt) map[*ast.ReturnStmt]bool {
+	info := m.pass.TypesInfo
+	hookCall := func(e ast.Expr, pos token.Pos) bool {
+		call, ok := analysisutil.Unparen(e).(*ast.CallExpr)
+		return ok && analysisutil.Callee(info, call) == nil && m.takenWhenSet(body, call.Fun, pos)
+	}
+	fromHook := func(e ast.Expr) bool {
+		id, ok := analysisutil.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || !provenance.IsLocal(v) || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+			return false
+		}
+		as := m.vals.Assigns[v]
+		return len(as) > 0 && !slices.ContainsFunc(as, func(a provenance.Assign) bool { return a.Value == nil || !hookCall(a.Value, a.Pos) })
+	}
 	var hooks map[*ast.ReturnStmt]bool
 	others := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -246,8 +268,8 @@ func (m *Result) hookReturns(body *ast.BlockStmt) map[*ast.ReturnStmt]bool {
 			if len(r.Results) != 1 {
 				return true
 			}
-			call, ok := analysisutil.Unparen(r.Results[0]).(*ast.CallExpr)
-			if ok && analysisutil.Callee(m.pass.TypesInfo, call) == nil && m.takenWhenSet(body, call.Fun, r.Pos()) {
+			res := r.Results[0]
+			if hookCall(res, r.Pos()) || fromHook(res) {
 				if hooks == nil {
 					hooks = map[*ast.ReturnStmt]bool{}
 				}
