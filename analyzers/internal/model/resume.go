@@ -317,8 +317,12 @@ func (rs *resumeSeen) see(t *state, aims bool) (pendFail, pendOK bool) {
 	case slotsFailing(t):
 		rs.fail = true
 		pendFail = !waited
-		if !waited {
-			// its wait is the next pass's, at the top
+		// The value it gave the wait at the top of the next pass is its
+		// own (its wait is the next pass's), also when it already waited
+		// in this pass (in an operation that waits: a reconnect that
+		// dials host after host), unless that value is zero: then the
+		// next pass does not wait, its pause was the one it took.
+		if !waited || !zeroDelay(t.delayVal) {
 			noteDelay(&rs.failDelays, t)
 		}
 	case slotsOK(t):
@@ -456,4 +460,18 @@ func localDurations(info *types.Info, n ast.Node, f func(*types.Var) bool) {
 // still makes progress.)
 func backsOff(t *state) bool {
 	return t.failing() && t.delayed && !t.delayMay
+}
+
+// zeroDelay reports whether v, a value given to a delay variable (an
+// assignment or its value), is a constant zero: `wait = 0`.
+func zeroDelay(v ast.Node) bool {
+	if as, ok := v.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+		v = as.Rhs[0]
+	}
+	e, ok := v.(ast.Expr)
+	if !ok {
+		return false
+	}
+	lit, ok := analysisutil.Unparen(e).(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && lit.Value == "0"
 }

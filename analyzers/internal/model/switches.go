@@ -7,6 +7,7 @@ package model
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -137,6 +138,7 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		}
 		return f
 	}
+	answer := in.answerKey(subject, onErr, s)
 	var out []outcome
 	hasDefault := false
 	for _, c := range st.Body.List {
@@ -146,6 +148,8 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		}
 		states := []*state{s}
 		switch {
+		case answer != nil && in.errorCases(cc.List):
+			states = []*state{answeredFailure(s, answer)}
 		case !onErr:
 		case len(cc.List) == 1 && in.isNil(cc.List[0]):
 			states = isNil(true)
@@ -163,4 +167,47 @@ func (in *interp) execTypeSwitch(st *ast.TypeSwitchStmt, s *state, label string)
 		}
 	}
 	return out
+}
+
+// answerKey returns the slot key of the operation whose other result
+// subject asserts (`switch resp.(type)`, resp one of its partials), when
+// the switch is not on an error; nil otherwise.
+func (in *interp) answerKey(subject ast.Expr, onErr bool, s *state) any {
+	ta, ok := analysisutil.Unparen(subject).(*ast.TypeAssertExpr)
+	if onErr || !ok {
+		return nil
+	}
+	obj := in.objOf(ta.X)
+	if obj == nil {
+		return nil
+	}
+	for _, sl := range s.slots {
+		if slices.Contains(sl.partials, obj) {
+			return sl.key
+		}
+	}
+	return nil
+}
+
+// errorCases reports whether every type a case lists is an error (none
+// is nil): on that branch the value is one.
+func (in *interp) errorCases(list []ast.Expr) bool {
+	for _, e := range list {
+		t := in.info.TypeOf(e)
+		if t == nil || in.isNil(e) || !types.Implements(t, errorIface) {
+			return false
+		}
+	}
+	return len(list) > 0
+}
+
+// answeredFailure returns s with the operation at key failed: its answer
+// is an error (`case error:` of a switch on the frame it returned, an
+// error frame the server sent), though its own error is nil.
+func answeredFailure(s *state, key any) *state {
+	c := s.clone()
+	sl, _ := c.slot(key)
+	sl.st = stFailed
+	c.setSlot(sl)
+	return c
 }
