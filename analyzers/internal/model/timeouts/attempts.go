@@ -84,7 +84,8 @@ func (m *layer) retryScope(pos token.Pos) (scope string, onlyErr bool) {
 	first := true
 	// The enclosing functions, innermost first; a go or defer statement
 	// between a closure and the function around it starts work meant to
-	// outlive the call, or cleanup that runs after the caller gave up.
+	// outlive the call, or cleanup that runs after the caller gave up,
+	// unless the function waits for what the goroutine sends (awaitedGo).
 	for c := range at.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		ft := ftOf(c.Node())
 		if first {
@@ -105,7 +106,9 @@ func (m *layer) retryScope(pos token.Pos) (scope string, onlyErr bool) {
 				continue
 			}
 			switch p.Node().(type) {
-			case *ast.GoStmt, *ast.DeferStmt:
+			case *ast.GoStmt:
+				detached = !awaitedGo(m.pass.TypesInfo, p, c.Node().(*ast.FuncLit))
+			case *ast.DeferStmt:
 				detached = true
 			}
 			break

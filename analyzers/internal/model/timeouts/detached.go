@@ -166,3 +166,52 @@ func groupStarted(info *types.Info, lit, body inspector.Cursor) bool {
 	}
 	return true
 }
+
+// awaitedGo reports whether the goroutine that the go statement at g
+// starts with the function literal lit sends on a channel that the
+// function around g, after g and outside closures, receives from
+// (`go func() { errc <- retry(op) }(); err := <-errc`): the function
+// waits for the goroutine's work, which is inside its call.
+func awaitedGo(info *types.Info, g inspector.Cursor, lit *ast.FuncLit) bool {
+	sent := map[types.Object]bool{}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SendStmt); ok {
+			if id, ok := analysisutil.Unparen(s.Chan).(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && v.Pos() < lit.Pos() {
+					sent[v] = true
+				}
+			}
+		}
+		return true
+	})
+	if len(sent) == 0 {
+		return false
+	}
+	var body ast.Node
+	for f := range g.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		switch x := f.Node().(type) {
+		case *ast.FuncDecl:
+			body = x.Body
+		case *ast.FuncLit:
+			body = x.Body
+		}
+		break
+	}
+	if body == nil {
+		return false
+	}
+	end := g.Node().End()
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && u.Pos() >= end {
+			if id, ok := analysisutil.Unparen(u.X).(*ast.Ident); ok && sent[info.Uses[id]] {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
