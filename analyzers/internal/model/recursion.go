@@ -84,7 +84,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) && !in.fieldGuarded(guard, opVals) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !in.fieldGuarded(guard, opVals) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn, path) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
@@ -371,7 +371,7 @@ var negated = map[token.Token]token.Token{
 // parameter, nil or a new error made from something else (the last
 // failure, kept to be returned: freshError). A call with a new request, an unwrapped
 // error or the next node is recursion over changing input, not a retry.
-func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
+func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func, path *callPath) bool {
 	params := fn.Type().(*types.Signature).Params()
 	if len(call.Args) != params.Len() || call.Ellipsis.IsValid() {
 		return false
@@ -380,6 +380,11 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func) bool {
 		if analysisutil.IsErrorType(params.At(i).Type()) && freshError(info, a, params.At(i)) {
 			// The last failure, carried along to be returned: nothing
 			// sent changes.
+			continue
+		}
+		if tv := info.Types[a]; tv.Value != nil && tv.Value.Kind() == constant.Bool && testedAs(info, path, params.At(i), constant.BoolVal(tv.Value)) {
+			// `if refresh { ...; return f(x, true) }`: the flag passed
+			// as the value the path found it to hold.
 			continue
 		}
 		e := analysisutil.Unparen(a)
@@ -590,4 +595,30 @@ func countedBefore(info *types.Info, path *callPath, call *ast.CallExpr, paramIn
 		}
 	}
 	return nil, token.ILLEGAL
+}
+
+// testedAs reports whether the node at the end of path runs only where
+// the bool parameter p holds want: inside the body of an if whose
+// condition, or a conjunct of it, is p (want true) or !p (want false).
+func testedAs(info *types.Info, path *callPath, p *types.Var, want bool) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := analysisutil.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == p
+	}
+	found := false
+	for parent, child := range path.up {
+		ifs, ok := parent.(*ast.IfStmt)
+		if !ok || child != ifs.Body {
+			continue
+		}
+		for _, c := range analysisutil.Split(ifs.Cond, token.LAND) {
+			c = analysisutil.Unparen(c)
+			if u, ok := c.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				found = found || !want && is(u.X)
+			} else {
+				found = found || want && is(c)
+			}
+		}
+	}
+	return found
 }
