@@ -401,28 +401,6 @@ func sameRequest(info *types.Info, call *ast.CallExpr, fn *types.Func, path *cal
 	return true
 }
 
-// freshError reports whether e is nil or a new error made here
-// (fmt.Errorf, errors.New, errors.Join) from nothing that mentions the
-// error parameter p: the last failure, described anew to be returned. An
-// error taken from the one given (errors.Unwrap(err), a wrapped cause
-// held in a variable) walks a chain of errors: recursion over changing
-// input.
-func freshError(info *types.Info, e ast.Expr, p types.Object) bool {
-	e = analysisutil.Unparen(e)
-	if tv, ok := info.Types[e]; ok && tv.IsNil() {
-		return true
-	}
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	fn := analysisutil.Callee(info, call)
-	if !analysisutil.IsFunc(fn, "fmt", "Errorf") && !analysisutil.IsFunc(fn, "errors", "New") && !analysisutil.IsFunc(fn, "errors", "Join") {
-		return false
-	}
-	return !mentionsOutsideClosures(info, call, p)
-}
-
 // nextPosition reports whether the self-call passes a parameter changed
 // by one (i+1) that indexes an operation's input in body (r.addrs[i]):
 // each call goes to the next candidate, a search rather than a retry.
@@ -595,30 +573,4 @@ func countedBefore(info *types.Info, path *callPath, call *ast.CallExpr, paramIn
 		}
 	}
 	return nil, token.ILLEGAL
-}
-
-// testedAs reports whether the node at the end of path runs only where
-// the bool parameter p holds want: inside the body of an if whose
-// condition, or a conjunct of it, is p (want true) or !p (want false).
-func testedAs(info *types.Info, path *callPath, p *types.Var, want bool) bool {
-	is := func(e ast.Expr) bool {
-		id, ok := analysisutil.Unparen(e).(*ast.Ident)
-		return ok && info.Uses[id] == p
-	}
-	found := false
-	for parent, child := range path.up {
-		ifs, ok := parent.(*ast.IfStmt)
-		if !ok || child != ifs.Body {
-			continue
-		}
-		for _, c := range analysisutil.Split(ifs.Cond, token.LAND) {
-			c = analysisutil.Unparen(c)
-			if u, ok := c.(*ast.UnaryExpr); ok && u.Op == token.NOT {
-				found = found || !want && is(u.X)
-			} else {
-				found = found || want && is(c)
-			}
-		}
-	}
-	return found
 }
