@@ -1,7 +1,8 @@
 package model
 
 // The guards of a recursive retry's self-call: whether they identify
-// the failure, test a conflict or test a success.
+// the failure, test a conflict, a success or an error carried in a
+// result, and what the path knows of the arguments it passes.
 
 import (
 	"go/ast"
