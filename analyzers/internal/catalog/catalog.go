@@ -218,6 +218,12 @@ const (
 	// sets a bound. It runs nothing where it is called: only its
 	// configuration is judged there (libconfig).
 	RetryInterceptor
+	// Reconnect: a dial option that configures how a client connection
+	// reconnects, for as long as it lives, with the struct at ValueArg
+	// whose field Field holds the backoff (gRPC's WithConnectParams and
+	// its Backoff). It runs nothing where it is called: only that
+	// configuration is judged there (libconfig).
+	Reconnect
 	// ClockMethod: a method of an injected clock (an interface a test
 	// can replace, or its real implementation) that does what the time
 	// package's function of the same name does: Sleep waits its
@@ -337,6 +343,10 @@ type Row struct {
 
 	Default int64 // attempts when nothing sets a bound (0: unknown/unbounded)
 
+	// Field, for a Reconnect row, is the field of the struct at
+	// ValueArg that holds the backoff.
+	Field string
+
 	// Disable says how to switch this library's retrying off, for messages.
 	Disable string
 
@@ -426,6 +436,8 @@ const (
 	JpilloraBackoff     = "github.com/jpillora/backoff"
 	GRPCRetry           = "github.com/grpc-ecosystem/go-grpc-middleware/retry"
 	GRPCRetryV2         = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
+	GRPC                = "google.golang.org/grpc"
+	GRPCBackoff         = "google.golang.org/grpc/backoff"
 )
 
 // DefaultResilintAttempts is runtime/retry's attempt count when
@@ -585,6 +597,12 @@ var Rows = []Row{
 	// default: no retry unless an option says so), waiting the
 	// WithBackoff function between attempts (a jittered linear one by
 	// default).
+	// grpc-go reconnects a connection with the backoff of the
+	// ConnectParams it is dialed with; left out, the library's
+	// DefaultConfig, which has a jitter of 0.2. A Config literal that
+	// leaves Jitter out reconnects every client in lockstep.
+	{Path: GRPC, Name: "WithConnectParams", Role: Reconnect, Lib: "grpc.WithConnectParams", ValueArg: 0, Field: "Backoff"},
+	{Path: GRPCBackoff, Recv: "Config", Name: "Jitter", Role: JitterField, FixValue: "0.2"},
 	{Path: GRPCRetry, Name: "UnaryClientInterceptor", Role: RetryInterceptor, Lib: "grpc_retry.UnaryClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
 	{Path: GRPCRetry, Name: "StreamClientInterceptor", Role: RetryInterceptor, Lib: "grpc_retry.StreamClientInterceptor", BoundArg: 0, Variadic: true, Default: 1},
 	{Path: GRPCRetry, Name: "WithMax", Role: AttemptOption, ValueArg: 0, Plus: 1, Inner: -1},

@@ -218,6 +218,24 @@ func resolve(pkg *types.Package, r catalog.Row) error {
 			}
 		}
 	}
+	// A Reconnect row's argument is a struct with the backoff field.
+	if r.Role == catalog.Reconnect {
+		params := fn.Type().(*types.Signature).Params()
+		if r.ValueArg >= params.Len() {
+			return errf("%s has no argument %d", r.Name, r.ValueArg)
+		}
+		st, ok := params.At(r.ValueArg).Type().Underlying().(*types.Struct)
+		if !ok {
+			return errf("argument %d of %s is no struct", r.ValueArg, r.Name)
+		}
+		found := false
+		for i := range st.NumFields() {
+			found = found || st.Field(i).Name() == r.Field
+		}
+		if !found {
+			return errf("argument %d of %s has no field %s", r.ValueArg, r.Name, r.Field)
+		}
+	}
 	// The argument a context row names is a context (a carrier) or a
 	// request (a reader).
 	want := map[catalog.Role]string{catalog.ContextCarrier: "context.Context", catalog.RequestReader: "*net/http.Request"}[r.Role]

@@ -85,3 +85,33 @@ func (rd *reader) interceptors() {
 		}
 	}
 }
+
+// reconnects reads the dial options that configure how a client
+// connection reconnects (catalog Reconnect rows: gRPC's
+// WithConnectParams). The connection reconnects for as long as it
+// lives, with the backoff in the row's field of the struct given; that
+// backoff's jitter is judged at the option, under a Retry of its own
+// that is in no other layer's result. A struct that leaves the field out
+// gets the library's default backoff, which the catalog does not judge;
+// one the model cannot trace to a literal is not read.
+func (rd *reader) reconnects() {
+	root := rd.pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
+	for c := range root.Preorder((*ast.CallExpr)(nil)) {
+		call := c.Node().(*ast.CallExpr)
+		row := catalogRow(analysisutil.Callee(rd.pass.TypesInfo, call))
+		if row == nil || row.Role != catalog.Reconnect || row.ValueArg >= len(call.Args) {
+			continue
+		}
+		rd.r = &model.Retry{Kind: model.LibraryRetry, Node: call, Pos: call.Fun.Pos(), End: call.Fun.End(), Row: row}
+		for _, o := range rd.vals.Trace(call.Args[row.ValueArg]) {
+			lit, ok := analysisutil.Unparen(o.Expr).(*ast.CompositeLit)
+			if !ok {
+				continue
+			}
+			if v, ok := litField(lit, row.Field); ok {
+				rd.jitterField(v)
+			}
+		}
+	}
+	rd.r = nil
+}

@@ -140,6 +140,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	rd := &reader{pass: pass, vals: pass.ResultOf[provenance.Analyzer].(*provenance.Values), model: res, out: &out.Settings}
 	rd.interceptors()
+	rd.reconnects()
 	return out, nil
 }
 

@@ -1,8 +1,14 @@
 // Package grpc is a stub of google.golang.org/grpc for tests: a client
-// connection and the dial options that install interceptors.
+// connection, the dial options that install interceptors, and the one
+// that configures reconnects.
 package grpc
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc/backoff"
+)
 
 type ClientConn struct{}
 
@@ -30,6 +36,14 @@ type option struct{}
 func (option) dialOption() {}
 
 func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption { return option{} }
+
+// ConnectParams configures how a connection reconnects.
+type ConnectParams struct {
+	Backoff           backoff.Config
+	MinConnectTimeout time.Duration
+}
+
+func WithConnectParams(p ConnectParams) DialOption { return option{} }
 
 func WithStreamInterceptor(f StreamClientInterceptor) DialOption { return option{} }
 
