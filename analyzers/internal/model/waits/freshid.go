@@ -5,6 +5,7 @@ package waits
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -97,13 +98,18 @@ func (m *Result) drawsRandom(body *ast.BlockStmt) bool {
 }
 
 // randReader reports whether v is crypto/rand.Reader or a package
-// variable of this package given only it (`var rander = rand.Reader`).
+// variable of this package declared with it (`var rander = rand.Reader`).
+// A setter that replaces it with a reader its caller gives (`SetRand(r)`,
+// for tests) leaves it the default source: still random.
 func (m *Result) randReader(v *types.Var) bool {
-	if v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
+	if isCryptoReader(v) {
 		return true
 	}
 	if v.Pkg() != m.pass.Pkg || v.Parent() != m.pass.Pkg.Scope() {
 		return false
+	}
+	if m.declaredRandReader(v) {
+		return true
 	}
 	as := m.vals.Assigns[v]
 	if len(as) == 0 {
@@ -196,4 +202,41 @@ func (m *Result) freshField(fun ast.Expr) bool {
 		}
 	}
 	return n > 0
+}
+
+// isCryptoReader reports whether v is crypto/rand.Reader.
+func isCryptoReader(v *types.Var) bool {
+	return v != nil && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader"
+}
+
+// declaredRandReader reports whether the package variable v is declared
+// with crypto/rand.Reader as its value.
+func (m *Result) declaredRandReader(v *types.Var) bool {
+	info := m.pass.TypesInfo
+	for _, f := range m.pass.Files {
+		if v.Pos() < f.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if info.Defs[name] != v || i >= len(vs.Values) {
+						continue
+					}
+					sel, ok := analysisutil.Unparen(vs.Values[i]).(*ast.SelectorExpr)
+					if !ok {
+						return false
+					}
+					rv, _ := info.Uses[sel.Sel].(*types.Var)
+					return isCryptoReader(rv)
+				}
+			}
+		}
+	}
+	return false
 }
