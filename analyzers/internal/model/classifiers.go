@@ -131,7 +131,7 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, boo
 	if param < 0 {
 		return IdentifyFact{}, false
 	}
-	c := &classify{m: m, info: m.pass.TypesInfo, derived: map[types.Object]bool{sig.Params().At(param): true}}
+	c := &classify{m: m, info: m.pass.TypesInfo, derived: map[types.Object]bool{sig.Params().At(param): true}, asserted: map[types.Object]bool{}}
 	c.derive(d.Body)
 	if !c.block(d.Body.List, false) || !c.sawReturn {
 		return IdentifyFact{}, false
@@ -204,11 +204,14 @@ func errorsCall(info *types.Info, classifier func(*types.Func) (IdentifyFact, bo
 
 // classify judges one candidate function's body.
 type classify struct {
-	m         *builder
-	info      *types.Info
-	derived   map[types.Object]bool // the error parameter and the locals computed from it
-	sawReturn bool                  // some return can give true
-	general   bool                  // some identification is not of one specific error value
+	m       *builder
+	info    *types.Info
+	derived map[types.Object]bool // the error parameter and the locals computed from it
+	// asserted are the ok bools of type assertions of the error (`e, ok
+	// := err.(apiError)`): true, the error is of that type.
+	asserted  map[types.Object]bool
+	sawReturn bool // some return can give true
+	general   bool // some identification is not of one specific error value
 }
 
 // derive marks the locals computed from the error (`code := errCode(err)`,
@@ -237,6 +240,13 @@ func (c *classify) derive(body *ast.BlockStmt) {
 					for _, l := range x.Lhs {
 						if id, ok := l.(*ast.Ident); ok {
 							mark(id)
+						}
+					}
+					if ta, ok := analysisutil.Unparen(x.Rhs[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil && len(x.Lhs) == 2 && c.mentions(ta.X) {
+						if id, ok := x.Lhs[1].(*ast.Ident); ok {
+							if obj := c.info.ObjectOf(id); obj != nil {
+								c.asserted[obj] = true
+							}
 						}
 					}
 				}
@@ -436,6 +446,10 @@ func hasNilCase(info *types.Info, cc *ast.CaseClause) bool {
 // identifies reports whether e, true, says which failure the error is.
 func (c *classify) identifies(e ast.Expr) bool {
 	switch x := analysisutil.Unparen(e).(type) {
+	case *ast.Ident:
+		// ok of `e, ok := err.(apiError)`: the error's type, as a case
+		// of a type switch on it picks out.
+		return c.asserted[c.info.ObjectOf(x)]
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.LAND:

@@ -203,3 +203,34 @@ func staleWrapped(err error) bool { // want staleWrapped:"identifies specific"
 func unexpectedWrapped(err error) bool { // want unexpectedWrapped:"identifies$"
 	return errs.Has(io.ErrUnexpectedEOF, err)
 }
+
+// conflictError carries whether the server refused the write as a
+// conflict.
+type conflictError struct{ conflict bool }
+
+func (e conflictError) Error() string { return "update failed" }
+
+// asserted: an assertion of the error's type, checked with its ok,
+// guards the return of a field of the asserted value.
+func asserted(err error) bool { // want asserted:"identifies$"
+	e, ok := err.(conflictError)
+	if !ok {
+		return false
+	}
+	return e.conflict
+}
+
+// assertedIn: the same assertion in the if's init.
+func assertedIn(err error) bool { // want assertedIn:"identifies$"
+	if e, ok := err.(conflictError); ok {
+		return e.conflict
+	}
+	return false
+}
+
+// unchecked asserts without looking at ok: the zero value when the type
+// differs; the assertion identifies nothing. No fact.
+func unchecked(err error, force bool) bool {
+	e, _ := err.(conflictError)
+	return e.conflict || force
+}
