@@ -53,6 +53,7 @@ var factSamples = []analysis.Fact{
 	&timeouts.ValueContextFact{Param: 1},
 	&timeouts.UnreadFact{Params: []int{0, 2}},
 	&timeouts.DetachFact{Params: []int{1}},
+	&timeouts.LifetimeFact{Params: []int{0}},
 	&timeouts.BgWrapperFact{Sibling: "PutContext"},
 	&timeouts.BoundsFact{Params: []int{0}},
 	&waits.DelayFact{Exponential: true, Capped: true},

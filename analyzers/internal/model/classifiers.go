@@ -115,6 +115,13 @@ func (m *builder) classifies(fn *types.Func, d *ast.FuncDecl) (IdentifyFact, boo
 	if sig.Results().At(0).Name() != "" {
 		return IdentifyFact{}, false // named result: bare returns are not followed
 	}
+	if sig.Recv() != nil && catalog.ProtocolMethod(catalog.MatchMethod, fn.Name()) {
+		// An error type's Is(error) bool matches by its receiver:
+		// asked of a package-level error it picks out a family of
+		// failures (sentinelIs); asked of any other, what it matches is
+		// the receiver's to say.
+		return IdentifyFact{}, false
+	}
 	if name, param, target, ok := forwardsErrors(m.pass.TypesInfo, sig, d); ok {
 		return IdentifyFact{Param: param, Forwards: name, Target: target}, true
 	}

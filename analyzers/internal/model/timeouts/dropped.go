@@ -176,7 +176,7 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 						return false
 					}
 				}
-				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body)
+				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body) && !m.startsLifetime(p, i)
 			}
 		}
 	case *ast.AssignStmt:

@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil), (*LifetimeFact)(nil)},
 }
 
 type layer struct {
@@ -36,12 +36,14 @@ type layer struct {
 	summaries *provenance.Summaries[TimeoutFact]
 	carriers  *provenance.Summaries[CarrierFact]
 	valueCtxs *provenance.Summaries[ValueContextFact]
-	calls     *callIndex            // built on first need (callers.go)
-	parents   map[ast.Node]ast.Node // built on first need (guards.go)
-	unread    map[*types.Var]bool   // unreadParam's answers, for parameters asked first (dropped.go)
-	detached  map[*types.Var]bool   // detachedParam's answers, likewise (detaches.go)
-	following map[*types.Var]bool   // the locals neverRunUnder is judging (dropped.go)
-	hijackers map[*types.Func]bool  // functions that take an HTTP connection over (hijack.go)
+	calls     *callIndex                       // built on first need (callers.go)
+	parents   map[ast.Node]ast.Node            // built on first need (guards.go)
+	unread    map[*types.Var]bool              // unreadParam's answers, for parameters asked first (dropped.go)
+	detached  map[*types.Var]bool              // detachedParam's answers, likewise (detaches.go)
+	lifetimes map[*types.Var]bool              // lifetimeParam's answers, likewise (lifetimes.go)
+	impls     map[*types.TypeName][]types.Type // the package's types implementing each interface (lifetimes.go)
+	following map[*types.Var]bool              // the locals neverRunUnder is judging (dropped.go)
+	hijackers map[*types.Func]bool             // functions that take an HTTP connection over (hijack.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -62,6 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
 		unread:    map[*types.Var]bool{},
 		detached:  map[*types.Var]bool{},
+		lifetimes: map[*types.Var]bool{},
 		following: map[*types.Var]bool{},
 	}
 	m.findHijackers()
@@ -87,6 +90,10 @@ func run(pass *analysis.Pass) (any, error) {
 		if f := m.bgWrapperSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
+		if f := m.lifetimeSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
 	}
+	m.exportLifetimes()
 	return m.findTimeouts(), nil
 }

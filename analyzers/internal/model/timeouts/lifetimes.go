@@ -1,0 +1,183 @@
+package timeouts
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+)
+
+// LifetimeFact is exported for a function, or a method of an interface
+// of its package, whose context parameters at Params it only makes the
+// root of a lifetime it keeps: every use derives a context with
+// context.WithCancel (or WithCancelCause) whose cancel function it
+// stores in a field, or hands the parameter on to one with the fact
+// (`b.ctx, b.cancel = context.WithCancel(parent); go b.run()`: a
+// service started asynchronously, stopped by its own Stop). The caller's
+// context there chooses how long the started work may live, not how
+// long the call takes: a context.Background() given to it drops nothing.
+// An interface method has the fact when every type of its package that
+// implements the interface gives that parameter the fact, and one does.
+type LifetimeFact struct {
+	Params []int
+}
+
+func (*LifetimeFact) AFact() {}
+
+func (f *LifetimeFact) String() string { return fmt.Sprintf("lifetime%v", f.Params) }
+
+// lifetimeSummary returns the LifetimeFact of fn, a function of this
+// package; nil when none of its contexts is a lifetime's root.
+func (m *layer) lifetimeSummary(fn *types.Func) *LifetimeFact {
+	var f LifetimeFact
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if isContextType(params.At(i).Type()) && m.lifetimeParam(fn, i) {
+			f.Params = append(f.Params, i)
+		}
+	}
+	if len(f.Params) == 0 {
+		return nil
+	}
+	return &f
+}
+
+// lifetimeParam reports whether fn's context parameter i is only the
+// root of a lifetime fn keeps (LifetimeFact). An interface method is
+// asked of its implementations in its package (lifetimeMethod), or of
+// its fact when it is another package's.
+func (m *layer) lifetimeParam(fn *types.Func, i int) bool {
+	if analysisutil.IsInterfaceMethod(fn) {
+		if fn.Pkg() != m.pass.Pkg {
+			var f LifetimeFact
+			return m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
+		}
+		return m.lifetimeMethod(fn, i)
+	}
+	info := m.pass.TypesInfo
+	w := &paramWalk{m: m, memo: m.lifetimes, maxDepth: maxFollow, needs: true, handOn: useCounts,
+		imported: func(fn *types.Func, i int) bool {
+			var f LifetimeFact
+			return m.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
+		},
+		use: func(id *ast.Ident, parent, grand ast.Node) paramUse {
+			call, ok := parent.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 || call.Args[0] != ast.Expr(id) || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
+				return useKeeps
+			}
+			as, ok := grand.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
+				return useKeeps
+			}
+			if sel, ok := analysisutil.Unparen(as.Lhs[1]).(*ast.SelectorExpr); ok {
+				if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+					return useCounts // the cancel kept in a field: stopped by hand
+				}
+			}
+			return useKeeps
+		}}
+	return w.param(fn, i, map[*types.Var]bool{}, 0)
+}
+
+// lifetimeMethod reports whether every type of this package that
+// implements the interface of the method fn (not through an embedded
+// interface) implements it with a method whose parameter i is only a
+// lifetime's root, and one does.
+func (m *layer) lifetimeMethod(fn *types.Func, i int) bool {
+	found := false
+	for _, t := range m.implementers(fn) {
+		sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name())
+		if sel == nil {
+			continue
+		}
+		impl, ok := sel.Obj().(*types.Func)
+		if !ok || analysisutil.IsInterfaceMethod(impl) {
+			continue // handed on to the value it wraps: another implementation
+		}
+		if !m.lifetimeParam(impl, i) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// implementers returns the types of this package (a named type that is
+// no interface and not generic, or a pointer to one) that implement the
+// named interface of the method fn, listed once per interface.
+func (m *layer) implementers(fn *types.Func) []types.Type {
+	named, ok := fn.Signature().Recv().Type().(*types.Named)
+	if !ok {
+		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if got, ok := m.impls[named.Obj()]; ok {
+		return got
+	}
+	var out []types.Type
+	scope := m.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		t, ok := tn.Type().(*types.Named)
+		if !ok || t.TypeParams().Len() > 0 || types.IsInterface(t) {
+			continue
+		}
+		if types.Implements(t, iface) {
+			out = append(out, t)
+		} else if p := types.NewPointer(t); types.Implements(p, iface) {
+			out = append(out, p)
+		}
+	}
+	if m.impls == nil {
+		m.impls = map[*types.TypeName][]types.Type{}
+	}
+	m.impls[named.Obj()] = out
+	return out
+}
+
+// exportLifetimes exports the LifetimeFact of the methods of the
+// package's interfaces (lifetimeMethod).
+func (m *layer) exportLifetimes() {
+	scope := m.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		for j := range iface.NumMethods() {
+			fn := iface.Method(j)
+			if fn.Pkg() != m.pass.Pkg {
+				continue
+			}
+			var f LifetimeFact
+			params := fn.Signature().Params()
+			for i := range params.Len() {
+				if isContextType(params.At(i).Type()) && m.lifetimeMethod(fn, i) {
+					f.Params = append(f.Params, i)
+				}
+			}
+			if len(f.Params) > 0 {
+				m.pass.ExportObjectFact(fn, &f)
+			}
+		}
+	}
+}
+
+// startsLifetime reports whether call gives its i'th argument to a
+// context parameter that is only a lifetime's root (LifetimeFact).
+func (m *layer) startsLifetime(call *ast.CallExpr, i int) bool {
+	fn := analysisutil.Callee(m.pass.TypesInfo, call)
+	return fn != nil && m.lifetimeParam(fn.Origin(), i)
+}
