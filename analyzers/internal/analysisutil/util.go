@@ -302,3 +302,27 @@ func loopbackHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// Implementers returns the types of pkg that implement iface: each
+// named type of its scope that is neither an interface nor generic, or a
+// pointer to it when only the pointer does.
+func Implementers(pkg *types.Package, iface *types.Interface) []types.Type {
+	var out []types.Type
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		t, ok := tn.Type().(*types.Named)
+		if !ok || t.TypeParams().Len() > 0 || types.IsInterface(t) {
+			continue
+		}
+		if types.Implements(t, iface) {
+			out = append(out, t)
+		} else if p := types.NewPointer(t); types.Implements(p, iface) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

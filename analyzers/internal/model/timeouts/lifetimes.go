@@ -119,23 +119,7 @@ func (m *layer) implementers(fn *types.Func) []types.Type {
 	if got, ok := m.impls[named.Obj()]; ok {
 		return got
 	}
-	var out []types.Type
-	scope := m.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		t, ok := tn.Type().(*types.Named)
-		if !ok || t.TypeParams().Len() > 0 || types.IsInterface(t) {
-			continue
-		}
-		if types.Implements(t, iface) {
-			out = append(out, t)
-		} else if p := types.NewPointer(t); types.Implements(p, iface) {
-			out = append(out, p)
-		}
-	}
+	out := analysisutil.Implementers(m.pass.Pkg, iface)
 	if m.impls == nil {
 		m.impls = map[*types.TypeName][]types.Type{}
 	}

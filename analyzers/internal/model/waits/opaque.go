@@ -202,24 +202,10 @@ func (m *Result) implementations(fn *types.Func) []*types.Func {
 	recv := fn.Signature().Recv()
 	iface, ok := recv.Type().Underlying().(*types.Interface)
 	if ok && fn.Pkg() == m.pass.Pkg {
-		scope := m.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
-			}
-			named, ok := tn.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-				continue
-			}
-			for _, t := range []types.Type{named, types.NewPointer(named)} {
-				if types.Implements(t, iface) {
-					if sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name()); sel != nil {
-						if f, ok := sel.Obj().(*types.Func); ok && !analysisutil.IsInterfaceMethod(f) {
-							out = append(out, f)
-						}
-					}
-					break
+		for _, t := range analysisutil.Implementers(m.pass.Pkg, iface) {
+			if sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name()); sel != nil {
+				if f, ok := sel.Obj().(*types.Func); ok && !analysisutil.IsInterfaceMethod(f) {
+					out = append(out, f)
 				}
 			}
 		}
