@@ -55,6 +55,12 @@ func run(pass *analysis.Pass) (any, error) {
 			// dependency down to storm.
 			continue
 		}
+		if r.Attempts == 1 {
+			// Its bound lets it make one attempt (`if n++; n > 1 {
+			// return }` at the top of the pass): no attempt follows its
+			// waits, which delay only the return.
+			continue
+		}
 		if local.Within(r.Ops, r.OpFuncs) {
 			// Every attempt stays on this host (binding a listener on
 			// a port the kernel picks, redialing a Unix socket): there
