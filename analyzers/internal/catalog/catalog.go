@@ -218,6 +218,15 @@ const (
 	// sets a bound. It runs nothing where it is called: only its
 	// configuration is judged there (libconfig).
 	RetryInterceptor
+	// LazyDial: a dial that returns at once and connects in the
+	// background, unless one of its options, from BoundArg on, is a
+	// BlockingOption (gRPC's Dial and DialContext): a context given to it
+	// (at ValueArg) bounds nothing then, and one it does not take drops
+	// nothing.
+	LazyDial
+	// BlockingOption: an option that makes a LazyDial wait for the
+	// connection (gRPC's WithBlock, WithReturnConnectionError).
+	BlockingOption
 	// Reconnect: a dial option that configures how a client connection
 	// reconnects, for as long as it lives, with the struct at ValueArg
 	// whose field Field holds the backoff (gRPC's WithConnectParams and

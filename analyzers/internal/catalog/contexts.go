@@ -65,6 +65,13 @@ var ContextRows = []Row{
 	// avast/retry-go v4: Do(fn, retry.Context(ctx)); context.Background
 	// otherwise.
 	{Path: RetryGo, Name: "Context", Role: RetryContext, ValueArg: 0, Inner: -1},
+	// grpc-go dials in the background unless told to block: Dial's
+	// context.Background() (it runs DialContext under it) and a
+	// Background given to DialContext bound nothing then.
+	{Path: GRPC, Name: "Dial", Role: LazyDial, BoundArg: 1, ValueArg: -1},
+	{Path: GRPC, Name: "DialContext", Role: LazyDial, BoundArg: 2, ValueArg: 0},
+	{Path: GRPC, Name: "WithBlock", Role: BlockingOption},
+	{Path: GRPC, Name: "WithReturnConnectionError", Role: BlockingOption},
 	// The standard library's calls that work under no context, where a
 	// variant takes one. A request made by NewRequest carries
 	// context.Background().

@@ -107,6 +107,9 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		return nil
 	}
 	var cl *ContextLess
+	if m.lazyDial(call, fn) {
+		return nil // it connects in the background: nothing waits to bound
+	}
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
 		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.hostDial(cur, call, fn) {
 			return nil
@@ -431,4 +434,35 @@ func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 		}
 	}
 	return given
+}
+
+// lazyDial reports whether call, of fn, is a dial that returns at once
+// and connects in the background (a catalog LazyDial row: gRPC's Dial
+// and DialContext): none of its options, listed from the row's
+// BoundArg, is known to be a BlockingOption (WithBlock). Options the
+// model cannot list count as not known to block: the model stays
+// silent.
+func (m *layer) lazyDial(call *ast.CallExpr, fn *types.Func) bool {
+	row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+	if row == nil || row.Role != catalog.LazyDial {
+		return false
+	}
+	opts, ok := m.vals.Spread(call, row.BoundArg)
+	if !ok {
+		return true
+	}
+	for _, o := range opts {
+		for _, orig := range m.vals.Trace(o) {
+			oc, ok := analysisutil.Unparen(orig.Expr).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if f := analysisutil.Callee(m.pass.TypesInfo, oc); f != nil {
+				if r := catalog.LookupContext(analysisutil.PkgPath(f), analysisutil.RecvTypeName(f), f.Name()); r != nil && r.Role == catalog.BlockingOption {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

@@ -175,6 +175,11 @@ func (m *layer) passedDown(cur, body inspector.Cursor, scope string, depth int) 
 					if row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.HostBind {
 						return false
 					}
+					// grpc.DialContext(context.Background(), target): it
+					// connects in the background unless told to block.
+					if m.lazyDial(p, fn) {
+						return false
+					}
 				}
 				return !m.returnsNothing(p) && !m.ignoresParam(p, i) && !m.workUnder(p, scope) && !m.detachesParam(p, i) && !m.boundsParam(p, i) && !m.keptForLater(p, grand, body) && !m.startsLifetime(p, i)
 			}

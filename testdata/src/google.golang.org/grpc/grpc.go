@@ -51,6 +51,31 @@ func WithChainUnaryInterceptor(fs ...UnaryClientInterceptor) DialOption { return
 
 func NewClient(target string, opts ...DialOption) (*ClientConn, error) { return &ClientConn{}, nil }
 
+// Dial connects in the background and returns at once, unless an option
+// asks it to block.
+func Dial(target string, opts ...DialOption) (*ClientConn, error) {
+	return DialContext(context.Background(), target, opts...)
+}
+
+// DialContext's context bounds only a dial that blocks.
+func DialContext(ctx context.Context, target string, opts ...DialOption) (*ClientConn, error) {
+	for _, o := range opts {
+		if _, ok := o.(blocking); ok {
+			<-ctx.Done() // stands for waiting until the connection is up
+			return nil, ctx.Err()
+		}
+	}
+	return &ClientConn{}, nil
+}
+
+type blocking struct{ option }
+
+func WithBlock() DialOption { return blocking{} }
+
+func WithReturnConnectionError() DialOption { return blocking{} }
+
+func WithInsecure() DialOption { return option{} }
+
 func (cc *ClientConn) Invoke(ctx context.Context, method string, args, reply any, opts ...CallOption) error {
 	return nil
 }
