@@ -326,3 +326,20 @@ func Implementers(pkg *types.Package, iface *types.Interface) []types.Type {
 	}
 	return out
 }
+
+// Interfaces returns the named types of pkg's scope (no aliases) that
+// are interfaces with methods.
+func Interfaces(pkg *types.Package) []*types.TypeName {
+	var out []*types.TypeName
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if iface, ok := tn.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+			out = append(out, tn)
+		}
+	}
+	return out
+}

@@ -130,16 +130,8 @@ func (m *layer) implementers(fn *types.Func) []types.Type {
 // exportLifetimes exports the LifetimeFact of the methods of the
 // package's interfaces (lifetimeMethod).
 func (m *layer) exportLifetimes() {
-	scope := m.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
-		}
+	for _, tn := range analysisutil.Interfaces(m.pass.Pkg) {
+		iface := tn.Type().Underlying().(*types.Interface)
 		for j := range iface.NumMethods() {
 			fn := iface.Method(j)
 			if fn.Pkg() != m.pass.Pkg {

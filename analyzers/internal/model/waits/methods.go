@@ -69,16 +69,8 @@ func (m *Result) findWaitMethods() map[*types.Func]bool {
 	if len(waiting) == 0 {
 		return out
 	}
-	scope := m.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
-		}
+	for _, tn := range analysisutil.Interfaces(m.pass.Pkg) {
+		iface := tn.Type().Underlying().(*types.Interface)
 		for _, fn := range waiting {
 			recv := fn.Type().(*types.Signature).Recv().Type()
 			if !types.Implements(recv, iface) {
