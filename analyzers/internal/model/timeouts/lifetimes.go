@@ -72,7 +72,7 @@ func (m *layer) lifetimeParam(fn *types.Func, i int) bool {
 				return useKeeps
 			}
 			if sel, ok := analysisutil.Unparen(as.Lhs[1]).(*ast.SelectorExpr); ok {
-				if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+				if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal && !m.runsUnder(id, as.Lhs[0]) {
 					return useCounts // the cancel kept in a field: stopped by hand
 				}
 			}
@@ -156,4 +156,44 @@ func (m *layer) exportLifetimes() {
 func (m *layer) startsLifetime(call *ast.CallExpr, i int) bool {
 	fn := analysisutil.Callee(m.pass.TypesInfo, call)
 	return fn != nil && m.lifetimeParam(fn.Origin(), i)
+}
+
+// runsUnder reports whether the function whose parameter id names hands
+// derived, the context it derived from that parameter (`b.ctx` of `b.ctx,
+// b.cancel = context.WithCancel(parent)`), to a call in its own body,
+// outside go statements and function literals: it then waits under that
+// context itself, and its caller's context bounds that wait.
+func (m *layer) runsUnder(id *ast.Ident, derived ast.Expr) bool {
+	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return true
+	}
+	var body *ast.BlockStmt
+	for fn, d := range m.vals.Decls {
+		if d.Body != nil && fn.Scope() != nil && fn.Scope().Contains(v.Pos()) {
+			body = d.Body
+			break
+		}
+	}
+	if body == nil {
+		return true
+	}
+	want := types.ExprString(analysisutil.Unparen(derived))
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			for _, a := range x.Args {
+				if types.ExprString(analysisutil.Unparen(a)) == want {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

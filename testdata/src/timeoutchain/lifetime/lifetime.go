@@ -56,3 +56,9 @@ func scoped(parent context.Context, l svc.Loader) error {
 func (m *module) loadScoped(ctx context.Context) error {
 	return scoped(context.Background(), m.loader) // want `context.Background\(\) drops the deadline and cancellation of ctx`
 }
+
+// dial opens a connection that waits for its handshake under the context
+// it is given: reported.
+func dial(ctx context.Context, c *svc.Conn) error {
+	return c.Open(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}

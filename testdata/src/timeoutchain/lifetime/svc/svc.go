@@ -45,3 +45,25 @@ func (r *Remote) Load(ctx context.Context) error {
 
 // Traced wraps any Service: its calls go to the one it holds.
 type Traced struct{ Service }
+
+// Conn keeps the context it derives, but waits under it before it
+// returns: its caller's context bounds that wait.
+type Conn struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	ready  chan struct{}
+}
+
+func (c *Conn) Open(parent context.Context) error {
+	c.ctx, c.cancel = context.WithCancel(parent)
+	return c.handshake(c.ctx)
+}
+
+func (c *Conn) handshake(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ready:
+		return nil
+	}
+}
