@@ -2,6 +2,7 @@ package model
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -274,7 +275,7 @@ func (rs *resumeSeen) skipsItem(t *state) bool {
 // path, a poll's timer reset at the top), and settle judges it there.
 //
 // aims is interp.aims for the loop judged (see backsOff).
-func (rs *resumeSeen) see(t *state, aims bool) (pendFail, pendOK bool) {
+func (rs *resumeSeen) see(info *types.Info, t *state, aims bool) (pendFail, pendOK bool) {
 	waited := t.delayed && !t.delayMay
 	switch {
 	case !t.opIter && !t.stickyFail && !t.stickyOK:
@@ -322,7 +323,7 @@ func (rs *resumeSeen) see(t *state, aims bool) (pendFail, pendOK bool) {
 		// in this pass (in an operation that waits: a reconnect that
 		// dials host after host), unless that value is zero: then the
 		// next pass does not wait, its pause was the one it took.
-		if !waited || !zeroDelay(t.delayVal) {
+		if !waited || !zeroDelay(info, t.delayVal) {
 			noteDelay(&rs.failDelays, t)
 		}
 	case slotsOK(t):
@@ -463,8 +464,9 @@ func backsOff(t *state) bool {
 }
 
 // zeroDelay reports whether v, a value given to a delay variable (an
-// assignment or its value), is a constant zero: `wait = 0`.
-func zeroDelay(v ast.Node) bool {
+// assignment or its value), is a constant zero: `wait = 0`, `wait =
+// noWait`.
+func zeroDelay(info *types.Info, v ast.Node) bool {
 	if as, ok := v.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
 		v = as.Rhs[0]
 	}
@@ -472,6 +474,6 @@ func zeroDelay(v ast.Node) bool {
 	if !ok {
 		return false
 	}
-	lit, ok := analysisutil.Unparen(e).(*ast.BasicLit)
-	return ok && lit.Kind == token.INT && lit.Value == "0"
+	tv, ok := info.Types[analysisutil.Unparen(e)]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
 }

@@ -189,7 +189,7 @@ func (in *interp) judgeLoop(fnBody *ast.BlockStmt, stmt ast.Stmt, label string, 
 	// judgeBack judges an iteration that went round again; it returns
 	// what the resume rule leaves pending (resumeSeen.see).
 	judgeBack := func(t *state) (pendFail, pendOK bool) {
-		pendFail, pendOK = rs.see(t, in.aims)
+		pendFail, pendOK = rs.see(in.info, t, in.aims)
 		switch {
 		case !t.opIter && !t.stickyFail && !t.stickyOK:
 			// No operation ran in this pass (`if !ready { continue }`

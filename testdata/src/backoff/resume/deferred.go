@@ -64,3 +64,32 @@ func (t *tailer) renew(ctx context.Context, from int64) error {
 		wait = t.every
 	}
 }
+
+// noPause is how long the next pass waits after a failure that paused on
+// the spot.
+const noPause time.Duration = 0
+
+// renewNamed is renew with the zero named: not reported.
+func (t *tailer) renewNamed(ctx context.Context, from int64) error {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var wait time.Duration
+	for {
+		if wait > 0 {
+			timer.Reset(wait)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-timer.C:
+			}
+		}
+		got, err := t.fetch(ctx, from)
+		if err != nil {
+			time.Sleep(time.Second)
+			wait = noPause
+			continue
+		}
+		from = got.next
+		wait = t.every
+	}
+}
