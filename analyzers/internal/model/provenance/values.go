@@ -42,6 +42,9 @@ type Assign struct {
 	// nil, and the call is Tuple.
 	Tuple  *ast.CallExpr
 	Result int
+	// Decl: the value is the one the variable is declared with (`var x
+	// = v`, or its zero value when there is none).
+	Decl bool
 }
 
 type FieldWrite struct {
@@ -111,7 +114,7 @@ func New(info *types.Info, files []*ast.File) *Values {
 						v.ZeroDecl[id] = true
 						rhs = id
 					}
-					v.Assigns[obj] = append(v.Assigns[obj], Assign{Pos: n.End(), Value: rhs})
+					v.Assigns[obj] = append(v.Assigns[obj], Assign{Pos: n.End(), Value: rhs, Decl: true})
 				}
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {

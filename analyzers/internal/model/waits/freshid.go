@@ -5,7 +5,6 @@ package waits
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
@@ -212,31 +211,16 @@ func isCryptoReader(v *types.Var) bool {
 // declaredRandReader reports whether the package variable v is declared
 // with crypto/rand.Reader as its value.
 func (m *Result) declaredRandReader(v *types.Var) bool {
-	info := m.pass.TypesInfo
-	for _, f := range m.pass.Files {
-		if v.Pos() < f.Pos() || v.Pos() >= f.End() {
+	for _, a := range m.vals.Assigns[v] {
+		if !a.Decl {
 			continue
 		}
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if info.Defs[name] != v || i >= len(vs.Values) {
-						continue
-					}
-					sel, ok := analysisutil.Unparen(vs.Values[i]).(*ast.SelectorExpr)
-					if !ok {
-						return false
-					}
-					rv, _ := info.Uses[sel.Sel].(*types.Var)
-					return isCryptoReader(rv)
-				}
-			}
+		sel, ok := analysisutil.Unparen(a.Value).(*ast.SelectorExpr)
+		if !ok {
+			return false
 		}
+		rv, _ := m.pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+		return isCryptoReader(rv)
 	}
 	return false
 }
