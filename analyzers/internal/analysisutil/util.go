@@ -343,3 +343,24 @@ func Interfaces(pkg *types.Package) []*types.TypeName {
 	}
 	return out
 }
+
+// Implementations returns the methods by which the types of pkg
+// (Implementers) implement fn, a method of an interface of pkg; nil for
+// another package's interface. A type that embeds the interface hands
+// the call on to the value it wraps, another implementation, and adds
+// nothing.
+func Implementations(pkg *types.Package, fn *types.Func) []*types.Func {
+	iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
+	if !ok || fn.Pkg() != pkg {
+		return nil
+	}
+	var out []*types.Func
+	for _, t := range Implementers(pkg, iface) {
+		if sel := types.NewMethodSet(t).Lookup(pkg, fn.Name()); sel != nil {
+			if f, ok := sel.Obj().(*types.Func); ok && !IsInterfaceMethod(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

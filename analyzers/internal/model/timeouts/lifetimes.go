@@ -86,45 +86,20 @@ func (m *layer) lifetimeParam(fn *types.Func, i int) bool {
 // interface) implements it with a method whose parameter i is only a
 // lifetime's root, and one does.
 func (m *layer) lifetimeMethod(fn *types.Func, i int) bool {
-	found := false
-	for _, t := range m.implementers(fn) {
-		sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name())
-		if sel == nil {
-			continue
+	impls, ok := m.impls[fn]
+	if !ok {
+		impls = analysisutil.Implementations(m.pass.Pkg, fn)
+		if m.impls == nil {
+			m.impls = map[*types.Func][]*types.Func{}
 		}
-		impl, ok := sel.Obj().(*types.Func)
-		if !ok || analysisutil.IsInterfaceMethod(impl) {
-			continue // handed on to the value it wraps: another implementation
-		}
+		m.impls[fn] = impls
+	}
+	for _, impl := range impls {
 		if !m.lifetimeParam(impl, i) {
 			return false
 		}
-		found = true
 	}
-	return found
-}
-
-// implementers returns the types of this package (a named type that is
-// no interface and not generic, or a pointer to one) that implement the
-// named interface of the method fn, listed once per interface.
-func (m *layer) implementers(fn *types.Func) []types.Type {
-	named, ok := fn.Signature().Recv().Type().(*types.Named)
-	if !ok {
-		return nil
-	}
-	iface, ok := named.Underlying().(*types.Interface)
-	if !ok {
-		return nil
-	}
-	if got, ok := m.impls[named.Obj()]; ok {
-		return got
-	}
-	out := analysisutil.Implementers(m.pass.Pkg, iface)
-	if m.impls == nil {
-		m.impls = map[*types.TypeName][]types.Type{}
-	}
-	m.impls[named.Obj()] = out
-	return out
+	return len(impls) > 0
 }
 
 // exportLifetimes exports the LifetimeFact of the methods of the

@@ -187,29 +187,14 @@ func (m *Result) getter(fn *types.Func, depth int) bool {
 	return ok && len(ret.Results) == 1 && m.fieldPath(ret.Results[0], depth+1)
 }
 
-// implementations returns the methods that the package's types (not
-// generic) implement fn with, fn being a method of an interface of the
-// package; nil for another package's interface. A type that embeds an
-// interface and so hands the call on to the value it wraps adds nothing:
-// that value is another implementation. Memoized.
+// implementations returns analysisutil.Implementations of fn, memoized.
 func (m *Result) implementations(fn *types.Func) []*types.Func {
 	m.implMu.Lock()
 	defer m.implMu.Unlock()
 	if got, ok := m.impls[fn]; ok {
 		return got
 	}
-	var out []*types.Func
-	recv := fn.Signature().Recv()
-	iface, ok := recv.Type().Underlying().(*types.Interface)
-	if ok && fn.Pkg() == m.pass.Pkg {
-		for _, t := range analysisutil.Implementers(m.pass.Pkg, iface) {
-			if sel := types.NewMethodSet(t).Lookup(m.pass.Pkg, fn.Name()); sel != nil {
-				if f, ok := sel.Obj().(*types.Func); ok && !analysisutil.IsInterfaceMethod(f) {
-					out = append(out, f)
-				}
-			}
-		}
-	}
+	out := analysisutil.Implementations(m.pass.Pkg, fn)
 	if m.impls == nil {
 		m.impls = map[*types.Func][]*types.Func{}
 	}
