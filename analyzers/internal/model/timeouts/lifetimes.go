@@ -145,8 +145,8 @@ func (m *layer) runsUnder(id *ast.Ident, derived ast.Expr) bool {
 	}
 	var body *ast.BlockStmt
 	for fn, d := range m.vals.Decls {
-		if d.Body != nil && fn.Scope() != nil && fn.Scope().Contains(v.Pos()) {
-			body = d.Body
+		if d.Body != nil && fn.Scope() != nil && fn.Scope() == v.Parent() {
+			body = d.Body // the function whose parameter v is
 			break
 		}
 	}
