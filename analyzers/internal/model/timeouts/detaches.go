@@ -26,17 +26,11 @@ func (f *DetachFact) String() string { return fmt.Sprintf("detaches%v", f.Params
 // detachSummary returns the DetachFact of fn, a function of this
 // package; nil when it detaches none of its contexts.
 func (m *layer) detachSummary(fn *types.Func) *DetachFact {
-	var f DetachFact
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if isContextType(params.At(i).Type()) && m.detachedParam(fn, i) {
-			f.Params = append(f.Params, i)
-		}
-	}
-	if len(f.Params) == 0 {
+	ps := contextParams(fn, func(i int) bool { return m.detachedParam(fn, i) })
+	if len(ps) == 0 {
 		return nil
 	}
-	return &f
+	return &DetachFact{Params: ps}
 }
 
 // detachesScope reports whether the context parameter of fd named

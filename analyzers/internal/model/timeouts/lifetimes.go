@@ -31,17 +31,11 @@ func (f *LifetimeFact) String() string { return fmt.Sprintf("lifetime%v", f.Para
 // lifetimeSummary returns the LifetimeFact of fn, a function of this
 // package; nil when none of its contexts is a lifetime's root.
 func (m *layer) lifetimeSummary(fn *types.Func) *LifetimeFact {
-	var f LifetimeFact
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if isContextType(params.At(i).Type()) && m.lifetimeParam(fn, i) {
-			f.Params = append(f.Params, i)
-		}
-	}
-	if len(f.Params) == 0 {
+	ps := contextParams(fn, func(i int) bool { return m.lifetimeParam(fn, i) })
+	if len(ps) == 0 {
 		return nil
 	}
-	return &f
+	return &LifetimeFact{Params: ps}
 }
 
 // lifetimeParam reports whether fn's context parameter i is only the
@@ -112,15 +106,9 @@ func (m *layer) exportLifetimes() {
 			if fn.Pkg() != m.pass.Pkg {
 				continue
 			}
-			var f LifetimeFact
-			params := fn.Signature().Params()
-			for i := range params.Len() {
-				if isContextType(params.At(i).Type()) && m.lifetimeMethod(fn, i) {
-					f.Params = append(f.Params, i)
-				}
-			}
-			if len(f.Params) > 0 {
-				m.pass.ExportObjectFact(fn, &f)
+			ps := contextParams(fn, func(i int) bool { return m.lifetimeMethod(fn, i) })
+			if len(ps) > 0 {
+				m.pass.ExportObjectFact(fn, &LifetimeFact{Params: ps})
 			}
 		}
 	}

@@ -117,3 +117,16 @@ func (w *paramWalk) param(fn *types.Func, i int, visiting map[*types.Var]bool, d
 	}
 	return r
 }
+
+// contextParams returns the indexes of fn's context parameters for which
+// holds is true: the Params of a parameter fact.
+func contextParams(fn *types.Func, holds func(i int) bool) []int {
+	var out []int
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if isContextType(params.At(i).Type()) && holds(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
