@@ -116,6 +116,7 @@ func runStandalone(args []string, all []*analysis.Analyzer, stdout, stderr io.Wr
 	for _, e := range res.errors {
 		fmt.Fprintln(stderr, e)
 	}
+	printTestErrors(stderr, res.testErrors)
 	code := 0
 	if len(res.errors) > 0 || meshBad {
 		code = 1
@@ -165,6 +166,9 @@ type result struct {
 	run      *engine.Result
 	findings []*finding // in file, line, column, check order
 	errors   []string   // package and analysis errors, each once
+	// testErrors are the type errors of test files not reported
+	// (without -include-tests): warnings, not errors.
+	testErrors []string
 }
 
 // analyze loads the packages and runs the analyzers, in dependency order,
@@ -202,6 +206,16 @@ func analyze(patterns []string, analyzers []*analysis.Analyzer, o options) (*res
 	}
 	for _, e := range run.Errors {
 		addErr(e)
+	}
+	// Test files that do not type-check (a mock not generated yet) fail
+	// the run only when findings in tests are reported; otherwise their
+	// errors are warnings and the packages' other files are analyzed.
+	if testsReported() {
+		for _, e := range run.TestErrors {
+			addErr(e)
+		}
+	} else {
+		res.testErrors = run.TestErrors
 	}
 	byName := make(map[string]*analysis.Analyzer)
 	for _, a := range analyzers {
@@ -402,3 +416,19 @@ func printTimings(w io.Writer, r *engine.Result, total time.Duration) {
 // analyzersIncludeTests is the -include-tests switch's value: part of
 // every cache key, since it changes what is reported.
 func analyzersIncludeTests() string { return analyzers.IncludeTestsFlag().String() }
+
+// testsReported says whether findings in test files are reported
+// (-include-tests).
+func testsReported() bool { return analyzersIncludeTests() == "true" }
+
+// printTestErrors prints the type errors of test files, which do not fail
+// a run that does not report findings in tests, and says so.
+func printTestErrors(w io.Writer, errs []string) {
+	if len(errs) == 0 {
+		return
+	}
+	for _, e := range errs {
+		fmt.Fprintln(w, e)
+	}
+	fmt.Fprintln(w, "resilint: warning: the test files above do not type-check; their packages' other files were analyzed (with -include-tests, which reports findings in tests, this is an error)")
+}

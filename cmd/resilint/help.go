@@ -32,7 +32,9 @@ const helpExit = `Exit status:
      every finding was fixed)
   1  a package does not load or type-check (the compiler's errors are
      printed once), an analysis failed, or a file's fixes could not be
-     made (it could not be read or written, or would not parse)
+     made (it could not be read or written, or would not parse). Test
+     files that do not type-check count only with -include-tests; without
+     it their errors are printed as a warning and the rest is analyzed
   2  bad usage: an unknown flag or check, no packages, -diff without -fix
   3  findings reported (with -fix: some findings could not be fixed; each
      is listed on standard error with its position and check)

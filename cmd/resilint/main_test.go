@@ -238,8 +238,73 @@ func f() error {
 	}
 }
 
+// Test files that do not type-check (a mock not generated yet) do not
+// hide the findings of their package's other files, nor fail a run that
+// does not report findings in tests; the packages that import the broken
+// test variant add no errors of their own. With -include-tests they are
+// errors (status 1).
+func TestTestFileTypeErrors(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module testbroken\n\ngo 1.26\n")
+	write(t, filepath.Join(dir, "p", "p.go"), `package p
+
+import (
+	"context"
+	"net/http"
+)
+
+func Get(ctx context.Context, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(context.Background(), "GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return http.DefaultClient.Do(req)
+}
+`)
+	write(t, filepath.Join(dir, "p", "p_test.go"), `package p
+
+import "testing"
+
+func TestGet(t *testing.T) { _ = mockNotGenerated{} }
+`)
+	write(t, filepath.Join(dir, "p", "x_test.go"), `package p_test
+
+import (
+	"testing"
+
+	_ "testbroken/q"
+)
+
+func TestQ(t *testing.T) {}
+`)
+	write(t, filepath.Join(dir, "q", "q.go"), `package q
+
+import "testbroken/p"
+
+var Get = p.Get
+`)
+	stdout, stderr, code := run(t, dir, bin, "./...")
+	if code != 3 || !strings.Contains(stdout+stderr, "p.go:9:") {
+		t.Errorf("default run: exit %d, want 3 and the finding in p.go:\n%s%s", code, stdout, stderr)
+	}
+	if strings.Count(stderr, "undefined: mockNotGenerated") != 1 || !strings.Contains(stderr, "warning: the test files above do not type-check") || strings.Contains(stderr, "was not type-checked") {
+		t.Errorf("default run: want the test file's error once, the warning, and no error for the packages importing it:\n%s", stderr)
+	}
+	_, stderr, code = run(t, dir, bin, "-sarif", "./...")
+	if code != 0 || strings.Count(stderr, "undefined: mockNotGenerated") != 1 {
+		t.Errorf("-sarif: exit %d, want 0 and the test file's error once:\n%s", code, stderr)
+	}
+	stdout, stderr, code = run(t, dir, bin, "-include-tests", "./...")
+	if code != 1 || strings.Count(stderr, "undefined: mockNotGenerated") != 1 || strings.Contains(stderr, "warning") || !strings.Contains(stdout+stderr, "p.go:9:") {
+		t.Errorf("-include-tests: exit %d, want 1, the error once and the finding in p.go:\n%s%s", code, stdout, stderr)
+	}
+}
+
 func write(t *testing.T, path, content string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -113,6 +113,10 @@ func runSARIF(args []string, all []*analysis.Analyzer, stdout, stderr io.Writer)
 		notes = append(notes, sarifNotification{Level: "error", Message: sarifMessage{Text: e}})
 		code = 1
 	}
+	printTestErrors(stderr, res.testErrors)
+	for _, e := range res.testErrors {
+		notes = append(notes, sarifNotification{Level: "warning", Message: sarifMessage{Text: e + " (a test file: not analyzed)"}})
+	}
 
 	wd, err := os.Getwd()
 	if err != nil {

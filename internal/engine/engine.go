@@ -205,6 +205,10 @@ type Result struct {
 	// Errors are every package's load and type errors, each once, in
 	// dependency order.
 	Errors []string
+	// TestErrors are the errors of test variants (a package with its
+	// _test.go files, an external test package) that are not also their
+	// package's: the test files do not type-check. Each once.
+	TestErrors []string
 	// Analyzed and Cached count the packages analyzed and those whose
 	// results (facts, findings) came from the cache or from memory.
 	Analyzed, Cached int
@@ -435,8 +439,20 @@ func (e *Engine) plan(ctx context.Context, cfg Config, pcfg *packages.Config, pa
 	}
 	// Results of the roots, and the errors.
 	for _, u := range order {
-		for _, s := range u.errs {
-			addErr(s)
+		if !u.test {
+			for _, s := range u.errs {
+				addErr(s)
+			}
+		}
+	}
+	for _, u := range order {
+		if u.test {
+			for _, s := range u.errs {
+				if !seenErr[s] {
+					seenErr[s] = true
+					res.TestErrors = append(res.TestErrors, s)
+				}
+			}
 		}
 		if !u.root || u.pkgOut == nil {
 			continue
@@ -783,6 +799,16 @@ func (e *Engine) analyzeUnits(ctx context.Context, cfg Config, pcfg *packages.Co
 			for _, d := range u.deps {
 				<-d.done
 			}
+			// A dependency that failed to type-check in this run (a test
+			// variant, checked from source) breaks u too, without a
+			// second error for the import that fails.
+			mu.Lock()
+			for _, d := range u.deps {
+				if d.broken {
+					u.broken = true
+				}
+			}
+			mu.Unlock()
 			if u.broken || ctx.Err() != nil {
 				mu.Lock()
 				u.broken = true
