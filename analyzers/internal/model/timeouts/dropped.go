@@ -53,9 +53,13 @@ func (m *layer) findDropped(t *Timeouts) {
 		}
 		for decl := range file.Children() {
 			fd, ok := decl.Node().(*ast.FuncDecl)
-			if !ok || fd.Body == nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+			if !ok || fd.Body == nil {
 				continue
 			}
+			// main and init give the program's contexts, but a function
+			// literal written there with a context of its own (an HTTP
+			// handler given to http.HandleFunc) runs under that one.
+			outer := fd.Recv != nil || fd.Name.Name != "main" && fd.Name.Name != "init"
 			body := decl.ChildAt(edge.FuncDecl_Body, -1)
 			var started map[types.Object]bool // computed on first need
 			var sent *types.Var               // the request handed over to send (requestToSend)
@@ -105,7 +109,10 @@ func (m *layer) findDropped(t *Timeouts) {
 					return true
 				})
 			}
-			scope := m.ctxInScope(fd.Type)
+			scope := ""
+			if outer {
+				scope = m.ctxInScope(fd.Type)
+			}
 			sent = m.requestToSend(fd.Type)
 			if scope != "" && (m.neverCancelled(fd.Body.Lbrace+1, scope) || m.doneOnEntry(fd, scope) || m.detachesScope(fd, scope)) {
 				// Every caller gives a context that is never cancelled,

@@ -49,4 +49,17 @@ func main() {
 	_ = Run(context.Background(), stop)
 	a := &app{stop: stop}
 	_ = a.Start(context.Background())
+
+	// A handler written in main runs under its request's context, not
+	// under main's.
+	http.HandleFunc("/flush", func(w http.ResponseWriter, r *http.Request) {
+		if err := flush(context.Background(), "http://collector/v1/traces"); err != nil { // want `context.Background\(\) drops the deadline and cancellation of r.Context\(\)`
+			http.Error(w, err.Error(), http.StatusBadGateway)
+		}
+	})
+	// Near miss: a closure of main's with no context of its own runs
+	// under main's.
+	final := func() error { return flush(context.Background(), "http://collector/v1/traces") }
+	_ = final()
+	_ = http.ListenAndServe("localhost:8080", nil)
 }
