@@ -55,6 +55,7 @@ var factSamples = []analysis.Fact{
 	&timeouts.DetachFact{Params: []int{1}},
 	&timeouts.LifetimeFact{Params: []int{0}},
 	&timeouts.BgWrapperFact{Sibling: "PutContext"},
+	&timeouts.NoContextFact{Work: "http.Get", At: "ocsp.go:193", Pkg: "example.com/certs"},
 	&timeouts.BoundsFact{Params: []int{0}},
 	&waits.DelayFact{Exponential: true, Capped: true},
 	&timeouts.HijackFact{},

@@ -101,6 +101,20 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	for _, d := range t.ContextLess {
+		if d.Through != "" {
+			// A function of another module given no context is an API
+			// the code cannot change; one of its own can take one.
+			// So is a chain that ends in another module's code.
+			if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn == nil || otherModule(pass, fn) || otherModulePath(pass, d.ThroughPkg) {
+				continue
+			}
+			name := analysisutil.Text(pass, d.Call.Fun)
+			pass.Report(analysis.Diagnostic{
+				Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
+				Message: fmt.Sprintf("%s is given no context, and %s at %s takes none, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; give %s a context and pass %s", name, d.Through, d.ThroughAt, d.InScope, name, d.InScope),
+			})
+			continue
+		}
 		pass.Report(contextLessDiag(pass, d))
 	}
 	for _, d := range t.Discarded {
@@ -363,11 +377,16 @@ func reassignable(pass *analysis.Pass, call *ast.CallExpr) string {
 // analyzed. Without module information (GOPATH mode) every package
 // counts as the module's.
 func otherModule(pass *analysis.Pass, fn *types.Func) bool {
+	return fn.Pkg() != nil && otherModulePath(pass, fn.Pkg().Path())
+}
+
+// otherModulePath reports whether the package path p belongs to a module
+// other than the one analyzed (false without module information).
+func otherModulePath(pass *analysis.Pass, p string) bool {
 	mod := pass.Module
-	if mod == nil || mod.Path == "" || fn.Pkg() == nil {
+	if mod == nil || mod.Path == "" {
 		return false
 	}
-	p := fn.Pkg().Path()
 	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
 }
 

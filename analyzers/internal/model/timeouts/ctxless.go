@@ -26,6 +26,11 @@ type ContextLess struct {
 	// method of a package variable: "DefaultResolver.LookupHost"), or ""
 	// when there is none (the catalog row then says what to use).
 	WithCtx string
+	// Through is set when the call is of a function given no context
+	// that makes such a call itself, or through another such function
+	// (NoContextFact): the innermost call, as written, where it is
+	// ("http.Get", "ocsp.go:193") and the path of its package.
+	Through, ThroughAt, ThroughPkg string
 }
 
 // BgWrapperFact is exported for a function or method that runs its
@@ -120,6 +125,8 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		}
 	} else if sib := m.bgWrapper(fn); sib != "" {
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
+	} else if f := m.noContextSummary(fn); f != nil {
+		cl = &ContextLess{Call: call, InScope: scope, Through: f.Work, ThroughAt: f.At, ThroughPkg: f.Pkg}
 	} else {
 		return nil
 	}
@@ -425,6 +432,11 @@ func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 				return false
 			}
 		case *ast.CallExpr:
+			if info.Types[p.Fun].IsType() {
+				// (*Request)(req): the request kept under a type of the
+				// code's own, which may be re-homed or returned later.
+				return false
+			}
 			for _, a := range p.Args {
 				if isContextType(info.TypeOf(a)) {
 					return false

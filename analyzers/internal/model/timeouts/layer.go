@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, model.Analyzer, provenance.Analyzer, sends.Analyzer, waits.Analyzer, hostlocal.Analyzer},
 	ResultType: reflect.TypeOf((*Timeouts)(nil)),
-	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil), (*LifetimeFact)(nil)},
+	FactTypes:  []analysis.Fact{(*TimeoutFact)(nil), (*CarrierFact)(nil), (*ValueContextFact)(nil), (*UnreadFact)(nil), (*HijackFact)(nil), (*BoundsFact)(nil), (*DetachFact)(nil), (*BgWrapperFact)(nil), (*LifetimeFact)(nil), (*NoContextFact)(nil)},
 }
 
 type layer struct {
@@ -36,6 +36,7 @@ type layer struct {
 	summaries *provenance.Summaries[TimeoutFact]
 	carriers  *provenance.Summaries[CarrierFact]
 	valueCtxs *provenance.Summaries[ValueContextFact]
+	noContext *provenance.Summaries[NoContextFact]
 	calls     *callIndex                    // built on first need (callers.go)
 	parents   map[ast.Node]ast.Node         // built on first need (guards.go)
 	unread    map[*types.Var]bool           // unreadParam's answers, for parameters asked first (dropped.go)
@@ -62,6 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 		summaries: provenance.NewSummaries[TimeoutFact](),
 		carriers:  provenance.NewSummaries[CarrierFact](),
 		valueCtxs: provenance.NewSummaries[ValueContextFact](),
+		noContext: provenance.NewSummaries[NoContextFact](),
 		unread:    map[*types.Var]bool{},
 		detached:  map[*types.Var]bool{},
 		lifetimes: map[*types.Var]bool{},
@@ -91,6 +93,9 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, f)
 		}
 		if f := m.lifetimeSummary(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+		if f := m.noContextSummary(fn); f != nil {
 			pass.ExportObjectFact(fn, f)
 		}
 	}

@@ -26,3 +26,21 @@ func ownHelper(ctx context.Context) error {
 	defer cancel()
 	return local.Probe(ctx) // want `local.Probe \(context.WithTimeout at local.go:\d+\) sets a 5s timeout on a context that has at most 2s left`
 }
+
+// Helpers given no context (NoContextFact), called under a caller's: this
+// module's own is reported; another module's, or a helper of this module
+// whose context-less call is in another module, is an API the module
+// cannot change and is not.
+func signIn(ctx context.Context, addr string) error {
+	return local.Login(addr) // want `local.Login is given no context, and net.Dial at local.go:\d+ takes none`
+}
+
+func signInLib(ctx context.Context, addr string) error {
+	return lib.Login(addr)
+}
+
+func viaLib(addr string) error { return lib.Login(addr) }
+
+func signInVia(ctx context.Context, addr string) error {
+	return viaLib(addr)
+}

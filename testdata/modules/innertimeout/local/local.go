@@ -4,6 +4,7 @@ package local
 
 import (
 	"context"
+	"net"
 	"time"
 )
 
@@ -14,4 +15,14 @@ func Probe(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	return call(ctx)
+}
+
+// Login reaches the server with no context: this module's own helper,
+// which can be given one.
+func Login(addr string) error {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return conn.Close()
 }
