@@ -111,7 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 			name := analysisutil.Text(pass, d.Call.Fun)
 			pass.Report(analysis.Diagnostic{
 				Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
-				Message: fmt.Sprintf("%s is given no context, and %s at %s takes none, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; give %s a context and pass %s%s", name, d.Through, d.ThroughAt, inScopeText(d), name, d.InScope, nameIt(d)),
+				Message: fmt.Sprintf("%s is given no context, and %s at %s takes none, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; give %s a context and pass %s", name, d.Through, d.ThroughAt, d.InScope, name, d.InScope),
 			})
 			continue
 		}
@@ -390,23 +390,6 @@ func otherModulePath(pass *analysis.Pass, p string) bool {
 	return p != mod.Path && !strings.HasPrefix(p, mod.Path+"/")
 }
 
-// inScopeText names the context in scope, or says that the function's is
-// left unnamed.
-func inScopeText(d *timeouts.ContextLess) string {
-	if d.Unnamed {
-		return "the context this function is given (its parameter is left unnamed)"
-	}
-	return d.InScope
-}
-
-// nameIt is the advice's end for a context parameter left unnamed.
-func nameIt(d *timeouts.ContextLess) string {
-	if d.Unnamed {
-		return ", after naming that parameter " + d.InScope
-	}
-	return ""
-}
-
 // contextLessDiag words a call that takes no context where one is in
 // scope, with a fix that calls the variant taking it when that variant
 // is a sibling with the same arguments after the context.
@@ -430,11 +413,9 @@ func contextLessDiag(pass *analysis.Pass, d *timeouts.ContextLess) analysis.Diag
 	}
 	diag := analysis.Diagnostic{
 		Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
-		Message: fmt.Sprintf("%s takes no context, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; use %s%s", name, inScopeText(d), use, nameIt(d)),
+		Message: fmt.Sprintf("%s takes no context, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; use %s", name, d.InScope, use),
 	}
-	if d.WithCtx == "" || d.Unnamed {
-		// An unnamed parameter needs a name first, which may clash
-		// with one in scope: no automatic fix.
+	if d.WithCtx == "" {
 		return diag
 	}
 	id := analysisutil.FuncIdent(d.Call.Fun)

@@ -31,10 +31,6 @@ type ContextLess struct {
 	// (NoContextFact): the innermost call, as written, where it is
 	// ("http.Get", "ocsp.go:193") and the path of its package.
 	Through, ThroughAt, ThroughPkg string
-	// Unnamed: the function is given a context as a parameter left
-	// blank or unnamed (`_ context.Context`); InScope is then "ctx",
-	// the name it would need.
-	Unnamed bool
 }
 
 // BgWrapperFact is exported for a function or method that runs its

@@ -42,34 +42,6 @@ func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 	return req
 }
 
-// blankScope is the scope of a function whose context parameter is left
-// blank or unnamed: it is given a context it cannot hand on.
-const blankScope = "_"
-
-// blankContext reports whether the function type has a context.Context
-// parameter left blank (`_`) or unnamed, and no other context in scope
-// (ctxInScope): a function that implements a contract taking a context
-// (a transport's DialTLSContext) and drops it.
-func (m *layer) blankContext(fnType *ast.FuncType) bool {
-	if fnType == nil || fnType.Params == nil {
-		return false
-	}
-	for _, f := range fnType.Params.List {
-		if !isContextType(m.pass.TypesInfo.TypeOf(f.Type)) {
-			continue
-		}
-		if len(f.Names) == 0 {
-			return true
-		}
-		for _, n := range f.Names {
-			if n.Name == "_" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // findDropped finds context.Background() and TODO() used where a context
 // is in scope (not in main, init, tests, or goroutines started to outlive
 // the request), and the calls that take no context there (ContextLess).
@@ -113,9 +85,6 @@ func (m *layer) findDropped(t *Timeouts) {
 						}
 					case *ast.FuncLit:
 						s := m.ctxInScope(y.Type)
-						if s == "" && m.blankContext(y.Type) {
-							s = blankScope
-						}
 						// A closure kept to run later (stored in a field, a
 						// composite literal, returned: Result.Uncounted) runs
 						// after the caller's context may be gone.
@@ -128,14 +97,11 @@ func (m *layer) findDropped(t *Timeouts) {
 						// The walk starts at a block or an if, so a
 						// call has a parent and a grandparent inside
 						// it (passedDown reads both).
-						if scope != "" && scope != blankScope && m.isContextFunc(y, "Background", "TODO") && !m.reHomes(c, sent) && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
+						if scope != "" && m.isContextFunc(y, "Background", "TODO") && !m.reHomes(c, sent) && m.passedDown(c, body, scope, 0) && !m.afterDone(c, body, scope) {
 							t.Dropped = append(t.Dropped, &DroppedContext{Call: y, InScope: scope})
 						}
 						if scope != "" {
 							if cl := m.contextLess(c, body, y, scope); cl != nil && !m.afterDone(c, body, scope) {
-								if scope == blankScope {
-									cl.InScope, cl.Unnamed = "ctx", true
-								}
 								t.ContextLess = append(t.ContextLess, cl)
 							}
 						}
@@ -146,9 +112,6 @@ func (m *layer) findDropped(t *Timeouts) {
 			scope := ""
 			if outer {
 				scope = m.ctxInScope(fd.Type)
-				if scope == "" && m.blankContext(fd.Type) {
-					scope = blankScope
-				}
 			}
 			sent = m.requestToSend(fd.Type)
 			if scope != "" && (m.neverCancelled(fd.Body.Lbrace+1, scope) || m.doneOnEntry(fd, scope) || m.detachesScope(fd, scope)) {
