@@ -63,6 +63,11 @@ func (m *layer) noContextSummary(fn *types.Func) *NoContextFact {
 					return true
 				}
 				if cl := m.contextLess(c, body, n, "ctx"); cl != nil {
+					if fn := analysisutil.Callee(m.pass.TypesInfo, n); fn != nil && rehomable(m.pass.TypesInfo, fn) && !m.sentHere(c, body) {
+						// A request made here and handed to calls the
+						// model cannot tell send it (a signer's Sign).
+						return true
+					}
 					if cl.Through != "" {
 						f = &NoContextFact{Work: cl.Through, At: cl.ThroughAt, Pkg: cl.ThroughPkg}
 						break
@@ -139,4 +144,36 @@ func boundByReceiver(info *types.Info, call *ast.CallExpr) bool {
 	}
 	row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
 	return row != nil && row.Role == catalog.ContextLess && row.Bounded && row.BoundArg < 0
+}
+
+// sentHere reports whether the request made at cur and kept in a local
+// is sent by the function: given as the request of a catalog Send or
+// RetrySend row (http.Client.Do).
+func (m *layer) sentHere(cur, body inspector.Cursor) bool {
+	info := m.pass.TypesInfo
+	as, ok := cur.Parent().Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) == 0 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
+		return false
+	}
+	_, v := m.firstLocal(as)
+	if v == nil {
+		return false
+	}
+	sent := false
+	body.Inspect([]ast.Node{(*ast.CallExpr)(nil)}, func(c inspector.Cursor) bool {
+		call := c.Node().(*ast.CallExpr)
+		fn := analysisutil.Callee(info, call)
+		if fn == nil || sent {
+			return !sent
+		}
+		row := catalog.Lookup(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name())
+		if row == nil || row.Role != catalog.Send && row.Role != catalog.RetrySend || row.ReqArg < 0 || row.ReqArg >= len(call.Args) {
+			return true
+		}
+		if id, ok := analysisutil.Unparen(call.Args[row.ReqArg]).(*ast.Ident); ok && info.Uses[id] == v {
+			sent = true
+		}
+		return !sent
+	})
+	return sent
 }
