@@ -34,7 +34,9 @@ func (m *layer) detachSummary(fn *types.Func) *DetachFact {
 }
 
 // detachesScope reports whether the context parameter of fd named
-// scope is one fd only ever detaches (DetachFact).
+// scope is one fd only ever detaches (DetachFact), or only makes the root
+// of a lifetime it keeps (LifetimeFact: a constructor's context is the
+// lifetime of what it builds, not a deadline for building it).
 func (m *layer) detachesScope(fd *ast.FuncDecl, scope string) bool {
 	fn, ok := m.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if !ok {
@@ -43,7 +45,7 @@ func (m *layer) detachesScope(fd *ast.FuncDecl, scope string) bool {
 	params := fn.Signature().Params()
 	for i := range params.Len() {
 		if params.At(i).Name() == scope {
-			return m.detachedParam(fn, i)
+			return m.detachedParam(fn, i) || m.lifetimeParam(fn, i)
 		}
 	}
 	return false

@@ -112,6 +112,9 @@ func (m *layer) findDropped(t *Timeouts) {
 			scope := ""
 			if outer {
 				scope = m.ctxInScope(fd.Type)
+				if scope == "" {
+					scope = m.receiverContext(fd)
+				}
 			}
 			sent = m.requestToSend(fd.Type)
 			if scope != "" && (m.neverCancelled(fd.Body.Lbrace+1, scope) || m.doneOnEntry(fd, scope) || m.detachesScope(fd, scope)) {
@@ -563,4 +566,38 @@ func (m *layer) chosenOver(lhs ast.Expr, assign, body inspector.Cursor, scope st
 		}
 	}
 	return false
+}
+
+// receiverContext returns "r.Context()" for a method whose receiver r
+// carries a request's context: its type, of this package, has a method
+// Context() context.Context and one that gives a value another context
+// and returns the type (`SetContext(ctx) *Request`, as an
+// *http.Request's WithContext). The context is then the one its user set
+// for this value's work; a client's Context() without such a method is
+// its lifetime, set when it was made.
+func (m *layer) receiverContext(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return ""
+	}
+	n := fd.Recv.List[0].Names[0]
+	v, _ := m.pass.TypesInfo.Defs[n].(*types.Var)
+	if v == nil || n.Name == "_" {
+		return ""
+	}
+	obj, _, _ := types.LookupFieldOrMethod(v.Type(), true, m.pass.Pkg, "Context")
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() != m.pass.Pkg {
+		return ""
+	}
+	sig := fn.Signature()
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isContextType(sig.Results().At(0).Type()) {
+		return ""
+	}
+	ms := types.NewMethodSet(v.Type())
+	for i := range ms.Len() {
+		if msig, ok := ms.At(i).Type().(*types.Signature); ok && rehomes(msig, v.Type()) {
+			return n.Name + ".Context()"
+		}
+	}
+	return ""
 }

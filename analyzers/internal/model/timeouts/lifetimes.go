@@ -50,7 +50,6 @@ func (m *layer) lifetimeParam(fn *types.Func, i int) bool {
 		}
 		return m.lifetimeMethod(fn, i)
 	}
-	info := m.pass.TypesInfo
 	w := &paramWalk{m: m, memo: m.lifetimes, maxDepth: maxFollow, needs: true, handOn: useCounts,
 		imported: func(fn *types.Func, i int) bool {
 			var f LifetimeFact
@@ -59,20 +58,155 @@ func (m *layer) lifetimeParam(fn *types.Func, i int) bool {
 		use: func(id *ast.Ident, parent, grand ast.Node) paramUse {
 			call, ok := parent.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 || call.Args[0] != ast.Expr(id) || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
+				if m.storedAfterRoot(id, parent, grand) || m.rootReassigned(id, parent) {
+					return useHarmless
+				}
 				return useKeeps
 			}
 			as, ok := grand.(*ast.AssignStmt)
 			if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 || as.Rhs[0] != ast.Expr(call) {
 				return useKeeps
 			}
-			if sel, ok := analysisutil.Unparen(as.Lhs[1]).(*ast.SelectorExpr); ok {
-				if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal && !m.runsUnder(id, as.Lhs[0]) {
-					return useCounts // the cancel kept in a field: stopped by hand
-				}
+			if m.cancelKept(as) && !m.runsUnder(id, as.Lhs[0]) {
+				return useCounts // the cancel kept in a field: stopped by hand
 			}
 			return useKeeps
 		}}
 	return w.param(fn, i, map[*types.Var]bool{}, 0)
+}
+
+// cancelKept reports whether the cancel function as (`x, cancel :=
+// context.WithCancel(parent)`) assigns is kept in a field: assigned to
+// one there (`b.ctx, b.cancel = ...`), or a local whose every use is as
+// the value of a field (`&T{cancel: cancel}`, `t.cancel = cancel`).
+func (m *layer) cancelKept(as *ast.AssignStmt) bool {
+	info := m.pass.TypesInfo
+	lhs := analysisutil.Unparen(as.Lhs[1])
+	if sel, ok := lhs.(*ast.SelectorExpr); ok {
+		s, ok := info.Selections[sel]
+		return ok && s.Kind() == types.FieldVal
+	}
+	id, ok := lhs.(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	body := m.bodyOf(v)
+	if !ok || body == nil {
+		return false
+	}
+	uses, kept := 0, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.KeyValueExpr:
+			if y, ok := analysisutil.Unparen(x.Value).(*ast.Ident); ok && info.Uses[y] == v {
+				uses++
+				return false
+			}
+		case *ast.AssignStmt:
+			if len(x.Lhs) == 1 && len(x.Rhs) == 1 {
+				if y, ok := analysisutil.Unparen(x.Rhs[0]).(*ast.Ident); ok && info.Uses[y] == v {
+					if sel, ok := analysisutil.Unparen(x.Lhs[0]).(*ast.SelectorExpr); ok {
+						if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+							uses++
+							return false
+						}
+					}
+				}
+			}
+		case *ast.Ident:
+			if info.Uses[x] == v {
+				kept = false // any other use: called, returned, handed on
+			}
+		}
+		return kept
+	})
+	return kept && uses > 0
+}
+
+// storedAfterRoot reports whether id, a use of a context parameter, is the
+// value of a field (`&T{ctx: ctx}`, `t.ctx = ctx`) after the function
+// made the parameter the root of a lifetime in its own place (`ctx,
+// cancel := context.WithCancel(ctx)` with the cancel kept in a field):
+// what is stored there is the derived context, the lifetime's.
+func (m *layer) storedAfterRoot(id *ast.Ident, parent, grand ast.Node) bool {
+	info := m.pass.TypesInfo
+	switch p := parent.(type) {
+	case *ast.KeyValueExpr:
+		if p.Value != ast.Expr(id) {
+			return false
+		}
+		if _, ok := grand.(*ast.CompositeLit); !ok {
+			return false
+		}
+	case *ast.AssignStmt:
+		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || p.Rhs[0] != ast.Expr(id) {
+			return false
+		}
+		sel, ok := analysisutil.Unparen(p.Lhs[0]).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		if s, ok := info.Selections[sel]; !ok || s.Kind() != types.FieldVal {
+			return false
+		}
+	default:
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	body := m.bodyOf(v)
+	if !ok || body == nil {
+		return false
+	}
+	rooted := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if rooted || !ok || as.End() > id.Pos() || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+			return !rooted
+		}
+		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
+			return true
+		}
+		lhs, ok1 := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+		arg, ok2 := analysisutil.Unparen(call.Args[0]).(*ast.Ident)
+		if ok1 && ok2 && info.Uses[lhs] == v && info.Uses[arg] == v && m.cancelKept(as) {
+			rooted = true
+		}
+		return !rooted
+	})
+	return rooted
+}
+
+// rootReassigned reports whether id is the parameter assigned the
+// context it derives as a lifetime's root (the first ctx of `ctx, cancel
+// := context.WithCancel(ctx)`, the cancel kept in a field): written, not
+// read.
+func (m *layer) rootReassigned(id *ast.Ident, parent ast.Node) bool {
+	as, ok := parent.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 || analysisutil.Unparen(as.Lhs[0]) != ast.Expr(id) {
+		return false
+	}
+	call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
+		return false
+	}
+	arg, ok := analysisutil.Unparen(call.Args[0]).(*ast.Ident)
+	return ok && m.pass.TypesInfo.Uses[arg] == m.pass.TypesInfo.Uses[id] && m.cancelKept(as)
+}
+
+// bodyOf returns the body of the declared function whose parameter or
+// local v is, or nil.
+func (m *layer) bodyOf(v *types.Var) *ast.BlockStmt {
+	if v == nil {
+		return nil
+	}
+	for fn, d := range m.vals.Decls {
+		if d.Body != nil && fn.Scope() != nil && fn.Scope().Contains(v.Pos()) {
+			return d.Body
+		}
+	}
+	return nil
 }
 
 // lifetimeMethod reports whether every type of this package that
@@ -123,9 +257,11 @@ func (m *layer) startsLifetime(call *ast.CallExpr, i int) bool {
 
 // runsUnder reports whether the function whose parameter id names hands
 // derived, the context it derived from that parameter (`b.ctx` of `b.ctx,
-// b.cancel = context.WithCancel(parent)`), to a call in its own body,
-// outside go statements and function literals: it then waits under that
-// context itself, and its caller's context bounds that wait.
+// b.cancel = context.WithCancel(parent)`, or the parameter itself in
+// `ctx, cancel := context.WithCancel(ctx)`), to a call in its own body
+// after deriving it, outside go statements and function literals: it
+// then waits under that context itself, and its caller's context bounds
+// that wait.
 func (m *layer) runsUnder(id *ast.Ident, derived ast.Expr) bool {
 	v, ok := m.pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok {
@@ -150,6 +286,9 @@ func (m *layer) runsUnder(id *ast.Ident, derived ast.Expr) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
+			if x.Pos() < id.Pos() {
+				return true // before the context is derived, or the root's own call
+			}
 			for _, a := range x.Args {
 				if types.ExprString(analysisutil.Unparen(a)) == want {
 					found = true

@@ -5,6 +5,8 @@ package lifetime
 
 import (
 	"context"
+	"net"
+	"time"
 
 	"timeoutchain/lifetime/svc"
 )
@@ -61,4 +63,67 @@ func (m *module) loadScoped(ctx context.Context) error {
 // it is given: reported.
 func dial(ctx context.Context, c *svc.Conn) error {
 	return c.Open(context.Background()) // want `context.Background\(\) drops the deadline and cancellation of ctx`
+}
+
+// pool is built by NewPool, whose context is the pool's lifetime: the
+// cancel of the context it derives in place is kept in the literal.
+type pool struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	conn   net.Conn
+}
+
+// NewPool dials while it builds the pool: its context is the lifetime of
+// what it builds, not a deadline for building it. Not reported.
+func NewPool(ctx context.Context, addr string) (*pool, error) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pool{ctx: ctx, cancel: cancel, conn: conn}
+	go p.run()
+	return p, nil
+}
+
+func (p *pool) run() { <-p.ctx.Done() }
+
+// serve starts a pool for the process: not reported.
+func serve(ctx context.Context, addr string) (*pool, error) {
+	p, err := NewPool(context.Background(), addr)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.conn.SetDeadline(time.Time{})
+}
+
+// Near misses: the derived context waited under in place, and a cancel
+// that is also called.
+func newWarmPool(ctx context.Context, addr string) (*pool, error) {
+	conn, err := net.Dial("tcp", addr) // want `net.Dial takes no context, so the deadline and cancellation of ctx never reach it`
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pool{ctx: ctx, cancel: cancel, conn: conn}
+	if err := p.warm(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *pool) warm(ctx context.Context) error { return ctx.Err() }
+
+func newCheckedPool(ctx context.Context, addr string) (*pool, error) {
+	conn, err := net.Dial("tcp", addr) // want `net.Dial takes no context, so the deadline and cancellation of ctx never reach it`
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pool{ctx: ctx, cancel: cancel, conn: conn}
+	if p.conn == nil {
+		cancel()
+		return nil, net.ErrClosed
+	}
+	return p, nil
 }
