@@ -153,7 +153,8 @@ func (m *layer) callsKnown(ix *callIndex, p paramPos) bool {
 // caller is in this package; it is only called, never taken as a value
 // nor callable through an interface of the package; and every call gives
 // it context.Background(), context.TODO() or context.WithoutCancel(...),
-// directly or through variables, WithValue, or a parameter of the caller
+// directly or through variables, WithValue or another derivation by
+// values only (valueArg, judged at the call), or a parameter of the caller
 // that is itself never cancelled (a recursive call that passes the
 // parameter on gives nothing new; some other call must give it).
 func (m *layer) paramNeverCancelled(v *types.Var, depth int) bool {
@@ -203,6 +204,13 @@ func (m *layer) uncancellable(e ast.Expr, depth int) bool {
 	if depth > 4 {
 		return false
 	}
+	if c, ok := analysisutil.Unparen(e).(*ast.CallExpr); ok {
+		// Judged at this call, before tracing into the deriver (whose
+		// parameter other callers may give anything).
+		if i := m.valueArg(c); i >= 0 && i < len(c.Args) {
+			return m.uncancellable(c.Args[i], depth+1)
+		}
+	}
 	origins := m.vals.Trace(e)
 	if len(origins) == 0 {
 		return false
@@ -213,8 +221,11 @@ func (m *layer) uncancellable(e ast.Expr, depth int) bool {
 			switch {
 			case m.isContextFunc(x, "Background", "TODO", "WithoutCancel"):
 			case analysisutil.IsFunc(analysisutil.Callee(m.pass.TypesInfo, x), "net/http", "NewRequest"):
-			case m.isContextFunc(x, "WithValue") && len(x.Args) == 3:
-				if !m.uncancellable(x.Args[0], depth+1) {
+			case m.valueArg(x) >= 0 && m.valueArg(x) < len(x.Args):
+				// context.WithValue, a deriver of values (a logger put
+				// on the context: ZLog.WithContext(ctx)): the
+				// parent's lifetime.
+				if !m.uncancellable(x.Args[m.valueArg(x)], depth+1) {
 					return false
 				}
 			default:

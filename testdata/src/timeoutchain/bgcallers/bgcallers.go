@@ -130,3 +130,42 @@ func (c *completer) resendRecFor(ctx context.Context, page, left int) error {
 func (c *completer) CompleteRecFor(ctx context.Context, page int) error {
 	return c.resendRecFor(ctx, page, 3)
 }
+
+// logger puts a logger on the context: values only (ValueContextFact).
+type logger struct{ name string }
+
+func (l logger) withContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, key{}, l)
+}
+
+// resendLogged is given only Background with a logger put on it: the
+// same context that is never cancelled. Not reported.
+func (c *completer) resendLogged(ctx context.Context, pages int) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		if err := c.send(ctx, pages); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("gave up")
+}
+
+func (c *completer) CompleteLogged(pages int) error {
+	return c.resendLogged(logger{"completer"}.withContext(context.Background()), pages)
+}
+
+// resendLoggedFor is also given a caller's context with a logger put on
+// it: reported.
+func (c *completer) resendLoggedFor(ctx context.Context, pages int) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		if err := c.send(ctx, pages); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond) // want `retry loop waits without watching ctx`
+	}
+	return errors.New("gave up")
+}
+
+func (c *completer) CompleteLoggedFor(ctx context.Context, pages int) error {
+	return c.resendLoggedFor(logger{"completer"}.withContext(ctx), pages)
+}
