@@ -124,6 +124,12 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 			cl.WithCtx = row.Via + "." + row.WithCtx
 		}
 	} else if sib := m.bgWrapper(fn); sib != "" {
+		if m.workUnder(call, scope) {
+			// breaker.Call(func() error { return c.Do(req) }): the
+			// work given to the wrapper runs under the caller's
+			// context; the Background only schedules it.
+			return nil
+		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
 	} else if f := m.noContextSummary(fn); f != nil {
 		cl = &ContextLess{Call: call, InScope: scope, Through: f.Work, ThroughAt: f.At, ThroughPkg: f.Pkg}
