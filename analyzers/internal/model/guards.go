@@ -290,8 +290,12 @@ func sameState(info *types.Info, a, b ast.Expr) bool {
 // context.WithTimeout(ctx, d)`) carries the same request, and a counter
 // stepped by a constant (`n = n - 1`) is the attempt count, not input;
 // a value written from elsewhere (`token = ""`) is the same on every
-// later call.
-func reassignedArg(info *types.Info, path *callPath, call *ast.CallExpr, fn *types.Func) bool {
+// later call. So is a parameter one of whose fields was assigned a value
+// made from that field (`req.Batch.Msgs = first` after `msgs :=
+// req.Batch.Msgs; first := msgs[:len(msgs)/2]`: a batch split in half
+// and each half sent, not the batch sent again); a field assigned
+// something else (a body reset for the resend) is not.
+func reassignedArg(info *types.Info, body *ast.BlockStmt, path *callPath, call *ast.CallExpr, fn *types.Func) bool {
 	params := fn.Type().(*types.Signature).Params()
 	found := false
 	for i, a := range call.Args {
@@ -314,13 +318,19 @@ func reassignedArg(info *types.Info, path *callPath, call *ast.CallExpr, fn *typ
 					continue
 				}
 				for j, l := range as.Lhs {
-					lid, ok := analysisutil.Unparen(l).(*ast.Ident)
-					if !ok || info.Uses[lid] != p {
-						continue
-					}
 					rhs := as.Rhs[0]
 					if len(as.Rhs) == len(as.Lhs) {
 						rhs = as.Rhs[j]
+					}
+					if sel, ok := analysisutil.Unparen(l).(*ast.SelectorExpr); ok && len(as.Rhs) == len(as.Lhs) && rootedAt(info, sel, p) {
+						if madeFromField(info, body, rhs, types.ExprString(sel), 0) {
+							found = true
+						}
+						continue
+					}
+					lid, ok := analysisutil.Unparen(l).(*ast.Ident)
+					if !ok || info.Uses[lid] != p {
+						continue
 					}
 					if !plusConst(info, rhs, p) && mentionsOutsideClosures(info, rhs, p) {
 						found = true
@@ -334,6 +344,81 @@ func reassignedArg(info *types.Info, path *callPath, call *ast.CallExpr, fn *typ
 		}
 	}
 	return false
+}
+
+// rootedAt reports whether the selector chain sel (`req.Batch.Msgs`)
+// starts at the variable p, through fields only.
+func rootedAt(info *types.Info, sel *ast.SelectorExpr, p *types.Var) bool {
+	var e ast.Expr = sel
+	for {
+		switch x := analysisutil.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if s, ok := info.Selections[x]; !ok || s.Kind() != types.FieldVal {
+				return false
+			}
+			e = x.X
+		case *ast.Ident:
+			return info.Uses[x] == p
+		default:
+			return false
+		}
+	}
+}
+
+// madeFromField reports whether rhs is made from the field whose text is
+// field (`req.Batch.Msgs`), directly or through locals of body defined
+// once (depth levels followed so far).
+func madeFromField(info *types.Info, body *ast.BlockStmt, rhs ast.Expr, field string, depth int) bool {
+	found := false
+	ast.Inspect(rhs, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			if types.ExprString(x) == field {
+				found = true
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && depth < 3 {
+				if def := definedOnce(info, body, v); def != nil && madeFromField(info, body, def, field, depth+1) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// definedOnce returns the value the local v is defined with in body
+// (`v := e`, also one of several: `a, b := x[:i], x[i:]`), when nothing
+// assigns it again; nil otherwise.
+func definedOnce(info *types.Info, body *ast.BlockStmt, v *types.Var) ast.Expr {
+	var def ast.Expr
+	again := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || again {
+			return !again
+		}
+		for j, l := range as.Lhs {
+			id, ok := analysisutil.Unparen(l).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			switch {
+			case info.Defs[id] == v && as.Tok == token.DEFINE && len(as.Rhs) == len(as.Lhs):
+				def = as.Rhs[j]
+			case info.Uses[id] == v:
+				again = true
+			}
+		}
+		return !again
+	})
+	if again {
+		return nil
+	}
+	return def
 }
 
 // plusConst reports whether e is p plus or minus a constant.

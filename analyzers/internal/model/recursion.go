@@ -84,7 +84,7 @@ func (m *builder) findRecursions(d *ast.FuncDecl, decl inspector.Cursor) {
 	// path to the statement that runs it in this function's body (the
 	// self-call, or the call of the closure that makes it).
 	selfCall := func(call *ast.CallExpr, path, guard *callPath, lit *ast.FuncLit) {
-		if !failureGuarded(info, guard, opErrs) && !in.fieldGuarded(guard, opVals) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn, path) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, path, call, fn) {
+		if !failureGuarded(info, guard, opErrs) && !in.fieldGuarded(guard, opVals) && !statusGuarded(info, m.vals.Decls, guard, opResps) || !sameRequest(info, call, fn, path) || in.nextPosition(d.Body, call, fn) || reassignedArg(info, d.Body, path, call, fn) {
 			return
 		}
 		this := &Retry{CountParam: -1}
