@@ -405,6 +405,17 @@ func ctxSibling(fn *types.Func) *types.Func {
 	return nil
 }
 
+// keptIn returns the local variable the value of the call at cur is
+// assigned to (req of `req, err := http.NewRequest(...)`), with its
+// identifier there; nils when it is not kept so.
+func (m *layer) keptIn(cur inspector.Cursor) (*ast.Ident, *types.Var) {
+	as, ok := cur.Parent().Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) == 0 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
+		return nil, nil
+	}
+	return m.firstLocal(as)
+}
+
 // requestDropped reports whether the request made at cur (by
 // http.NewRequest, or another call whose result can be re-homed), kept
 // in a local variable, is handed on as it is: the function never
@@ -414,11 +425,7 @@ func ctxSibling(fn *types.Func) *types.Func {
 // re-home it: `c.do(ctx, req)`).
 func (m *layer) requestDropped(cur, body inspector.Cursor) bool {
 	info := m.pass.TypesInfo
-	as, ok := cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(as.Lhs) == 0 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
-		return false
-	}
-	id, v := m.firstLocal(as)
+	id, v := m.keptIn(cur)
 	if v == nil {
 		return false
 	}

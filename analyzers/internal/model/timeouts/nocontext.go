@@ -151,11 +151,7 @@ func boundByReceiver(info *types.Info, call *ast.CallExpr) bool {
 // RetrySend row (http.Client.Do).
 func (m *layer) sentHere(cur, body inspector.Cursor) bool {
 	info := m.pass.TypesInfo
-	as, ok := cur.Parent().Node().(*ast.AssignStmt)
-	if !ok || len(as.Lhs) == 0 || len(as.Rhs) != 1 || as.Rhs[0] != cur.Node() {
-		return false
-	}
-	_, v := m.firstLocal(as)
+	_, v := m.keptIn(cur)
 	if v == nil {
 		return false
 	}
