@@ -37,14 +37,15 @@ type layer struct {
 	carriers  *provenance.Summaries[CarrierFact]
 	valueCtxs *provenance.Summaries[ValueContextFact]
 	noContext *provenance.Summaries[NoContextFact]
-	calls     *callIndex                    // built on first need (callers.go)
-	parents   map[ast.Node]ast.Node         // built on first need (guards.go)
-	unread    map[*types.Var]bool           // unreadParam's answers, for parameters asked first (dropped.go)
-	detached  map[*types.Var]bool           // detachedParam's answers, likewise (detaches.go)
-	lifetimes map[*types.Var]bool           // lifetimeParam's answers, likewise (lifetimes.go)
-	impls     map[*types.Func][]*types.Func // the package's implementations of its interface methods (lifetimes.go)
-	following map[*types.Var]bool           // the locals neverRunUnder is judging (dropped.go)
-	hijackers map[*types.Func]bool          // functions that take an HTTP connection over (hijack.go)
+	calls     *callIndex                     // built on first need (callers.go)
+	parents   map[ast.Node]ast.Node          // built on first need (guards.go)
+	unread    map[*types.Var]bool            // unreadParam's answers, for parameters asked first (dropped.go)
+	detached  map[*types.Var]bool            // detachedParam's answers, likewise (detaches.go)
+	lifetimes map[*types.Var]bool            // lifetimeParam's answers, likewise (lifetimes.go)
+	roots     map[*types.Var]*ast.AssignStmt // rootAssign's answers (lifetimes.go)
+	impls     map[*types.Func][]*types.Func  // the package's implementations of its interface methods (lifetimes.go)
+	following map[*types.Var]bool            // the locals neverRunUnder is judging (dropped.go)
+	hijackers map[*types.Func]bool           // functions that take an HTTP connection over (hijack.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -154,28 +154,46 @@ func (m *layer) storedAfterRoot(id *ast.Ident, parent, grand ast.Node) bool {
 		return false
 	}
 	v, ok := info.Uses[id].(*types.Var)
-	body := m.bodyOf(v)
-	if !ok || body == nil {
+	if !ok {
 		return false
 	}
-	rooted := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if rooted || !ok || as.End() > id.Pos() || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
-			return !rooted
-		}
-		call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
-			return true
-		}
-		lhs, ok1 := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
-		arg, ok2 := analysisutil.Unparen(call.Args[0]).(*ast.Ident)
-		if ok1 && ok2 && info.Uses[lhs] == v && info.Uses[arg] == v && m.cancelKept(as) {
-			rooted = true
-		}
-		return !rooted
-	})
-	return rooted
+	root := m.rootAssign(v)
+	return root != nil && root.End() <= id.Pos()
+}
+
+// rootAssign returns the first statement of v's function that makes the
+// parameter v the root of a lifetime in its own place (`ctx, cancel :=
+// context.WithCancel(ctx)`, the cancel kept in a field), or nil. Memoized:
+// each use of v asks it.
+func (m *layer) rootAssign(v *types.Var) *ast.AssignStmt {
+	if as, ok := m.roots[v]; ok {
+		return as
+	}
+	var root *ast.AssignStmt
+	if body := m.bodyOf(v); body != nil {
+		info := m.pass.TypesInfo
+		ast.Inspect(body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if root != nil || !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+				return root == nil
+			}
+			call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
+				return true
+			}
+			lhs, ok1 := analysisutil.Unparen(as.Lhs[0]).(*ast.Ident)
+			arg, ok2 := analysisutil.Unparen(call.Args[0]).(*ast.Ident)
+			if ok1 && ok2 && info.Uses[lhs] == v && info.Uses[arg] == v && m.cancelKept(as) {
+				root = as
+			}
+			return root == nil
+		})
+	}
+	if m.roots == nil {
+		m.roots = map[*types.Var]*ast.AssignStmt{}
+	}
+	m.roots[v] = root
+	return root
 }
 
 // rootReassigned reports whether id is the parameter assigned the
