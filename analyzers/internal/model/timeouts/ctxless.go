@@ -116,7 +116,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		return nil // it connects in the background: nothing waits to bound
 	}
 	if row := catalog.LookupContext(analysisutil.PkgPath(fn), analysisutil.RecvTypeName(fn), fn.Name()); row != nil && row.Role == catalog.ContextLess {
-		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.hostDial(cur, call, fn) {
+		if row.Bounded && m.ownBound(body, call, row.BoundArg) || m.hostDial(cur, call, fn) || m.clientBounded(call, fn) {
 			return nil
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: row.WithCtx}
@@ -195,6 +195,36 @@ func (m *layer) ownBound(body inspector.Cursor, call *ast.CallExpr, arg int) boo
 		}
 	}
 	return false
+}
+
+// clientBounded reports whether call is a request sent by a method of an
+// *http.Client (Get, Post...) that is, or is a local given only, a client
+// literal whose Timeout is set to no constant zero. The request is then
+// bounded by a timeout the code chose, as a dial given its own is
+// (ownBound); a client the layer cannot see (http.DefaultClient, a
+// parameter, a field) is not known to have one.
+func (m *layer) clientBounded(call *ast.CallExpr, fn *types.Func) bool {
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !analysisutil.IsMethod(fn, "net/http", "Client", fn.Name()) {
+		return false
+	}
+	info := m.pass.TypesInfo
+	return m.vals.Every(info, sel.X, func(e ast.Expr) bool {
+		e = analysisutil.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = analysisutil.Unparen(u.X)
+		}
+		lit, ok := e.(*ast.CompositeLit)
+		if !ok || !analysisutil.IsNamedType(info.TypeOf(lit), "net/http", "Client") {
+			return false
+		}
+		v, ok := provenance.LitField(lit, "Timeout")
+		if !ok {
+			return false
+		}
+		tv := info.Types[v]
+		return tv.Value == nil || constant.Sign(tv.Value) != 0
+	})
 }
 
 // tlsOverBound reports whether the TLS connection conn, whose handshake
