@@ -59,7 +59,7 @@ func (m *layer) noContextSummary(fn *types.Func) *NoContextFact {
 			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
-				if boundByReceiver(m.pass.TypesInfo, n) {
+				if boundByReceiver(m.pass.TypesInfo, n) || m.clientGiven(n, fn) {
 					return true
 				}
 				if cl := m.contextLess(c, body, n, "ctx"); cl != nil {
@@ -172,4 +172,28 @@ func (m *layer) sentHere(cur, body inspector.Cursor) bool {
 		return !sent
 	})
 	return sent
+}
+
+// clientGiven reports whether call is a request sent by a method of an
+// *http.Client that fn was given (a parameter's): its caller may have
+// bounded it with a Timeout (clientBounded), as it may a dialer.
+func (m *layer) clientGiven(call *ast.CallExpr, fn *types.Func) bool {
+	callee := analysisutil.Callee(m.pass.TypesInfo, call)
+	sel, ok := analysisutil.Unparen(call.Fun).(*ast.SelectorExpr)
+	if callee == nil || !ok || !analysisutil.IsMethod(callee, "net/http", "Client", callee.Name()) {
+		return false
+	}
+	params := fn.Signature().Params()
+	for _, o := range m.vals.Trace(sel.X) {
+		id, ok := analysisutil.Unparen(o.Expr).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		for p := range params.Variables() {
+			if m.pass.TypesInfo.Uses[id] == p {
+				return true
+			}
+		}
+	}
+	return false
 }

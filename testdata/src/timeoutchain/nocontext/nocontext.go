@@ -195,3 +195,32 @@ func sign(req *http.Request) string { return req.Method + " " + req.URL.String()
 func authorize(ctx context.Context, url string) (string, error) {
 	return signed(url)
 }
+
+// readURL sends with the client it is given, which its caller may have
+// bounded with a Timeout: not counted.
+func readURL(c *http.Client, url string) (*http.Response, error) {
+	return c.Get(url)
+}
+
+func listLogs(ctx context.Context, url string) error {
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := readURL(c, url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// readDefault sends with the default client, which has no Timeout:
+// reported where it is called under a context.
+func readDefault(url string) (*http.Response, error) {
+	return http.DefaultClient.Get(url)
+}
+
+func listDefault(ctx context.Context, url string) error {
+	resp, err := readDefault(url) // want `readDefault is given no context, and http.DefaultClient.Get at nocontext.go:\d+ takes none`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
