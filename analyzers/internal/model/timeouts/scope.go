@@ -10,14 +10,13 @@ import (
 )
 
 // ctxInScope finds a context usable at pos in the function fn: a
-// context.Context parameter, r.Context() of an *http.Request, or the
-// context field of a struct of arguments passed by value (p.ctx).
+// context.Context parameter, or r.Context() of an *http.Request.
 func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 	info := m.pass.TypesInfo
 	if fnType == nil || fnType.Params == nil {
 		return ""
 	}
-	req, field := "", ""
+	req := ""
 	for _, f := range fnType.Params.List {
 		for _, n := range f.Names {
 			obj := info.Defs[n]
@@ -30,40 +29,9 @@ func (m *layer) ctxInScope(fnType *ast.FuncType) string {
 			if analysisutil.IsNamedType(obj.Type(), "net/http", "Request") && req == "" {
 				req = n.Name + ".Context()"
 			}
-			if f := contextField(obj.Type()); f != "" && field == "" {
-				field = n.Name + "." + f
-			}
 		}
 	}
-	if req != "" {
-		return req
-	}
-	return field
-}
-
-// contextField returns the name of the context field of t when t is a
-// struct passed by value (no pointer: the arguments of one call bundled,
-// `doInner(params clusterDoInnerParams)`) with exactly one field of a
-// context type; "" otherwise. A pointer to a struct may be a long-lived
-// value whose context is its lifetime.
-func contextField(t types.Type) string {
-	if _, isPtr := t.(*types.Pointer); isPtr {
-		return ""
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return ""
-	}
-	name := ""
-	for f := range st.Fields() {
-		if isContextType(f.Type()) {
-			if name != "" {
-				return ""
-			}
-			name = f.Name()
-		}
-	}
-	return name
+	return req
 }
 
 // receiverContext returns "r.Context()" for a method whose receiver r
