@@ -101,17 +101,17 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	for _, d := range t.ContextLess {
-		if d.Through != "" {
+		if d.Through != nil {
 			// A function of another module given no context is an API
 			// the code cannot change; one of its own can take one.
 			// So is a chain that ends in another module's code.
-			if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn == nil || otherModule(pass, fn) || otherModulePath(pass, d.ThroughPkg) {
+			if fn := analysisutil.Callee(pass.TypesInfo, d.Call); fn == nil || otherModule(pass, fn) || otherModulePath(pass, d.Through.Pkg) {
 				continue
 			}
 			name := analysisutil.Text(pass, d.Call.Fun)
 			pass.Report(analysis.Diagnostic{
 				Pos: d.Call.Pos(), End: d.Call.End(), Category: "dropped-context",
-				Message: fmt.Sprintf("%s is given no context, and %s at %s takes none, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; give %s a context and pass %s", name, d.Through, d.ThroughAt, d.InScope, name, d.InScope),
+				Message: fmt.Sprintf("%s is given no context, and %s at %s takes none, so the deadline and cancellation of %s never reach it: the work keeps running after the caller has given up; give %s a context and pass %s", name, d.Through.Work, d.Through.At, d.InScope, name, d.InScope),
 			})
 			continue
 		}

@@ -27,10 +27,9 @@ type ContextLess struct {
 	// when there is none (the catalog row then says what to use).
 	WithCtx string
 	// Through is set when the call is of a function given no context
-	// that makes such a call itself, or through another such function
-	// (NoContextFact): the innermost call, as written, where it is
-	// ("http.Get", "ocsp.go:193") and the path of its package.
-	Through, ThroughAt, ThroughPkg string
+	// that makes such a call itself, or through another such function:
+	// its NoContextFact, which names the innermost call.
+	Through *NoContextFact
 }
 
 // BgWrapperFact is exported for a function or method that runs its
@@ -132,7 +131,7 @@ func (m *layer) contextLess(cur, body inspector.Cursor, call *ast.CallExpr, scop
 		}
 		cl = &ContextLess{Call: call, InScope: scope, WithCtx: sib}
 	} else if f := m.noContextSummary(fn); f != nil {
-		cl = &ContextLess{Call: call, InScope: scope, Through: f.Work, ThroughAt: f.At, ThroughPkg: f.Pkg}
+		cl = &ContextLess{Call: call, InScope: scope, Through: f}
 	} else {
 		return nil
 	}

@@ -68,8 +68,8 @@ func (m *layer) noContextSummary(fn *types.Func) *NoContextFact {
 						// model cannot tell send it (a signer's Sign).
 						return true
 					}
-					if cl.Through != "" {
-						f = &NoContextFact{Work: cl.Through, At: cl.ThroughAt, Pkg: cl.ThroughPkg}
+					if cl.Through != nil {
+						f = cl.Through
 						break
 					}
 					posn := m.pass.Fset.Position(n.Pos())
