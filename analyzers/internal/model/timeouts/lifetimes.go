@@ -96,28 +96,19 @@ func (m *layer) cancelKept(as *ast.AssignStmt) bool {
 		return false
 	}
 	uses, kept := 0, true
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.KeyValueExpr:
-			if y, ok := analysisutil.Unparen(x.Value).(*ast.Ident); ok && info.Uses[y] == v {
-				uses++
-				return false
-			}
-		case *ast.AssignStmt:
-			if len(x.Lhs) == 1 && len(x.Rhs) == 1 {
-				if y, ok := analysisutil.Unparen(x.Rhs[0]).(*ast.Ident); ok && info.Uses[y] == v {
-					if sel, ok := analysisutil.Unparen(x.Lhs[0]).(*ast.SelectorExpr); ok {
-						if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-							uses++
-							return false
-						}
-					}
-				}
-			}
-		case *ast.Ident:
-			if info.Uses[x] == v {
-				kept = false // any other use: called, returned, handed on
-			}
+	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
+		x, ok := n.(*ast.Ident)
+		if !ok || !kept || info.Uses[x] != v {
+			return kept
+		}
+		var parent, grand ast.Node
+		if len(stack) > 1 {
+			parent, grand = stack[len(stack)-1], stack[len(stack)-2]
+		}
+		if fieldValue(info, x, parent, grand) {
+			uses++
+		} else {
+			kept = false // any other use: called, returned, handed on
 		}
 		return kept
 	})
@@ -131,26 +122,7 @@ func (m *layer) cancelKept(as *ast.AssignStmt) bool {
 // what is stored there is the derived context, the lifetime's.
 func (m *layer) storedAfterRoot(id *ast.Ident, parent, grand ast.Node) bool {
 	info := m.pass.TypesInfo
-	switch p := parent.(type) {
-	case *ast.KeyValueExpr:
-		if p.Value != ast.Expr(id) {
-			return false
-		}
-		if _, ok := grand.(*ast.CompositeLit); !ok {
-			return false
-		}
-	case *ast.AssignStmt:
-		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || p.Rhs[0] != ast.Expr(id) {
-			return false
-		}
-		sel, ok := analysisutil.Unparen(p.Lhs[0]).(*ast.SelectorExpr)
-		if !ok {
-			return false
-		}
-		if s, ok := info.Selections[sel]; !ok || s.Kind() != types.FieldVal {
-			return false
-		}
-	default:
+	if !fieldValue(info, id, parent, grand) {
 		return false
 	}
 	v, ok := info.Uses[id].(*types.Var)
@@ -159,6 +131,28 @@ func (m *layer) storedAfterRoot(id *ast.Ident, parent, grand ast.Node) bool {
 	}
 	root := m.rootAssign(v)
 	return root != nil && root.End() <= id.Pos()
+}
+
+// fieldValue reports whether id, under parent and grand, is stored in a
+// field: the value of a field in a composite literal (`&T{ctx: ctx}`) or
+// what a field is assigned (`t.ctx = ctx`).
+func fieldValue(info *types.Info, id *ast.Ident, parent, grand ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.KeyValueExpr:
+		_, inLit := grand.(*ast.CompositeLit)
+		return inLit && p.Value == ast.Expr(id)
+	case *ast.AssignStmt:
+		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || p.Rhs[0] != ast.Expr(id) {
+			return false
+		}
+		sel, ok := analysisutil.Unparen(p.Lhs[0]).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		s, ok := info.Selections[sel]
+		return ok && s.Kind() == types.FieldVal
+	}
+	return false
 }
 
 // rootAssign returns the first statement of v's function that makes the
@@ -202,15 +196,8 @@ func (m *layer) rootAssign(v *types.Var) *ast.AssignStmt {
 // read.
 func (m *layer) rootReassigned(id *ast.Ident, parent ast.Node) bool {
 	as, ok := parent.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 || analysisutil.Unparen(as.Lhs[0]) != ast.Expr(id) {
-		return false
-	}
-	call, ok := analysisutil.Unparen(as.Rhs[0]).(*ast.CallExpr)
-	if !ok || len(call.Args) == 0 || !m.isContextFunc(call, "WithCancel", "WithCancelCause") {
-		return false
-	}
-	arg, ok := analysisutil.Unparen(call.Args[0]).(*ast.Ident)
-	return ok && m.pass.TypesInfo.Uses[arg] == m.pass.TypesInfo.Uses[id] && m.cancelKept(as)
+	v, isVar := m.pass.TypesInfo.Uses[id].(*types.Var)
+	return ok && isVar && as.Lhs[0] == ast.Expr(id) && m.rootAssign(v) == as
 }
 
 // bodyOf returns the body of the declared function whose parameter or
