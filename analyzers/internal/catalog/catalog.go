@@ -314,6 +314,14 @@ const (
 // BgWrapperFact).
 var CtxSuffixes = []string{"Context", "WithContext"}
 
+// ContextGetter names the method by which a value hands out the context
+// it carries, by Go's convention (*http.Request's Context()). A receiver
+// whose type has it, taking nothing and returning a context.Context, and
+// a method that gives the value another context and returns its type
+// (WithContext, SetContext), carries a request's context for the
+// methods called on it.
+const ContextGetter = "Context"
+
 // Errors says what a retry does with the errors an option names.
 type Errors int
 

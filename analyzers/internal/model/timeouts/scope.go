@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/resilint/resilint/analyzers/internal/analysisutil"
+	"github.com/resilint/resilint/analyzers/internal/catalog"
 )
 
 // ctxInScope finds a context usable at pos in the function fn: a
@@ -50,7 +51,7 @@ func (m *layer) receiverContext(fd *ast.FuncDecl) string {
 	if v == nil || n.Name == "_" {
 		return ""
 	}
-	obj, _, _ := types.LookupFieldOrMethod(v.Type(), true, m.pass.Pkg, "Context")
+	obj, _, _ := types.LookupFieldOrMethod(v.Type(), true, m.pass.Pkg, catalog.ContextGetter)
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() != m.pass.Pkg {
 		return ""
@@ -62,7 +63,7 @@ func (m *layer) receiverContext(fd *ast.FuncDecl) string {
 	ms := types.NewMethodSet(v.Type())
 	for i := range ms.Len() {
 		if msig, ok := ms.At(i).Type().(*types.Signature); ok && rehomes(msig, v.Type()) {
-			return n.Name + ".Context()"
+			return n.Name + "." + catalog.ContextGetter + "()"
 		}
 	}
 	return ""
