@@ -290,9 +290,14 @@ var Get = p.Get
 	if strings.Count(stderr, "undefined: mockNotGenerated") != 1 || !strings.Contains(stderr, "warning: the test files above do not type-check") || strings.Contains(stderr, "was not type-checked") {
 		t.Errorf("default run: want the test file's error once, the warning, and no error for the packages importing it:\n%s", stderr)
 	}
-	_, stderr, code = run(t, dir, bin, "-sarif", "./...")
+	sarif, stderr, code := run(t, dir, bin, "-sarif", "./...")
 	if code != 0 || strings.Count(stderr, "undefined: mockNotGenerated") != 1 {
 		t.Errorf("-sarif: exit %d, want 0 and the test file's error once:\n%s", code, stderr)
+	}
+	// The log says so too: a warning notification, and a run that
+	// succeeded.
+	if !regexp.MustCompile(`"level": "warning",\s*"message": \{\s*"text": "[^"]*undefined: mockNotGenerated`).MatchString(sarif) || !strings.Contains(sarif, `"executionSuccessful": true`) {
+		t.Errorf("-sarif: want the test file's error as a warning notification of a successful run:\n%s", sarif)
 	}
 	stdout, stderr, code = run(t, dir, bin, "-include-tests", "./...")
 	if code != 1 || strings.Count(stderr, "undefined: mockNotGenerated") != 1 || strings.Contains(stderr, "warning") || !strings.Contains(stdout+stderr, "p.go:9:") {
