@@ -67,6 +67,10 @@ func Lookup(name string) *analysis.Analyzer {
 // analysis starts.
 func SetIncludeTests(on bool) { suppress.SetIncludeTests(on) }
 
+// IncludeTests reports whether the switch is on: findings in test code
+// are reported.
+func IncludeTests() bool { return suppress.IncludeTests() }
+
 // IncludeTestsFlag returns a boolean flag.Value bound to the same switch,
 // for drivers that register it as -include-tests.
 func IncludeTestsFlag() flag.Value { return suppress.TestsFlag() }

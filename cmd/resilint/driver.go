@@ -418,8 +418,8 @@ func printTimings(w io.Writer, r *engine.Result, total time.Duration) {
 func analyzersIncludeTests() string { return analyzers.IncludeTestsFlag().String() }
 
 // testsReported says whether findings in test files are reported
-// (-include-tests).
-func testsReported() bool { return analyzersIncludeTests() == "true" }
+// (-include-tests); analyze's parameter hides the package's name.
+func testsReported() bool { return analyzers.IncludeTests() }
 
 // printTestErrors prints the type errors of test files, which do not fail
 // a run that does not report findings in tests, and says so.
